@@ -1,0 +1,120 @@
+"""Engine speed: random games through the checked path, the fast path, and a peer engine.
+
+Plays uniformly random games of every registered game through ``Game.apply`` (checked: validates,
+copies the state, emits events) and ``Game.apply_unchecked`` (in place, no checks or events), and
+in the same run OpenSpiel's ``goofspiel`` (3 players, 8 cards) through ``pyspiel`` when installed
+(``pip install -e '.[bench]'``). Both sides use the same loop: ask for the legal actions, pick one
+with ``random.Random``, apply. Prints player actions per second and the ratios to pyspiel.
+
+Usage: ``python benchmarks/engine_speed.py [--seconds 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import racedeck
+
+
+def _checked(game: Any, seed: int, rng: random.Random) -> int:
+    state = game.new_initial_state(seed)
+    n = 0
+    while state.pending:
+        for seat in state.pending:
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[rng.randrange(len(legal))])
+            n += 1
+    return n
+
+
+def _fast(game: Any, seed: int, rng: random.Random) -> int:
+    state = game.new_initial_state(seed)
+    legal_actions = game.legal_actions
+    apply = game.apply_unchecked
+    n = 0
+    while state.pending:
+        for seat in state.pending:
+            legal = legal_actions(state, seat)
+            apply(state, seat, legal[rng.randrange(len(legal))])
+            n += 1
+    return n
+
+
+def _measure(run_one: Callable[[int, random.Random], int], seconds: float) -> tuple[float, float]:
+    rng = random.Random(12345)
+    games = actions = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        actions += run_one(games, rng)
+        games += 1
+    return games / elapsed, actions / elapsed
+
+
+def _pyspiel_goofspiel(seconds: float) -> tuple[float, float] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("goofspiel", {"players": 3, "num_cards": 8})
+
+    def run_one(_: int, rng: random.Random) -> int:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            elif state.is_simultaneous_node():
+                joint = []
+                for p in range(3):
+                    legal = state.legal_actions(p)
+                    joint.append(legal[rng.randrange(len(legal))])
+                state.apply_actions(joint)
+                n += 3
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                n += 1
+        return n
+
+    return _measure(run_one, seconds)
+
+
+def main() -> None:
+    """Run the benchmark and print a table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    args = parser.parse_args()
+
+    peer = _pyspiel_goofspiel(args.seconds)
+    rows: list[tuple[str, float, float]] = []
+    if peer is not None:
+        rows.append(("pyspiel goofspiel 3p/8 cards", *peer))
+    configs: list[tuple[str, dict[str, Any]]] = [
+        (f"why-first {p}p", {"players": p}) for p in (3, 4, 5, 6)
+    ]
+    configs += [
+        ("why-first 2p+Leo", {"players": 2}),
+        ("why-first 4p tactical", {"players": 4, "variant": "tactical"}),
+    ]
+    for label, config in configs:
+        game = racedeck.make("why-first", **config)
+        checked = _measure(lambda seed, rng, g=game: _checked(g, seed, rng), args.seconds)
+        fast = _measure(lambda seed, rng, g=game: _fast(g, seed, rng), args.seconds)
+        rows.append((f"{label} checked", *checked))
+        rows.append((f"{label} fast", *fast))
+
+    print(f"{'engine':34} {'games/s':>10} {'actions/s':>12} {'× pyspiel':>10}")
+    for label, gps, aps in rows:
+        ratio = f"{aps / peer[1]:.2f}" if peer is not None else "n/a"
+        print(f"{label:34} {gps:10.0f} {aps:12.0f} {ratio:>10}")
+    if peer is None:
+        print("pyspiel not installed: pip install -e '.[bench]' for the peer measurement")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""The contract every racedeck game implements, shared by everything above it.
+
+Nothing here performs I/O or imports from outer layers (bots, sim, store, cli, server, rl).
+"""
+
+from racedeck.core.errors import IllegalAction, RacedeckError
+from racedeck.core.events import Event
+from racedeck.core.game import Action, Game, GameState, View
+from racedeck.core.outcome import Outcome, competition_ranks
+from racedeck.core.record import GameRecord, RecordedAction, ReplayStep, Session, replay
+from racedeck.core.registry import available_games, get_spec, make, register
+from racedeck.core.rng import Rng, derive_seed
+from racedeck.core.spec import Dynamics, GameConfig, GameSpec, OptionInfo
+
+__all__ = [
+    "Action",
+    "Dynamics",
+    "Event",
+    "Game",
+    "GameConfig",
+    "GameRecord",
+    "GameSpec",
+    "GameState",
+    "IllegalAction",
+    "OptionInfo",
+    "Outcome",
+    "RacedeckError",
+    "RecordedAction",
+    "ReplayStep",
+    "Rng",
+    "Session",
+    "View",
+    "available_games",
+    "competition_ranks",
+    "derive_seed",
+    "get_spec",
+    "make",
+    "register",
+    "replay",
+]

@@ -1,0 +1,40 @@
+"""*Why First?* (game id ``why-first``): the second figure scores, the second-best total wins."""
+
+from racedeck.core.registry import register
+from racedeck.core.spec import Dynamics, GameSpec
+from racedeck.games.why_first.actions import CommitCard, MoveFigure, PlaceCard, WhyFirstAction
+from racedeck.games.why_first.config import DEFAULT_CARD_VALUES, WhyFirstConfig
+from racedeck.games.why_first.rules import WhyFirst
+from racedeck.games.why_first.state import WhyFirstState
+from racedeck.games.why_first.view import WhyFirstView
+
+SPEC = register(
+    GameSpec(
+        id="why-first",
+        title="Why First?",
+        min_players=2,
+        max_players=6,
+        dynamics=frozenset({Dynamics.SIMULTANEOUS, Dynamics.SEQUENTIAL}),
+        config_type=WhyFirstConfig,
+        rules_version="1",
+        factory=WhyFirst,
+        summary=(
+            "Secretly place a card in front of any figure; the second figure scores, "
+            "the second-best total wins. 2 players race with Leo; tactical variant."
+        ),
+    )
+)
+WhyFirst.spec = SPEC
+
+__all__ = [
+    "DEFAULT_CARD_VALUES",
+    "SPEC",
+    "CommitCard",
+    "MoveFigure",
+    "PlaceCard",
+    "WhyFirst",
+    "WhyFirstAction",
+    "WhyFirstConfig",
+    "WhyFirstState",
+    "WhyFirstView",
+]
