@@ -1,0 +1,35 @@
+"""Bots by name: ``random`` for every game, ``heuristic`` where a game has one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from racedeck.bots.base import Bot
+from racedeck.bots.random_bot import RandomBot
+from racedeck.bots.why_first import WhyFirstHeuristicBot
+from racedeck.core.game import Game
+
+__all__ = ["available_bots", "make_bot"]
+
+BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
+
+_GENERIC: dict[str, BotFactory] = {"random": RandomBot}
+_PER_GAME: dict[str, dict[str, BotFactory]] = {
+    "why-first": {"heuristic": WhyFirstHeuristicBot},
+}
+
+
+def available_bots(game_id: str) -> tuple[str, ...]:
+    """Names of the bots that can play ``game_id``."""
+    return tuple(sorted({*_GENERIC, *_PER_GAME.get(game_id, {})}))
+
+
+def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
+    """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown."""
+    key = name.strip().lower()
+    factory = _PER_GAME.get(game.spec.id, {}).get(key) or _GENERIC.get(key)
+    if factory is None:
+        known = ", ".join(available_bots(game.spec.id))
+        raise ValueError(f"no bot {name!r} for {game.spec.id}; available: {known}")
+    return factory(game, seat, seed)

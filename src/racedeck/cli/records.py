@@ -1,0 +1,41 @@
+"""Saving and loading game records as JSON files."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+from racedeck.core.record import GameRecord
+
+__all__ = ["default_record_path", "load_record", "save_record"]
+
+
+def default_record_path(game_id: str, seed: int, directory: Path = Path("records")) -> Path:
+    """``records/<game>-<timestamp>-seed<seed>.json``."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return directory / f"{game_id}-{stamp}-seed{seed}.json"
+
+
+def save_record(record: GameRecord, path: Path) -> Path:
+    """Write ``record`` atomically (a crash never leaves half a file) and return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(record.to_json(), fh, indent=1)
+        fh.write("\n")
+    os.replace(tmp, path)
+    return path
+
+
+def load_record(path: Path) -> GameRecord:
+    """Read a record file; raise :class:`ValueError` with the path when it is not a record."""
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise ValueError(f"{path} does not hold a game record")
+    return GameRecord.from_json(obj)

@@ -1,0 +1,87 @@
+"""How a game looks and asks in the terminal: one small UI class per game, a generic fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from racedeck.core.errors import IllegalAction
+from racedeck.core.game import Game
+
+__all__ = ["Ask", "TerminalUI", "ui_for"]
+
+Ask = Callable[[str], str]
+"""Reads one line of input after showing a prompt (raises EOFError/KeyboardInterrupt to stop)."""
+
+
+class TerminalUI:
+    """Generic terminal UI: a numbered menu of legal actions and the events in words."""
+
+    width = 120
+    """Columns available for drawing (set from the console by the caller)."""
+
+    def __init__(self, game: Game[Any, Any, Any], names: Sequence[str]) -> None:
+        self.game = game
+        self.names = tuple(names)
+
+    def render(self, view: Any) -> RenderableType:
+        """The table as the seat sees it."""
+        return Text(f"{self.game.spec.title}: waiting for {list(view.pending)}")
+
+    def render_outcome(self, view: Any, outcome: Any) -> RenderableType:
+        """The final result."""
+        table = Table(title="Result")
+        table.add_column("player")
+        table.add_column("score", justify="right")
+        table.add_column("rank", justify="right")
+        for i, score in enumerate(outcome.scores):
+            name = self.names[i] if i < len(self.names) else outcome.names[i]
+            won = " 🏆" if i in outcome.winners else ""
+            table.add_row(name + won, f"{score:g}", str(outcome.ranks[i]))
+        return table
+
+    def render_stage_end(self, view: Any, event: Any) -> RenderableType:
+        """What to show when a stage (or race) is scored; ``event`` is the scoring event."""
+        return Text("")
+
+    def describe_events(self, events: Sequence[Any]) -> list[str]:
+        """One line per event."""
+        return [self.game.describe_event(e, self.names) for e in events]
+
+    def ask_action(self, view: Any, state_for_parse: Any, ask: Ask, console: Console) -> Any:
+        """Ask for one legal action: by menu number or by its text form; re-ask on bad input."""
+        legal = list(view.legal_actions)
+        menu = Table.grid(padding=(0, 2))
+        for i, action in enumerate(legal, 1):
+            menu.add_row(f"[bold]{i}[/]", self.game.describe_action(action, self.names))
+        console.print(menu)
+        while True:
+            answer = ask("Your choice (number or text): ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            try:
+                action = self.game.parse_action(answer, state_for_parse, view.seat)
+            except IllegalAction as exc:
+                console.print(f"[red]{exc.reason}.[/] Type a number from 1 to {len(legal)}.")
+                continue
+            if action in legal:
+                return action
+            console.print(f"[red]{answer!r} is not legal now.[/] Type 1 to {len(legal)}.")
+
+
+def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:
+    """The terminal UI of ``game``."""
+    if game.spec.id == "why-first":
+        from racedeck.cli.why_first_ui import WhyFirstUI
+
+        return WhyFirstUI(game, names)
+    return TerminalUI(game, names)
+
+
+def group(*parts: RenderableType) -> Group:
+    """Stack renderables vertically."""
+    return Group(*parts)
