@@ -1,0 +1,87 @@
+"""Bots: they see views only, they are reproducible, and the heuristic beats random."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import racedeck
+from racedeck.bots import RandomBot, WhyFirstHeuristicBot, available_bots, make_bot
+from racedeck.bots.why_first import second_place_chance
+from racedeck.games.why_first import WhyFirstView
+from racedeck.sim import make_bots, play_game, simulate
+
+
+def test_make_bot_names_unknown_bot() -> None:
+    game = racedeck.make("why-first", players=3)
+    with pytest.raises(ValueError, match="available: heuristic, random"):
+        make_bot("genius", game, 0, 1)
+    assert available_bots("why-first") == ("heuristic", "random")
+
+
+class _Spy(RandomBot):
+    seen: list[Any]
+
+    def act(self, view: Any) -> Any:
+        self.seen.append(view)
+        return super().act(view)
+
+
+def test_bots_receive_views_never_states() -> None:
+    game = racedeck.make("why-first", players=3)
+    spies = [_Spy(game, seat, seat) for seat in range(3)]
+    for spy in spies:
+        spy.seen = []
+    play_game(game, spies, seed=4)
+    for seat, spy in enumerate(spies):
+        assert spy.seen, "every seat decides at least once"
+        for view in spy.seen:
+            assert isinstance(view, WhyFirstView)
+            assert view.seat == seat
+
+
+def test_games_with_bots_are_reproducible() -> None:
+    game = racedeck.make("why-first", players=4)
+    names = ["heuristic", "random", "heuristic", "random"]
+    a = play_game(game, make_bots(game, names, 9), seed=3)
+    b = play_game(game, make_bots(game, names, 9), seed=3)
+    assert a.record == b.record
+    assert a.outcome == b.outcome
+
+
+def test_second_place_chance_prefers_the_window_between_first_and_third() -> None:
+    # Others have 10 and 4: a total of 7 sits in the winning window (WF-7), 12 and 2 do not.
+    def chance(mine: float) -> float:
+        return second_place_chance([mine, 10, 4], 0, spread=0.75)
+
+    assert chance(7) > 0.9
+    assert chance(12) < 0.1
+    assert chance(2) < 0.1
+
+
+@pytest.mark.parametrize(
+    ("config", "bots"),
+    [
+        ({"players": 4}, ["heuristic", "random", "random", "random"]),
+        ({"players": 2}, ["heuristic", "random"]),
+        ({"players": 5, "variant": "tactical"}, ["heuristic", "random", "random", "random", "random"]),
+    ],
+)
+def test_heuristic_beats_random_clearly(config: dict[str, Any], bots: list[str]) -> None:
+    """The heuristic's 95% interval lies above a fair share (1 / contestants, Leo included)."""
+    result = simulate("why-first", config, bots, games=300, seed=11)
+    contestants = len(result.contestants)
+    heuristic = result.contestants[0]
+    assert heuristic.bot == "heuristic"
+    assert heuristic.win_share.low > 1 / contestants
+    for other in result.contestants[1:]:
+        assert heuristic.win_share.value > other.win_share.value
+
+
+def test_heuristic_plays_every_phase_of_the_tactical_variant() -> None:
+    game = racedeck.make("why-first", players=3, variant="tactical")
+    bots = [WhyFirstHeuristicBot(game, s, s) for s in range(3)]
+    result = play_game(game, bots, seed=2)
+    types = {a.action["type"] for a in result.record.actions}
+    assert types == {"commit", "move"}
