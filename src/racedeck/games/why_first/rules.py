@@ -130,27 +130,25 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 legal=self.legal_actions(state, seat),
                 situation=self._situation(state),
             )
-        s = state.clone()
+        if state.phase == COMMIT and len(state.pending) > 1:
+            # Only `commits` and `pending` change until the last seat commits: share the rest.
+            s = state.copy_for_commit()
+        else:
+            s = state.clone()
         ev: list[Event] = []
         if s.phase == COMMIT:
             ev.append(Event("card_committed", {"seat": seat}))
-        self.apply_unchecked(s, seat, action, ev)
+        self._step(s, seat, action, ev)
         s.events = tuple(ev)
         return s
 
-    def apply_unchecked(
-        self,
-        state: WhyFirstState,
-        seat: int,
-        action: WhyFirstAction,
-        _events: list[Event] | None = None,
-    ) -> None:
-        """Fast path: apply a legal action in place, without checks or events.
+    def apply_unchecked(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> None:
+        """Fast path: apply a legal action in place, without checks or events."""
+        if state.shared:
+            state.unshare()
+        self._step(state, seat, action, None)
 
-        ``_events`` is for the checked path, which shares this code and collects events.
-        """
-        s = state
-        ev = _events
+    def _step(self, s: WhyFirstState, seat: int, action: WhyFirstAction, ev: _Events) -> None:
         if s.phase == COMMIT:
             if type(action) is PlaceCard:
                 value = action.value
@@ -250,6 +248,16 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         # WF-4: a figure moves by the *sum* of its cards, clamped once.
         values = self.values
         net = [0] * self.figures
+        if ev is None:
+            for _, card, target in reveal:
+                net[target] += values[card - 1]
+            positions = s.positions
+            low, high = self.low, self.high
+            for fig, delta in enumerate(net):
+                if delta:
+                    p = positions[fig] + delta
+                    positions[fig] = low if p < low else high if p > high else p
+            return
         got = [False] * self.figures
         for _, card, target in reveal:
             net[target] += values[card - 1]

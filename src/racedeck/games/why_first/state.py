@@ -40,6 +40,7 @@ class WhyFirstState:
         "positions",
         "rng",
         "round",
+        "shared",
         "stage",
         "stage_history",
         "totals",
@@ -61,6 +62,7 @@ class WhyFirstState:
         self.pending: tuple[int, ...] = ()
         self.events: tuple[Event, ...] = ()
         self.rng: Rng = Rng(0)
+        self.shared: bool = False
 
     @property
     def is_terminal(self) -> bool:
@@ -90,6 +92,46 @@ class WhyFirstState:
         s.pending = self.pending
         s.events = self.events
         s.rng = self.rng.copy()
+        s.shared = False
+        return s
+
+    def unshare(self) -> None:
+        """Give this state its own lists again (before it is changed in place)."""
+        self.positions = self.positions[:]
+        self.totals = self.totals[:]
+        self.stage_history = [row[:] for row in self.stage_history]
+        self.hands = [h[:] for h in self.hands]
+        self.leo_cards = self.leo_cards[:]
+        self.commits = self.commits[:]
+        self.move_queue = self.move_queue[:]
+        self.last_reveal = self.last_reveal[:]
+        self.rng = self.rng.copy()
+        self.shared = False
+
+    def copy_for_commit(self) -> WhyFirstState:
+        """A copy that shares every list but ``commits`` (for a commit that resolves nothing).
+
+        Both states are marked ``shared``; the fast path unshares a shared state before it
+        changes it in place, so neither can alter the other.
+        """
+        self.shared = True
+        s = WhyFirstState.__new__(WhyFirstState)
+        s.players = self.players
+        s.stage = self.stage
+        s.round = self.round
+        s.phase = self.phase
+        s.positions = self.positions
+        s.totals = self.totals
+        s.stage_history = self.stage_history
+        s.hands = self.hands
+        s.leo_cards = self.leo_cards
+        s.commits = self.commits[:]
+        s.move_queue = self.move_queue
+        s.last_reveal = self.last_reveal
+        s.pending = self.pending
+        s.events = self.events
+        s.rng = self.rng  # not advanced by a commit that resolves nothing
+        s.shared = True
         return s
 
     def to_json(self) -> JSONObject:
