@@ -65,7 +65,10 @@ def test_second_place_chance_prefers_the_window_between_first_and_third() -> Non
     [
         ({"players": 4}, ["heuristic", "random", "random", "random"]),
         ({"players": 2}, ["heuristic", "random"]),
-        ({"players": 5, "variant": "tactical"}, ["heuristic", "random", "random", "random", "random"]),
+        (
+            {"players": 5, "variant": "tactical"},
+            ["heuristic", "random", "random", "random", "random"],
+        ),
     ],
 )
 def test_heuristic_beats_random_clearly(config: dict[str, Any], bots: list[str]) -> None:

@@ -59,7 +59,8 @@ def test_play_tactical_and_two_players(tmp_path: Path) -> None:
     for args in (["--variant", "tactical", "--players", "3"], ["--players", "2"]):
         record = tmp_path / f"{args[-1]}.json"
         result = runner.invoke(
-            app, ["play", "why-first", *args, "--seed", "2", "--record", str(record)],
+            app,
+            ["play", "why-first", *args, "--seed", "2", "--record", str(record)],
             input=answers if "tactical" in args else _answers(),
         )
         assert result.exit_code == 0, result.output

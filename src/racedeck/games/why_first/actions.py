@@ -28,7 +28,8 @@ class PlaceCard:
     """Base game (WF-4): place a card of ``value`` face down in front of figure ``target``.
 
     Cards of equal value are interchangeable in the base game, so the action names the value.
-    Text form: ``+3>P2`` (``>Leo`` for Leo).
+    Text form: ``+3>P2``, figures numbered from 1 (Leo is ``P3`` in the two-player game; the
+    parser also reads ``+3>Leo``).
     """
 
     value: int

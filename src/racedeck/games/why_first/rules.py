@@ -146,6 +146,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         """Fast path: apply a legal action in place, without checks or events."""
         if state.shared:
             state.unshare()
+        state.events = ()
         self._step(state, seat, action, None)
 
     def _step(self, s: WhyFirstState, seat: int, action: WhyFirstAction, ev: _Events) -> None:
@@ -377,7 +378,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
     def observe(self, state: WhyFirstState, seat: int | None) -> WhyFirstView:
         """``seat``'s view (its hand and commit only) or the spectator view (``None``)."""
-        own = seat is not None and 0 <= seat < self.n
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
+        own = seat is not None
         hand: tuple[int, ...] = tuple(state.hands[seat]) if own and seat is not None else ()
         my_commit = state.commits[seat] if own and seat is not None else None
         return WhyFirstView(
@@ -415,7 +418,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
     def parse_action(self, text: str, state: WhyFirstState, seat: int) -> WhyFirstAction:
         """Parse ``+3>P2`` / ``+3 leo`` (base), ``#27`` or ``27`` (tactical commit), ``@P2`` or
-        ``P2`` (tactical move)."""
+        ``P2`` (tactical move); raise :class:`IllegalAction` unless it names a legal action."""
         action = parse_text(text, self.n)
         if action is None:
             t = text.strip().lower()
@@ -426,6 +429,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         if action is None:
             raise IllegalAction(
                 f"cannot read {text!r} as an action",
+                seat=seat,
+                legal=self.legal_actions(state, seat),
+                situation=self._situation(state),
+            )
+        if not self._is_legal(state, seat, action):
+            raise IllegalAction(
+                self._why_illegal(state, seat, action),
+                action=action,
                 seat=seat,
                 legal=self.legal_actions(state, seat),
                 situation=self._situation(state),

@@ -1,0 +1,215 @@
+"""Regenerate the golden playthroughs in ``tests/golden/<game-id>/``.
+
+Every registered game has a few seeded cases (:data:`GOLDEN_CASES`). Each case is played by a
+deterministic uniform random policy: a :class:`racedeck.core.Rng` seeded with
+``derive_seed(seed, POLICY_STREAM)`` first picks one of the pending seats, then an index into
+that seat's ``legal_actions``. The script writes, per case:
+
+``<case>.txt``
+    A header (game, rules version, configuration JSON, seed, policy), then for the initial state
+    and every step: the step number, the seat, the action's text and JSON forms, the events in
+    words (``describe_event``) and the view JSON (compact, sorted keys) of the spectator and of
+    every seat; finally the outcome. When that would exceed :data:`MAX_BYTES`, only the
+    spectator's and seat 0's views are written (the header says which).
+``<case>.record.json``
+    The game record (``racedeck.Session(...).record``), one action per line.
+
+``tests/test_golden.py`` regenerates every case in memory and compares it with these files, so
+any change in the rules' behaviour, the JSON forms or the wording shows up as a diff. When such
+a change is intended, run ``make golden`` (``.venv/bin/python scripts/regen_golden.py``) and
+review the diff. ``--check`` compares without writing and exits with status 1 on a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import racedeck
+from racedeck.core import Rng, derive_seed
+from racedeck.core.jsontypes import JSONObject
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN_DIR = ROOT / "tests" / "golden"
+MAX_BYTES = 400_000
+"""Above this size a playthrough keeps only the spectator's and seat 0's views."""
+POLICY_STREAM = 1
+"""The policy's RNG is ``Rng(derive_seed(seed, POLICY_STREAM))``, independent of the deal."""
+REGEN_COMMAND = "make golden (= .venv/bin/python scripts/regen_golden.py)"
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One seeded game to play: a file name, the configuration options and the seed."""
+
+    name: str
+    seed: int
+    config: Mapping[str, Any] = field(default_factory=dict)
+
+
+GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
+    "why-first": (
+        GoldenCase("p3-base-seed1", 1, {"players": 3, "variant": "base"}),
+        GoldenCase("p2-leo-seed2", 2, {"players": 2, "variant": "base"}),
+        GoldenCase("p4-tactical-seed3", 3, {"players": 4, "variant": "tactical"}),
+    ),
+}
+"""Golden cases by game id. A new game adds an entry here (``tests/test_golden.py`` fails for a
+registered game without one), then runs ``make golden``."""
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    """The rendered files of one case."""
+
+    game_id: str
+    case: GoldenCase
+    text: str
+    record: str
+
+    @property
+    def text_path(self) -> Path:
+        """Where the playthrough text is kept."""
+        return GOLDEN_DIR / self.game_id / f"{self.case.name}.txt"
+
+    @property
+    def record_path(self) -> Path:
+        """Where the record JSON is kept."""
+        return GOLDEN_DIR / self.game_id / f"{self.case.name}.record.json"
+
+
+@dataclass(frozen=True)
+class _Step:
+    index: int
+    seat: int | None
+    action: Any
+    state: Any
+
+
+def _compact(obj: JSONObject) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Session:
+    session = racedeck.Session(game, case.seed, meta={"golden": case.name})
+    policy = Rng(derive_seed(case.seed, POLICY_STREAM))
+    while session.state.pending:
+        pending: Sequence[int] = session.state.pending
+        seat = pending[policy.below(len(pending))]
+        legal = game.legal_actions(session.state, seat)
+        session.apply(seat, legal[policy.below(len(legal))])
+    return session
+
+
+def _steps(game: racedeck.Game[Any, Any, Any], session: racedeck.Session) -> list[_Step]:
+    """The initial state and the state after every recorded action (replayed, checked path)."""
+    steps = [_Step(0, None, None, game.new_initial_state(session.seed))]
+    for step in racedeck.replay(session.record):
+        steps.append(_Step(step.index + 1, step.seat, step.action, step.state))
+    return steps
+
+
+def _render(
+    game_id: str,
+    game: racedeck.Game[Any, Any, Any],
+    case: GoldenCase,
+    steps: Sequence[_Step],
+    view_seats: Sequence[int],
+) -> str:
+    spec = racedeck.get_spec(game_id)
+    every_seat = len(view_seats) == game.num_players
+    lines = [
+        f"# Golden playthrough. Regenerate with {REGEN_COMMAND} when a change is intended.",
+        f"game: {game_id}",
+        f"rules_version: {spec.rules_version}",
+        f"config: {_compact(game.config.to_json())}",
+        f"seed: {case.seed}",
+        "policy: uniform random pending seat, then uniform random legal action, "
+        f"Rng(derive_seed({case.seed}, {POLICY_STREAM}))",
+        "views: spectator and "
+        + ("every seat" if every_seat else ", ".join(f"seat {s}" for s in view_seats)),
+    ]
+    for step in steps:
+        lines.append("")
+        if step.seat is None:
+            lines.append(f"== step {step.index}: initial state")
+        else:
+            lines.append(f"== step {step.index}: seat {step.seat} plays {step.action}")
+            lines.append(f"action: {_compact(step.action.to_json())}")
+        lines.extend(f"event: {game.describe_event(e)}" for e in step.state.events)
+        lines.append(f"view spectator: {_compact(game.observe(step.state, None).to_json())}")
+        for seat in view_seats:
+            view = game.observe(step.state, seat).to_json()
+            lines.append(f"view seat {seat}: {_compact(view)}")
+    outcome = game.outcome(steps[-1].state)
+    lines.append("")
+    lines.append("== outcome")
+    lines.append(f"outcome: {_compact(outcome.to_json()) if outcome is not None else 'null'}")
+    return "\n".join(lines) + "\n"
+
+
+def render_record(record: JSONObject) -> str:
+    """The record as JSON: top-level keys in order, one action per line."""
+    head = [(k, v) for k, v in record.items() if k != "actions"]
+    lines = ["{"]
+    lines.extend(f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True)}," for k, v in head)
+    actions = record["actions"]
+    lines.append('  "actions": [')
+    lines.extend(
+        f"    {json.dumps(a, sort_keys=True)}{',' if i < len(actions) - 1 else ''}"
+        for i, a in enumerate(actions)
+    )
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def play_case(game_id: str, case: GoldenCase) -> Playthrough:
+    """Play ``case`` of ``game_id`` and render its files (in memory)."""
+    game = racedeck.make(game_id, **case.config)
+    session = _play(game, case)
+    steps = _steps(game, session)
+    text = _render(game_id, game, case, steps, range(game.num_players))
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        text = _render(game_id, game, case, steps, [0])
+    return Playthrough(game_id, case, text, render_record(session.record.to_json()))
+
+
+def all_playthroughs() -> list[Playthrough]:
+    """Every case of every game in :data:`GOLDEN_CASES`."""
+    return [play_case(game_id, case) for game_id, cases in GOLDEN_CASES.items() for case in cases]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write (or with ``--check`` compare) every golden file; return the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="compare only, write nothing")
+    args = parser.parse_args(argv)
+    missing = sorted(set(racedeck.available_games()) - set(GOLDEN_CASES))
+    if missing:
+        print(f"warning: no golden cases for {', '.join(missing)}", file=sys.stderr)
+    differ = 0
+    for run in all_playthroughs():
+        for path, content in ((run.text_path, run.text), (run.record_path, run.record)):
+            old = path.read_text(encoding="utf-8") if path.exists() else None
+            rel = path.relative_to(ROOT)
+            size = len(content.encode("utf-8"))
+            if old == content:
+                print(f"unchanged {rel} ({size:,} bytes)")
+            elif args.check:
+                differ += 1
+                print(f"DIFFERS   {rel}")
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(content, encoding="utf-8")
+                print(f"wrote     {rel} ({size:,} bytes)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""Conformance: every registered game honours the core contract (``racedeck.core``).
+
+Only the generic contract is used here (``Game``, states, views, actions, ``Outcome``,
+``Session``, ``replay``), so every game added to the registry is checked for free.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import racedeck
+from racedeck.core import Event, Game, GameRecord
+
+MAX_STEPS = 20_000
+SEEDS = (0, 1)
+
+# Extra configurations worth checking for particular games (variants and the like).
+EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "why-first": [{"players": 2, "variant": "tactical"}, {"players": 5, "variant": "tactical"}],
+}
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for game_id in racedeck.available_games():
+        spec = racedeck.get_spec(game_id)
+        lo, hi = spec.min_players, spec.max_players
+        configs = [{"players": n} for n in sorted({lo, (lo + hi) // 2, hi})]
+        configs += EXTRA_CONFIGS.get(game_id, [])
+        for config in configs:
+            label = "-".join(f"{k}={v}" for k, v in config.items())
+            cases.append(pytest.param(game_id, config, id=f"{game_id}-{label}"))
+    return cases
+
+
+CASES = _cases()
+
+
+def roundtrip(obj: Any) -> Any:
+    return json.loads(json.dumps(obj))
+
+
+def check_state(game: Game[Any, Any, Any], state: Any) -> None:
+    """Every invariant of one state that the contract promises."""
+    n = game.num_players
+    obj = state.to_json()
+    pending = tuple(state.pending)
+    assert len(set(pending)) == len(pending)
+    assert set(pending) <= set(range(n)), f"pending {pending} names a seat outside 0..{n - 1}"
+    assert state.is_terminal == (pending == ()), "a game waits on nobody exactly when it is over"
+
+    # Legal actions: non-empty for pending seats, empty for the others.
+    for seat in range(n):
+        legal = tuple(game.legal_actions(state, seat))
+        if seat in pending:
+            assert legal, f"pending seat {seat} has no legal action"
+            assert len(set(map(str, legal))) == len(legal), "duplicate legal actions"
+        else:
+            assert legal == (), f"seat {seat} is not pending but has legal actions"
+
+    # JSON forms and clones.
+    assert game.state_from_json(roundtrip(obj)).to_json() == obj
+    clone = state.clone()
+    assert clone is not state
+    assert clone.to_json() == obj
+    for event in state.events:
+        assert isinstance(event, Event)
+        assert Event.from_json(roundtrip(event.to_json())) == event
+
+    # Views of every seat and of a spectator.
+    for seat in [None, *range(n)]:
+        view = game.observe(state, seat)
+        assert view.seat == seat
+        expected = tuple(game.legal_actions(state, seat)) if seat is not None else ()
+        assert tuple(view.legal_actions) == expected
+        vobj = view.to_json()
+        assert game.view_from_json(roundtrip(vobj)).to_json() == vobj
+
+    # Outcome.
+    outcome = game.outcome(state)
+    if not state.is_terminal:
+        assert outcome is None
+    else:
+        assert outcome is not None
+        contestants = len(outcome.scores)
+        assert contestants >= n
+        assert len(outcome.ranks) == contestants
+        assert outcome.winners, "a finished game has at least one winner"
+        assert outcome.winners <= set(range(contestants))
+        assert all(r >= 1 for r in outcome.ranks)
+        assert {i for i, r in enumerate(outcome.ranks) if r == 1} == set(outcome.winners)
+        if outcome.names:
+            assert len(outcome.names) == contestants
+        assert racedeck.Outcome.from_json(roundtrip(outcome.to_json())) == outcome
+
+    assert state.to_json() == obj, "inspecting a state changed it"
+
+
+def check_actions(game: Game[Any, Any, Any], state: Any) -> None:
+    """Every legal action of every pending seat applies on the checked path and the fast path."""
+    before = state.to_json()
+    for seat in state.pending:
+        for action in game.legal_actions(state, seat):
+            assert game.action_from_json(roundtrip(action.to_json())) == action
+            assert "type" in action.to_json()
+            assert game.parse_action(str(action), state, seat) == action
+            after = game.apply(state, seat, action)
+            assert after is not state
+            fast = state.clone()
+            game.apply_unchecked(fast, seat, action)
+            assert _without_events(fast.to_json()) == _without_events(after.to_json())
+            _drive_in_place(game, after)  # must not reach back into `state` (shared data)
+    assert state.to_json() == before, "apply or apply_unchecked on a clone changed the original"
+    waiting = [s for s in range(game.num_players) if s not in state.pending]
+    if waiting and state.pending:
+        action = game.legal_actions(state, state.pending[0])[0]
+        with pytest.raises(racedeck.IllegalAction):
+            game.apply(state, waiting[0], action)
+        assert state.to_json() == before
+
+
+def _drive_in_place(game: Game[Any, Any, Any], state: Any, steps: int = 3) -> None:
+    """Apply a few legal actions to ``state`` in place (the fast path), every seat in turn."""
+    for _ in range(steps):
+        if state.is_terminal:
+            return
+        for seat in tuple(state.pending):
+            legal = game.legal_actions(state, seat)
+            if legal:
+                game.apply_unchecked(state, seat, legal[-1])
+
+
+def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k != "events"}
+
+
+@pytest.mark.parametrize(("game_id", "config"), CASES)
+def test_random_games_follow_the_contract(game_id: str, config: dict[str, Any]) -> None:
+    game = racedeck.make(game_id, **config)
+    assert game.spec.id == game_id
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        session = racedeck.Session(game, seed)
+        assert session.state.to_json() == game.new_initial_state(seed).to_json()  # deterministic
+        steps = 0
+        while True:
+            state = session.state
+            check_state(game, state)
+            if state.is_terminal:
+                break
+            check_actions(game, state)
+            seat = rng.choice(tuple(state.pending))
+            session.apply(seat, rng.choice(tuple(game.legal_actions(state, seat))))
+            steps += 1
+            assert steps <= MAX_STEPS, f"{game_id} did not end within {MAX_STEPS} steps"
+        with pytest.raises(racedeck.IllegalAction):
+            game.apply(session.state, 0, _any_action(game, seed))
+        record = GameRecord.from_json(roundtrip(session.record.to_json()))
+        final = None
+        for step in racedeck.replay(record):
+            final = step.state
+        assert final is not None
+        assert final.to_json() == session.state.to_json()
+
+
+def _any_action(game: Game[Any, Any, Any], seed: int) -> Any:
+    state = game.new_initial_state(seed)
+    return game.legal_actions(state, state.pending[0])[0]
+
+
+@pytest.mark.parametrize("game_id", racedeck.available_games())
+def test_spec_is_consistent(game_id: str) -> None:
+    spec = racedeck.get_spec(game_id)
+    assert spec.id == game_id
+    assert 1 <= spec.min_players <= spec.max_players
+    assert spec.rules_version
+    assert spec.dynamics
+    for option in spec.options():
+        assert option.help, f"{game_id} option {option.name} has no help text"
+    for players in (spec.min_players - 1, spec.max_players + 1):
+        with pytest.raises(ValueError):
+            racedeck.make(game_id, players=players)
+    with pytest.raises(ValueError, match="unknown option"):
+        racedeck.make(game_id, no_such_option=1)
+    game = racedeck.make(game_id, players=spec.min_players)
+    assert game.num_players == spec.min_players
+    assert racedeck.make(game_id, **game.config.to_json()).config == game.config
