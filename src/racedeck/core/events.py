@@ -10,12 +10,14 @@ from racedeck.core.jsontypes import JSONObject
 __all__ = ["Event"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """One fact about a resolution: a card revealed, a figure moved (clamped?), a stage scored.
 
     ``kind`` is a stable identifier (``"figure_moved"``); ``data`` holds JSON-ready details that
     UIs animate and narrate (each game has a ``describe`` function for the words).
+    Treat events as read-only values; the class is not frozen only because frozen dataclasses
+    are several times slower to create, and the checked path creates many.
     """
 
     kind: str

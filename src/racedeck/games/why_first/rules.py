@@ -118,7 +118,11 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         if type(action) is not PlaceCard or not 0 <= action.target < self.figures:
             return False
         values = self.values
-        return any(values[c - 1] == action.value for c in s.hands[seat])
+        value = action.value
+        for c in s.hands[seat]:
+            if values[c - 1] == value:
+                return True
+        return False
 
     def apply(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> WhyFirstState:
         """Check and apply; the new state's ``events`` explain the resolution."""
@@ -259,13 +263,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                     p = positions[fig] + delta
                     positions[fig] = low if p < low else high if p > high else p
             return
-        got = [False] * self.figures
+        placed: list[list[int]] = [[] for _ in net]
         for _, card, target in reveal:
-            net[target] += values[card - 1]
-            got[target] = True
+            value = values[card - 1]
+            net[target] += value
+            placed[target].append(value)
         positions = s.positions
         for fig in range(self.figures):
-            if not got[fig]:
+            if not placed[fig]:
                 continue
             before = positions[fig]
             raw = before + net[fig]
@@ -280,7 +285,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                             "from": before,
                             "to": after,
                             "net": net[fig],
-                            "values": [values[c - 1] for _, c, t in reveal if t == fig],
+                            "values": placed[fig],
                             "clamped": raw != after,
                         },
                     )
