@@ -119,7 +119,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             return False
         values = self.values
         value = action.value
-        for c in s.hands[seat]:
+        for c in s.hands[seat]:  # noqa: SIM110 - a plain loop is faster than any(genexpr) here
             if values[c - 1] == value:
                 return True
         return False
