@@ -1,0 +1,36 @@
+"""*Six Day Race* (game id ``six-day-race``): slipstream, rider change, crash, sprints, laps."""
+
+from racedeck.core.registry import register
+from racedeck.core.spec import Dynamics, GameSpec
+from racedeck.games.six_day_race.actions import PlayCard
+from racedeck.games.six_day_race.config import SixDayRaceConfig
+from racedeck.games.six_day_race.rules import SixDayRace
+from racedeck.games.six_day_race.state import SixDayRaceState
+from racedeck.games.six_day_race.view import SixDayRaceView
+
+SPEC = register(
+    GameSpec(
+        id="six-day-race",
+        title="Six Day Race",
+        min_players=2,
+        max_players=8,
+        dynamics=frozenset({Dynamics.SEQUENTIAL}),
+        config_type=SixDayRaceConfig,
+        rules_version="1",
+        factory=SixDayRace,
+        summary=(
+            "A series of one-lap cycling races: slipstream onto crowded spaces, change riders, "
+            "avoid the crash, take the sprints; fewest laps lost wins the series."
+        ),
+    )
+)
+SixDayRace.spec = SPEC
+
+__all__ = [
+    "SPEC",
+    "PlayCard",
+    "SixDayRace",
+    "SixDayRaceConfig",
+    "SixDayRaceState",
+    "SixDayRaceView",
+]

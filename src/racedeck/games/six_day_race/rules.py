@@ -1,0 +1,481 @@
+"""The rules engine of *Six Day Race*: a series of one-lap races with slipstream, rider change,
+crash, sprints, finish points and laps lost.
+
+Rulings: SD-1 track, SD-2 hands, SD-3 grey decks, SD-4 turns, SD-5 slipstream, SD-6
+FAHRERWECHSEL, SD-7 STURZ, SD-8 sprints, SD-9 finish, SD-10 laps lost, SD-11 series,
+SD-12 two riders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import ClassVar
+
+from racedeck.core.errors import IllegalAction
+from racedeck.core.events import Event
+from racedeck.core.game import Game
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.outcome import Outcome
+from racedeck.core.rng import Rng
+from racedeck.core.spec import GameSpec
+from racedeck.games.six_day_race import narrate
+from racedeck.games.six_day_race.actions import PlayCard, action_from_json, parse_text
+from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_pile
+from racedeck.games.six_day_race.config import SixDayRaceConfig
+from racedeck.games.six_day_race.scoring import (
+    finish_places,
+    laps_lost,
+    next_race_players,
+    series_ranks,
+    slipstream_destination,
+)
+from racedeck.games.six_day_race.state import OVER, RiderResult, SixDayRaceState
+from racedeck.games.six_day_race.view import SixDayRaceView
+
+__all__ = ["SixDayRace"]
+
+_Events = list[Event] | None
+
+
+class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
+    """*Six Day Race* under one configuration (see :class:`SixDayRaceConfig`)."""
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, config: SixDayRaceConfig) -> None:
+        super().__init__(config)
+        self.cfg = config
+        self.n = config.players
+        self.per = config.riders_per_player
+        self.riders = config.rider_count
+        self.line = config.line
+        self.no_slip = (config.rider_change, config.crash)
+        self._green = sorted(
+            card_code(GREEN, v) for v, k in enumerate(config.green_counts, 1) for _ in range(k)
+        )
+        self._low = [card_code(LOW, v) for v, k in enumerate(config.grey_low, 1) for _ in range(k)]
+        self._high = [
+            card_code(HIGH, v) for v, k in enumerate(config.grey_high, 4) for _ in range(k)
+        ]
+        self._play = {v: PlayCard(v) for v in range(1, 10)}
+        self._legal_cache: dict[int, tuple[PlayCard, ...]] = {}
+
+    # -- riders ----------------------------------------------------------------------------------
+
+    def owner(self, rider: int) -> int:
+        """The seat that plays ``rider`` (SD-12: player p owns riders p and p + players)."""
+        return rider % self.n
+
+    def riders_of(self, seat: int) -> tuple[int, ...]:
+        """The riders a seat plays."""
+        return tuple(seat + k * self.n for k in range(self.per))
+
+    def rider_names(self, names: Sequence[str] | None = None) -> tuple[str, ...]:
+        """Display names of the riders: the player's name, with 1 and 2 when it has two."""
+        seats = tuple(names) if names is not None else self.seat_names()
+        if self.per == 1:
+            return seats[: self.n]
+        return tuple(f"{seats[r % self.n]}-{r // self.n + 1}" for r in range(self.riders))
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def new_initial_state(self, seed: int) -> SixDayRaceState:
+        """Start the first race; with ``random_first`` a random player goes first (SD-4)."""
+        s = SixDayRaceState()
+        s.players = self.n
+        s.rng = Rng(seed)
+        first = s.rng.below(self.n) if self.cfg.random_first else 0
+        ev: list[Event] = []
+        self._start_race(s, [(first + i) % self.n for i in range(self.n)], ev)
+        s.events = tuple(ev)
+        return s
+
+    def legal_actions(self, state: SixDayRaceState, seat: int) -> tuple[PlayCard, ...]:
+        """The distinct card values in the moving rider's hand, if ``seat`` plays it."""
+        if seat not in state.pending:
+            return ()
+        mask = 0
+        for c in state.hands[state.current]:
+            mask |= 1 << (c % 10)
+        options = self._legal_cache.get(mask)
+        if options is None:
+            options = tuple(self._play[v] for v in range(1, 10) if mask >> v & 1)
+            self._legal_cache[mask] = options
+        return options
+
+    def _is_legal(self, s: SixDayRaceState, seat: int, action: object) -> bool:
+        if seat not in s.pending or type(action) is not PlayCard:
+            return False
+        value = action.value
+        return any(c % 10 == value for c in s.hands[s.current])
+
+    def apply(self, state: SixDayRaceState, seat: int, action: PlayCard) -> SixDayRaceState:
+        """Check and apply; the new state's ``events`` tell the race."""
+        if not self._is_legal(state, seat, action):
+            raise IllegalAction(
+                self._why_illegal(state, seat, action),
+                action=action,
+                seat=seat,
+                legal=self.legal_actions(state, seat),
+                situation=self._situation(state),
+            )
+        s = state.clone()
+        ev: list[Event] = []
+        self._step(s, action.value, ev)
+        s.events = tuple(ev)
+        return s
+
+    def apply_unchecked(self, state: SixDayRaceState, seat: int, action: PlayCard) -> None:
+        """Fast path: apply a legal action in place, without checks or events."""
+        state.events = ()
+        self._step(state, action.value, None)
+
+    # -- a turn ----------------------------------------------------------------------------------
+
+    def _step(self, s: SixDayRaceState, value: int, ev: _Events) -> None:
+        rider = s.current
+        hand = s.hands[rider]
+        for card in hand:
+            if card % 10 == value:
+                break
+        hand.remove(card)
+        self._discard(s, card)
+        start = s.positions[rider]
+        first, others, dest = slipstream_destination(start, value, s.positions, rider, self.no_slip)
+        s.positions[rider] = dest
+        if ev is not None:
+            ev.append(
+                Event(
+                    "card_played",
+                    {
+                        "rider": rider,
+                        "value": value,
+                        "card": card,
+                        "from": start,
+                        "first": first,
+                        "riders_there": others,
+                        "multiplier": (others + 1) if dest != first else 1,
+                        "special": first in self.no_slip,
+                        "to": dest,
+                    },
+                )
+            )
+        for i, line in enumerate(self.cfg.sprints):
+            if start < line <= dest:  # SD-8: crossing order at each sprint line
+                order = s.sprint_order[i]
+                order.append(rider)
+                if ev is not None:
+                    points = self.cfg.sprint_points
+                    place = len(order)
+                    ev.append(
+                        Event(
+                            "sprint",
+                            {
+                                "sprint": i + 1,
+                                "rider": rider,
+                                "place": place,
+                                "points": points[place - 1] if place <= len(points) else 0,
+                            },
+                        )
+                    )
+        if dest >= self.line:
+            s.finishers.append(rider)
+            if ev is not None:
+                ev.append(Event("crossed_line", {"rider": rider, "place": len(s.finishers)}))
+            if s.final_queue is None:
+                # SD-9: every other rider gets exactly one more turn, in seat order.
+                idx = s.order.index(rider)
+                count = len(s.order)
+                s.final_queue = [s.order[(idx + j) % count] for j in range(1, count)]
+                if ev is not None:
+                    ev.append(Event("final_turns", {"riders": s.final_queue[:]}))
+        elif dest == self.cfg.rider_change:
+            self._change_rider(s, rider, ev)
+        elif dest == self.cfg.crash:
+            s.crashed[rider] = True  # SD-7
+            if ev is not None:
+                ev.append(Event("crash", {"rider": rider}))
+        self._next_turn(s, ev)
+
+    def _discard(self, s: SixDayRaceState, card: int) -> None:
+        pile = card_pile(card)
+        if pile == GREEN:
+            s.discard_green.append(card)
+        elif pile == LOW:
+            s.discard_low.append(card)
+        else:
+            s.discard_high.append(card)
+
+    def _change_rider(self, s: SixDayRaceState, rider: int, ev: _Events) -> None:
+        # SD-6: discard the whole hand, draw a fresh grey one.
+        hand = s.hands[rider]
+        discarded = len(hand)
+        for card in hand:
+            self._discard(s, card)
+        hand.clear()
+        low, high = self.cfg.change_draw
+        drawn_low = self._draw(s, LOW, low, hand, ev)
+        drawn_high = self._draw(s, HIGH, high, hand, ev)
+        hand.sort()
+        if ev is not None:
+            ev.append(
+                Event(
+                    "rider_change",
+                    {"rider": rider, "discarded": discarded, "drawn": [drawn_low, drawn_high]},
+                )
+            )
+
+    def _draw(self, s: SixDayRaceState, pile: int, count: int, hand: list[int], ev: _Events) -> int:
+        # SD-3: a grey deck that runs out is refilled from its own discards.
+        deck, discard = (
+            (s.deck_low, s.discard_low) if pile == LOW else (s.deck_high, s.discard_high)
+        )
+        drawn = 0
+        for _ in range(count):
+            if not deck:
+                if not discard:
+                    break
+                deck.extend(discard)
+                discard.clear()
+                s.rng.shuffle(deck)
+                if ev is not None:
+                    ev.append(Event("deck_refilled", {"deck": "1-3" if pile == LOW else "4-6"}))
+            hand.append(deck.pop())
+            drawn += 1
+        return drawn
+
+    def _next_turn(self, s: SixDayRaceState, ev: _Events) -> None:
+        hands = s.hands
+        while True:
+            if s.final_queue is not None:
+                if not s.final_queue:
+                    self._end_race(s, ev, "final turns played")
+                    return
+                rider = s.final_queue.pop(0)
+            else:
+                if not any(hands):
+                    self._end_race(s, ev, "no rider has cards left")  # SD-9
+                    return
+                rider = s.order[s.turn]
+                s.turn = (s.turn + 1) % len(s.order)
+            if s.crashed[rider]:
+                s.crashed[rider] = False  # SD-7: this turn is the one lost
+                if ev is not None:
+                    ev.append(Event("turn_lost", {"rider": rider}))
+                continue
+            if not hands[rider]:
+                if ev is not None:
+                    ev.append(Event("passed", {"rider": rider}))  # SD-4
+                continue
+            s.current = rider
+            s.pending = (rider % self.n,)
+            return
+
+    # -- races -----------------------------------------------------------------------------------
+
+    def _start_race(self, s: SixDayRaceState, player_order: list[int], ev: _Events) -> None:
+        s.positions = [0] * self.riders
+        s.hands = [self._green[:] for _ in range(self.riders)]
+        s.crashed = [False] * self.riders
+        # SD-12: seats interleave A1 B1 C1 A2 B2 C2.
+        s.order = [p + k * self.n for k in range(self.per) for p in player_order]
+        s.turn = 0
+        s.current = -1
+        s.final_queue = None
+        s.deck_low = self._low[:]
+        s.deck_high = self._high[:]
+        s.rng.shuffle(s.deck_low)
+        s.rng.shuffle(s.deck_high)
+        s.discard_low = []
+        s.discard_high = []
+        s.discard_green = []
+        s.sprint_order = [[] for _ in self.cfg.sprints]
+        s.finishers = []
+        if ev is not None:
+            ev.append(Event("race_started", {"race": s.race + 1, "order": s.order[:]}))
+        self._next_turn(s, ev)
+
+    def _end_race(self, s: SixDayRaceState, ev: _Events, reason: str) -> None:
+        cfg = self.cfg
+        places, finish = finish_places(s.positions, s.finishers, self.line, cfg.finish_points)
+        crossed = set(s.finishers)
+        results: list[RiderResult] = []
+        for rider in range(self.riders):
+            sprints = []
+            for order in s.sprint_order:
+                place = order.index(rider) + 1 if rider in order else 0
+                points = cfg.sprint_points
+                sprints.append(points[place - 1] if 0 < place <= len(points) else 0)
+            results.append(
+                {
+                    "place": places[rider],
+                    "sprints": sprints,
+                    "finish": finish[rider],
+                    "laps": laps_lost(
+                        s.positions[rider],
+                        rider in crossed,
+                        self.line,
+                        cfg.lap_spaces,
+                        cfg.max_laps_lost,
+                    ),
+                }
+            )
+        s.results = [*s.results, results]
+        s.current = -1
+        s.pending = ()
+        if ev is not None:
+            ev.append(
+                Event(
+                    "race_scored",
+                    {
+                        "race": s.race + 1,
+                        "reason": reason,
+                        "positions": s.positions[:],
+                        "riders": [
+                            {**r, "rider": i, "finish": str(r["finish"])}
+                            for i, r in enumerate(results)
+                        ],
+                    },
+                )
+            )
+        s.race += 1
+        if s.race == cfg.races:
+            s.phase = OVER
+            if ev is not None:
+                outcome = self.outcome(s)
+                assert outcome is not None
+                laps, _ = self.standings(s)
+                ev.append(Event("game_over", {**outcome.to_json(), "laps": laps}))
+            return
+        previous = [self.owner(r) for r in s.order[: self.n]]
+        laps = [r["laps"] for r in results]
+        order = next_race_players(previous, places, laps, self.n, cfg.two_rider_order)
+        self._start_race(s, order, ev)
+
+    def standings(self, state: SixDayRaceState) -> tuple[list[int], list[Fraction]]:
+        """Laps lost and points of every player over the races so far (SD-11, SD-12)."""
+        laps = [0] * self.n
+        points = [Fraction(0)] * self.n
+        for race in state.results:
+            for rider, r in enumerate(race):
+                p = self.owner(rider)
+                laps[p] += r["laps"]
+                points[p] += sum(r["sprints"]) + r["finish"]
+        return laps, points
+
+    def outcome(self, state: SixDayRaceState) -> Outcome | None:
+        """SD-11: fewest laps lost, then most points (a one-race game on points)."""
+        if state.phase != OVER:
+            return None
+        laps, points = self.standings(state)
+        ranks = series_ranks(laps, points, self.cfg.races)
+        return Outcome(
+            scores=tuple(float(p) for p in points),
+            ranks=ranks,
+            winners=frozenset(i for i, r in enumerate(ranks) if r == 1),
+            names=self.seat_names(),
+        )
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def observe(self, state: SixDayRaceState, seat: int | None) -> SixDayRaceView:
+        """``seat``'s view (its riders' hands only) or the spectator view (``None``)."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
+        mine = self.riders_of(seat) if seat is not None else ()
+        laps, points = self.standings(state)
+        return SixDayRaceView(
+            seat=seat,
+            players=self.n,
+            riders_per_player=self.per,
+            race=state.race,
+            races=self.cfg.races,
+            phase=state.phase,
+            positions=tuple(state.positions),
+            crashed=tuple(state.crashed),
+            order=tuple(state.order),
+            current=state.current,
+            final_queue=None if state.final_queue is None else tuple(state.final_queue),
+            hand_sizes=tuple(len(h) for h in state.hands),
+            my_hands=tuple((r, tuple(state.hands[r])) for r in mine),
+            deck_sizes=(len(state.deck_low), len(state.deck_high)),
+            discard_low=tuple(state.discard_low),
+            discard_high=tuple(state.discard_high),
+            discard_green=tuple(state.discard_green),
+            sprint_order=tuple(tuple(o) for o in state.sprint_order),
+            finishers=tuple(state.finishers),
+            results=tuple(
+                tuple({**r, "finish": str(r["finish"])} for r in race) for race in state.results
+            ),
+            laps=tuple(laps),
+            points=tuple(str(p) for p in points),
+            pending=state.pending,
+            legal_actions=self.legal_actions(state, seat) if seat is not None else (),
+            events=state.events,
+            line=self.line,
+            sprints=tuple(self.cfg.sprints),
+            rider_change=self.cfg.rider_change,
+            crash=self.cfg.crash,
+        )
+
+    # -- forms -----------------------------------------------------------------------------------
+
+    def action_from_json(self, obj: JSONObject) -> PlayCard:
+        """Parse ``{"type": "play", "value": v}``."""
+        return action_from_json(obj)
+
+    def parse_action(self, text: str, state: SixDayRaceState, seat: int) -> PlayCard:
+        """Parse ``3`` or ``play 3``; raise :class:`IllegalAction` unless it is legal."""
+        action = parse_text(text)
+        if action is None or not self._is_legal(state, seat, action):
+            reason = (
+                f"cannot read {text!r} as a card value"
+                if action is None
+                else self._why_illegal(state, seat, action)
+            )
+            raise IllegalAction(
+                reason,
+                action=action,
+                seat=seat,
+                legal=self.legal_actions(state, seat),
+                situation=self._situation(state),
+            )
+        return action
+
+    def state_from_json(self, obj: JSONObject) -> SixDayRaceState:
+        """Rebuild a state from its JSON form."""
+        return SixDayRaceState.from_json(obj)
+
+    def view_from_json(self, obj: JSONObject) -> SixDayRaceView:
+        """Rebuild a view from its JSON form."""
+        return SixDayRaceView.from_json(obj)
+
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
+        """One line of plain words for ``event``."""
+        seats = tuple(names) if names is not None else self.seat_names()
+        return narrate.describe(event, self.rider_names(seats), seats, self.cfg)
+
+    def describe_action(self, action: PlayCard, names: Sequence[str] | None = None) -> str:
+        """``play 3``."""
+        return f"play {action.value}"
+
+    # -- explanations ----------------------------------------------------------------------------
+
+    def _situation(self, s: SixDayRaceState) -> str:
+        if s.phase == OVER:
+            return "the series is over"
+        who = self.rider_names()[s.current] if s.current >= 0 else "nobody"
+        return f"race {s.race + 1}, {who} to move"
+
+    def _why_illegal(self, s: SixDayRaceState, seat: int, action: object) -> str:
+        if s.phase == OVER:
+            return "the series is over"
+        if not 0 <= seat < self.n:
+            return f"there is no seat {seat} (seats are 0..{self.n - 1})"
+        if seat not in s.pending:
+            return "it is another player's turn"
+        if not isinstance(action, PlayCard):
+            return "play a card by its value (e.g. 3)"
+        held = " ".join(str(c % 10) for c in s.hands[s.current])
+        return f"the moving rider holds no {action.value} (hand: {held})"
