@@ -3,6 +3,14 @@
 from racedeck.bots.base import Bot
 from racedeck.bots.random_bot import RandomBot
 from racedeck.bots.registry import available_bots, make_bot
+from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 
-__all__ = ["Bot", "RandomBot", "WhyFirstHeuristicBot", "available_bots", "make_bot"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "SixDayRaceHeuristicBot",
+    "WhyFirstHeuristicBot",
+    "available_bots",
+    "make_bot",
+]

@@ -85,6 +85,8 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s = SixDayRaceState()
         s.players = self.n
         s.rng = Rng(seed)
+        s.laps = [0] * self.n
+        s.points = ["0"] * self.n
         first = s.rng.below(self.n) if self.cfg.random_first else 0
         ev: list[Event] = []
         self._start_race(s, [(first + i) % self.n for i in range(self.n)], ev)
@@ -311,7 +313,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 {
                     "place": places[rider],
                     "sprints": sprints,
-                    "finish": finish[rider],
+                    "finish": str(finish[rider]),
                     "laps": laps_lost(
                         s.positions[rider],
                         rider in crossed,
@@ -321,7 +323,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                     ),
                 }
             )
-        s.results = [*s.results, results]
+        s.results = (*s.results, tuple(results))
+        for rider, r in enumerate(results):
+            p = self.owner(rider)
+            s.laps[p] += r["laps"]
+            s.points[p] = str(Fraction(s.points[p]) + sum(r["sprints"]) + finish[rider])
         s.current = -1
         s.pending = ()
         if ev is not None:
@@ -332,10 +338,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                         "race": s.race + 1,
                         "reason": reason,
                         "positions": s.positions[:],
-                        "riders": [
-                            {**r, "rider": i, "finish": str(r["finish"])}
-                            for i, r in enumerate(results)
-                        ],
+                        "riders": [{**r, "rider": i} for i, r in enumerate(results)],
                     },
                 )
             )
@@ -355,14 +358,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
 
     def standings(self, state: SixDayRaceState) -> tuple[list[int], list[Fraction]]:
         """Laps lost and points of every player over the races so far (SD-11, SD-12)."""
-        laps = [0] * self.n
-        points = [Fraction(0)] * self.n
-        for race in state.results:
-            for rider, r in enumerate(race):
-                p = self.owner(rider)
-                laps[p] += r["laps"]
-                points[p] += sum(r["sprints"]) + r["finish"]
-        return laps, points
+        return state.laps[:], [Fraction(p) for p in state.points]
 
     def outcome(self, state: SixDayRaceState) -> Outcome | None:
         """SD-11: fewest laps lost, then most points (a one-race game on points)."""
@@ -384,7 +380,6 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         if seat is not None and not 0 <= seat < self.n:
             raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
         mine = self.riders_of(seat) if seat is not None else ()
-        laps, points = self.standings(state)
         return SixDayRaceView(
             seat=seat,
             players=self.n,
@@ -405,11 +400,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             discard_green=tuple(state.discard_green),
             sprint_order=tuple(tuple(o) for o in state.sprint_order),
             finishers=tuple(state.finishers),
-            results=tuple(
-                tuple({**r, "finish": str(r["finish"])} for r in race) for race in state.results
-            ),
-            laps=tuple(laps),
-            points=tuple(str(p) for p in points),
+            results=state.results,
+            laps=tuple(state.laps),
+            points=tuple(state.points),
             pending=state.pending,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
             events=state.events,

@@ -18,7 +18,7 @@ OVER = "over"
 
 RiderResult = dict[str, Any]
 """One rider's race: ``place`` (finish rank), ``sprints`` (points per line), ``finish`` points
-(a :class:`~fractions.Fraction`), ``laps`` lost."""
+(an exact fraction written ``"20/3"``), ``laps`` lost."""
 
 
 def fraction_from_json(value: Any) -> Fraction:
@@ -26,15 +26,11 @@ def fraction_from_json(value: Any) -> Fraction:
     return Fraction(str(value))
 
 
-def _result_to_json(r: RiderResult) -> JSONObject:
-    return {**r, "finish": str(r["finish"])}
-
-
 def _result_from_json(obj: JSONObject) -> RiderResult:
     return {
         "place": int(obj["place"]),
         "sprints": [int(x) for x in obj["sprints"]],
-        "finish": fraction_from_json(obj["finish"]),
+        "finish": str(fraction_from_json(obj["finish"])),
         "laps": int(obj["laps"]),
     }
 
@@ -43,6 +39,8 @@ class SixDayRaceState:
     """Everything needed to continue a series, including hands, deck order and the RNG.
 
     Riders are numbered so that player ``p`` owns riders ``p`` and ``p + players`` (SD-12).
+    ``laps`` and ``points`` are each player's series totals so far (points as exact fractions
+    written ``"20/3"``), kept up to date at the end of every race.
     ``order`` is this race's turn order; ``turn`` the index in it of the next regular turn.
     After the first rider crosses the line, ``final_queue`` lists the riders still owed their
     one last turn (SD-9); before that it is ``None``. Decks are piles whose top is the last item.
@@ -60,10 +58,12 @@ class SixDayRaceState:
         "final_queue",
         "finishers",
         "hands",
+        "laps",
         "order",
         "pending",
         "phase",
         "players",
+        "points",
         "positions",
         "race",
         "results",
@@ -90,7 +90,9 @@ class SixDayRaceState:
         self.discard_green: list[int] = []
         self.sprint_order: list[list[int]] = []
         self.finishers: list[int] = []
-        self.results: list[list[RiderResult]] = []
+        self.results: tuple[tuple[RiderResult, ...], ...] = ()
+        self.laps: list[int] = []
+        self.points: list[str] = []
         self.pending: tuple[int, ...] = ()
         self.events: tuple[Event, ...] = ()
         self.rng: Rng = Rng(0)
@@ -121,6 +123,8 @@ class SixDayRaceState:
         s.sprint_order = [o[:] for o in self.sprint_order]
         s.finishers = self.finishers[:]
         s.results = self.results  # race results are never changed once written
+        s.laps = self.laps[:]
+        s.points = self.points[:]
         s.pending = self.pending
         s.events = self.events
         s.rng = self.rng.copy()
@@ -146,7 +150,9 @@ class SixDayRaceState:
             "discard_green": self.discard_green[:],
             "sprint_order": [o[:] for o in self.sprint_order],
             "finishers": self.finishers[:],
-            "results": [[_result_to_json(r) for r in race] for race in self.results],
+            "results": [[dict(r) for r in race] for race in self.results],
+            "laps": self.laps[:],
+            "points": self.points[:],
             "pending": list(self.pending),
             "events": [e.to_json() for e in self.events],
             "rng": self.rng.state,
@@ -174,7 +180,9 @@ class SixDayRaceState:
         s.discard_green = [int(c) for c in obj["discard_green"]]
         s.sprint_order = [[int(r) for r in o] for o in obj["sprint_order"]]
         s.finishers = [int(r) for r in obj["finishers"]]
-        s.results = [[_result_from_json(r) for r in race] for race in obj["results"]]
+        s.results = tuple(tuple(_result_from_json(r) for r in race) for race in obj["results"])
+        s.laps = [int(x) for x in obj["laps"]]
+        s.points = [str(fraction_from_json(x)) for x in obj["points"]]
         s.pending = tuple(int(p) for p in obj["pending"])
         s.events = tuple(Event.from_json(e) for e in obj["events"])
         s.rng = Rng(int(obj["rng"]))
