@@ -1,10 +1,11 @@
 """Engine speed: random games through the checked path, the fast path, and a peer engine.
 
-Plays uniformly random games of every registered game through ``Game.apply`` (checked: validates,
-copies the state, emits events) and ``Game.apply_unchecked`` (in place, no checks or events), and
-in the same run OpenSpiel's ``goofspiel`` (3 players, 8 cards) through ``pyspiel`` when installed
-(``pip install -e '.[bench]'``). Both sides use the same loop: ask for the legal actions, pick one
-with ``random.Random``, apply. Prints player actions per second and the ratios to pyspiel.
+Plays uniformly random games of every registered game (a whole series for Six Day Race) through
+``Game.apply`` (checked: validates, copies the state, emits events) and ``Game.apply_unchecked``
+(in place, no checks or events), and in the same run OpenSpiel's ``goofspiel`` (3 players,
+8 cards) through ``pyspiel`` when installed (``pip install -e '.[bench]'``). Both sides use the
+same loop: ask for the legal actions, pick one with ``random.Random``, apply. Prints games and
+player actions per second and the ratios to pyspiel.
 
 Usage: ``python benchmarks/engine_speed.py [--seconds 3]``
 """
@@ -94,15 +95,16 @@ def main() -> None:
     rows: list[tuple[str, float, float]] = []
     if peer is not None:
         rows.append(("pyspiel goofspiel 3p/8 cards", *peer))
-    configs: list[tuple[str, dict[str, Any]]] = [
-        (f"why-first {p}p", {"players": p}) for p in (3, 4, 5, 6)
+    configs: list[tuple[str, str, dict[str, Any]]] = [
+        (f"why-first {p}p", "why-first", {"players": p}) for p in (3, 4, 5, 6)
     ]
     configs += [
-        ("why-first 2p+Leo", {"players": 2}),
-        ("why-first 4p tactical", {"players": 4, "variant": "tactical"}),
+        ("why-first 2p+Leo", "why-first", {"players": 2}),
+        ("why-first 4p tactical", "why-first", {"players": 4, "variant": "tactical"}),
     ]
-    for label, config in configs:
-        game = racedeck.make("why-first", **config)
+    configs += [(f"six-day-race {p}p series", "six-day-race", {"players": p}) for p in (3, 5, 8)]
+    for label, game_id, config in configs:
+        game = racedeck.make(game_id, **config)
         checked = _measure(lambda seed, rng, g=game: _checked(g, seed, rng), args.seconds)
         fast = _measure(lambda seed, rng, g=game: _fast(g, seed, rng), args.seconds)
         rows.append((f"{label} checked", *checked))

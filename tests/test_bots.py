@@ -88,3 +88,25 @@ def test_heuristic_plays_every_phase_of_the_tactical_variant() -> None:
     result = play_game(game, bots, seed=2)
     types = {a.action["type"] for a in result.record.actions}
     assert types == {"commit", "move"}
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"players": 4, "races": 2}, {"players": 6, "races": 1}, {"players": 2, "races": 2}],
+)
+def test_six_day_race_heuristic_beats_random_clearly(config: dict[str, Any]) -> None:
+    bots = ["heuristic"] + ["random"] * (config["players"] - 1)
+    result = simulate("six-day-race", config, bots, games=80, seed=5)
+    heuristic = result.contestants[0]
+    assert heuristic.win_share.low > 1 / config["players"]
+
+
+def test_six_day_race_heuristic_takes_the_slipstream() -> None:
+    """SD-5: with a 3 that lands on three riders (12 spaces) against a plain 5, take the 3."""
+    game = racedeck.make("six-day-race", players=4, riders=1, random_first=False)
+    state = game.new_initial_state(1)
+    state.positions = [10, 13, 13, 13]
+    state.hands[0] = [3, 5]
+    view = game.observe(state, 0)
+    bot = make_bot("heuristic", game, 0, 1)
+    assert bot.act(view).value == 3
