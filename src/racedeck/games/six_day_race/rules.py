@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
@@ -115,13 +115,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     def apply(self, state: SixDayRaceState, seat: int, action: PlayCard) -> SixDayRaceState:
         """Check and apply; the new state's ``events`` tell the race."""
         if not self._is_legal(state, seat, action):
-            raise IllegalAction(
-                self._why_illegal(state, seat, action),
-                action=action,
-                seat=seat,
-                legal=self.legal_actions(state, seat),
-                situation=self._situation(state),
-            )
+            raise self._illegal(state, seat, action)
         s = state.clone()
         ev: list[Event] = []
         self._step(s, action.value, ev)
@@ -427,13 +421,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 if action is None
                 else self._why_illegal(state, seat, action)
             )
-            raise IllegalAction(
-                reason,
-                action=action,
-                seat=seat,
-                legal=self.legal_actions(state, seat),
-                situation=self._situation(state),
-            )
+            raise self._illegal(state, seat, action, reason)
         return action
 
     def state_from_json(self, obj: JSONObject) -> SixDayRaceState:
@@ -454,6 +442,15 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         return f"play {action.value}"
 
     # -- explanations ----------------------------------------------------------------------------
+
+    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
+        return IllegalAction(
+            reason or self._why_illegal(s, seat, action),
+            action=action,
+            seat=seat,
+            legal=self.legal_actions(s, seat),
+            situation=self._situation(s),
+        )
 
     def _situation(self, s: SixDayRaceState) -> str:
         if s.phase == OVER:

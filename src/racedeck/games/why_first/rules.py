@@ -7,7 +7,7 @@ WF-6 stage scoring, WF-7 game end, WF-8 outcome, WF-9 Leo, WF-10 tactical varian
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
@@ -127,13 +127,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     def apply(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> WhyFirstState:
         """Check and apply; the new state's ``events`` explain the resolution."""
         if not self._is_legal(state, seat, action):
-            raise IllegalAction(
-                self._why_illegal(state, seat, action),
-                action=action,
-                seat=seat,
-                legal=self.legal_actions(state, seat),
-                situation=self._situation(state),
-            )
+            raise self._illegal(state, seat, action)
         if state.phase == COMMIT and len(state.pending) > 1:
             # Only `commits` and `pending` change until the last seat commits: share the rest.
             s = state.copy_for_commit()
@@ -432,20 +426,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             elif self.tactical and t.isdigit():
                 action = CommitCard(int(t))
         if action is None:
-            raise IllegalAction(
-                f"cannot read {text!r} as an action",
-                seat=seat,
-                legal=self.legal_actions(state, seat),
-                situation=self._situation(state),
-            )
+            raise self._illegal(state, seat, None, f"cannot read {text!r} as an action")
         if not self._is_legal(state, seat, action):
-            raise IllegalAction(
-                self._why_illegal(state, seat, action),
-                action=action,
-                seat=seat,
-                legal=self.legal_actions(state, seat),
-                situation=self._situation(state),
-            )
+            raise self._illegal(state, seat, action)
         return action
 
     def state_from_json(self, obj: JSONObject) -> WhyFirstState:
@@ -470,6 +453,15 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         return base + (("Leo",) if self.leo else ())
 
     # -- explanations ---------------------------------------------------------------------------
+
+    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
+        return IllegalAction(
+            reason or self._why_illegal(s, seat, action),
+            action=action,
+            seat=seat,
+            legal=self.legal_actions(s, seat),
+            situation=self._situation(s),
+        )
 
     def _situation(self, s: WhyFirstState) -> str:
         if s.phase == OVER:
