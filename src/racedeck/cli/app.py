@@ -45,6 +45,10 @@ VariantOpt = Annotated[str | None, typer.Option("--variant", help="rule variant,
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="any game option as key=value")
 ]
+RidersOpt = Annotated[
+    int | None, typer.Option("--riders", help="riders per player (Six Day Race: 1 or 2)")
+]
+RacesOpt = Annotated[int | None, typer.Option("--races", help="races in the series (Six Day Race)")]
 
 
 def _fail(message: str) -> typer.Exit:
@@ -53,14 +57,20 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _config(
-    game_id: str, players: int | None, variant: str | None, options: list[str] | None
+    game_id: str,
+    players: int | None,
+    variant: str | None,
+    options: list[str] | None,
+    **named: int | str | None,
 ) -> dict[str, Any]:
+    """The game options from the command line; ``named`` are options given by their own flag."""
     try:
         config = parse_options(options or [])
         if players is not None:
             config["players"] = players
         if variant is not None:
             config["variant"] = variant
+        config.update({key: value for key, value in named.items() if value is not None})
         racedeck.make(game_id, **config)  # validate now, with a clear message
     except (KeyError, ValueError, TypeError) as exc:
         raise _fail(str(exc).strip('"')) from exc
@@ -100,20 +110,29 @@ def play(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    riders: RidersOpt = None,
+    races: RacesOpt = None,
     seed: Annotated[int | None, typer.Option(help="seed of the deal (random if omitted)")] = None,
-    bots: Annotated[str, typer.Option(help="bot for the other seats (or a comma list)")] = (
-        "heuristic"
-    ),
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="bot for the other seats (or a comma list); default: heuristic where the "
+            "game has one, else random"
+        ),
+    ] = None,
     seat: Annotated[int, typer.Option(help="your seat, 1-based")] = 1,
     name: Annotated[str, typer.Option(help="your name at the table")] = "You",
     record: Annotated[Path | None, typer.Option(help="where to save the game record")] = None,
 ) -> None:
     """Play GAME in the terminal against bots."""
-    config = _config(game, players, variant, option)
+    config = _config(game, players, variant, option, riders=riders, races=races)
     g = racedeck.make(game, **config)
     n = g.num_players
     if not 1 <= seat <= n:
         raise _fail(f"--seat must be between 1 and {n}")
+    known = available_bots(game)
+    if bots is None:  # the heuristic bot where the game has one, else the random bot
+        bots = "heuristic" if "heuristic" in known else "random"
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) == 1:
         names = names * n
@@ -121,7 +140,6 @@ def play(
         names = [*names[: seat - 1], "human", *names[seat - 1 :]]
     if len(names) != n:
         raise _fail(f"--bots needs 1 or {n - 1} names, got {len(names)}")
-    known = available_bots(game)
     for i, b in enumerate(names):
         if i != seat - 1 and b not in known:
             raise _fail(f"no bot {b!r} for {game}; available: {', '.join(known)}")
@@ -173,6 +191,8 @@ def simulate_cmd(
     players: PlayersOpt = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
+    riders: RidersOpt = None,
+    races: RacesOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     bots: Annotated[str, typer.Option(help="bots by seat, comma separated (one = all)")] = (
         "random"
@@ -182,7 +202,7 @@ def simulate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
 ) -> None:
     """Simulate many games between bots and report win shares with 95% intervals."""
-    config = _config(game, players, variant, option)
+    config = _config(game, players, variant, option, riders=riders, races=races)
     g = racedeck.make(game, **config)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) == 1:
@@ -252,7 +272,7 @@ def replay(
                 f"[dim]#{step.index + 1}[/] [bold]{who}[/]: "
                 f"{game.describe_action(step.action, names)}"
             )
-            for line in ui.describe_events([e for e in step.events if e.kind != "card_committed"]):
+            for line in ui.describe_events(ui.visible_events(step.events)):
                 console.print("   " + line)
             if pause:
                 console.input("[dim](Enter for the next step)[/]")

@@ -61,15 +61,17 @@ def play_in_terminal(
                     action = bots[seat].act(game.observe(session.state, seat))
                 events.extend(session.apply(seat, action))
                 save_record(session.record, record_path)
-            shown = [e for e in events if e.kind != "card_committed"]
+            shown = ui.visible_events(events)
             if shown:
                 console.print()
-                for line in ui.describe_events(shown):
-                    console.print(line)
-                scored = [e for e in shown if e.kind == "stage_scored"]
-                if scored and not session.state.is_terminal:
-                    view = game.observe(session.state, human_seat)
-                    console.print(ui.render_stage_end(view, scored[-1]))
+                scored = [e for e in shown if e.kind in ui.stage_end_kinds]
+                sheet_after = scored[-1] if scored and not session.state.is_terminal else None
+                for event in shown:
+                    for line in ui.describe_events([event]):
+                        console.print(line)
+                    if event is sheet_after:  # the sheet before the next stage's first events
+                        view = game.observe(session.state, human_seat)
+                        console.print(ui.render_stage_end(view, event))
     except KeyboardInterrupt:
         path = save_record(session.record, record_path)
         console.print(f"\n[yellow]Game stopped.[/] Record saved to {path}")

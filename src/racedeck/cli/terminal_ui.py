@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from racedeck.core.errors import IllegalAction
+from racedeck.core.events import Event
 from racedeck.core.game import Game
 
 __all__ = ["Ask", "TerminalUI", "ui_for"]
@@ -23,6 +24,9 @@ class TerminalUI:
 
     width = 120
     """Columns available for drawing (set from the console by the caller)."""
+
+    stage_end_kinds: frozenset[str] = frozenset({"stage_scored"})
+    """Event kinds after which the play loop shows :meth:`render_stage_end`."""
 
     def __init__(self, game: Game[Any, Any, Any], names: Sequence[str]) -> None:
         self.game = game
@@ -47,6 +51,10 @@ class TerminalUI:
     def render_stage_end(self, view: Any, event: Any) -> RenderableType:
         """What to show when a stage (or race) is scored; ``event`` is the scoring event."""
         return Text("")
+
+    def visible_events(self, events: Sequence[Event]) -> list[Event]:
+        """The events worth printing; hidden commits (``card_committed``) are left out."""
+        return [e for e in events if e.kind != "card_committed"]
 
     def describe_events(self, events: Sequence[Any]) -> list[str]:
         """One line per event."""
@@ -79,6 +87,10 @@ def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:
         from racedeck.cli.why_first_ui import WhyFirstUI
 
         return WhyFirstUI(game, names)
+    if game.spec.id == "six-day-race":
+        from racedeck.cli.six_day_race_ui import SixDayRaceUI
+
+        return SixDayRaceUI(game, names)
     return TerminalUI(game, names)
 
 

@@ -1,0 +1,561 @@
+"""*Six Day Race* in the terminal: the lap as rows of spaces, hands, slipstream previews, sheets.
+
+The lap (positions 0 … line − 1) is drawn in a few rows of equal length, one cell per space:
+a line of marks (sprint lines ``S1``/``S2``, ``FW`` = FAHRERWECHSEL, ``ST`` = STURZ, ``-1`` …
+``-5`` = laps lost from that space back), a ruler with space numbers, then the riders stacked
+under their space. Riders past the line are listed in crossing order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, cast
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from racedeck.cli.terminal_ui import Ask, TerminalUI
+from racedeck.core.events import Event
+from racedeck.core.game import Game
+from racedeck.games.six_day_race.actions import PlayCard, parse_text
+from racedeck.games.six_day_race.cards import GREEN, card_pile, card_value
+from racedeck.games.six_day_race.narrate import ordinal
+from racedeck.games.six_day_race.rules import SixDayRace
+from racedeck.games.six_day_race.scoring import slipstream_destination
+from racedeck.games.six_day_race.view import SixDayRaceView
+
+__all__ = ["SixDayRaceUI", "format_points"]
+
+COLOURS = (
+    "bright_red",
+    "bright_blue",
+    "bright_green",
+    "yellow",
+    "magenta",
+    "cyan",
+    "dark_orange",
+    "white",
+)
+SPRINT_STYLE = "bold cyan"
+CHANGE_STYLE = "bold black on yellow"
+CRASH_STYLE = "bold white on red"
+LAP_STYLE = "magenta"
+
+_GLYPHS = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+def format_points(points: Fraction | str | int) -> str:
+    """Points as a person writes them: ``6``, ``6⅔`` (for ``"20/3"``), ``2 2/7``."""
+    value = Fraction(str(points))
+    whole, part = divmod(value, 1)
+    if part == 0:
+        return str(whole)
+    glyph = _GLYPHS.get(part)
+    if glyph is not None:
+        return f"{whole}{glyph}" if whole else glyph
+    return f"{whole} {part}" if whole else str(part)
+
+
+class SixDayRaceUI(TerminalUI):
+    """Draws the oval as a strip of rows and asks for a card with a preview of every landing."""
+
+    width = 120
+    """Columns available for drawing (set from the console by the caller)."""
+
+    stage_end_kinds = frozenset({"race_scored"})
+    """The scoring event after which :meth:`render_stage_end` shows the race's sheet."""
+
+    def __init__(self, game: Game[Any, Any, Any], names: Sequence[str]) -> None:
+        super().__init__(game, names)
+        self.race_game = cast(SixDayRace, game)
+        self.cfg = self.race_game.cfg
+        self.rider_labels = self.race_game.rider_names(self.names)
+        self._passed: set[int] = set()
+
+    # -- riders ----------------------------------------------------------------------------------
+
+    def marker(self, rider: int) -> str:
+        """The short mark of a rider on the strip: the seat number, plus a/b for two riders."""
+        seat = self.race_game.owner(rider)
+        if self.race_game.per == 1:
+            return str(seat + 1)
+        return f"{seat + 1}{'ab'[rider // self.race_game.n]}"
+
+    def rider_style(self, rider: int, view: SixDayRaceView) -> str:
+        """Seat colour; the viewer's riders underlined, the rider to move in reverse."""
+        style = f"bold {COLOURS[self.race_game.owner(rider) % len(COLOURS)]}"
+        if view.seat is not None and self.race_game.owner(rider) == view.seat:
+            style += " underline"
+        if rider == view.current and view.phase == "race":
+            style += " reverse"
+        return style
+
+    def rider_text(self, rider: int, view: SixDayRaceView) -> Text:
+        """Marker and name, e.g. ``1 You``."""
+        text = Text()
+        text.append(self.marker(rider), style=self.rider_style(rider, view))
+        text.append(f" {self.rider_labels[rider]}")
+        return text
+
+    def _seat_name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"P{seat + 1}"
+
+    # -- the strip -------------------------------------------------------------------------------
+
+    def marks(self, view: SixDayRaceView) -> dict[int, tuple[str, str]]:
+        """Label and style of every marked space: sprints, FAHRERWECHSEL, STURZ, lap marks."""
+        found: dict[int, tuple[str, str]] = {}
+        for k in range(self.cfg.max_laps_lost, 0, -1):
+            pos = view.line - k * self.cfg.lap_spaces
+            if 0 < pos < view.line:
+                found[pos] = (f"-{k}", LAP_STYLE)
+        found[view.crash] = ("ST", CRASH_STYLE)
+        found[view.rider_change] = ("FW", CHANGE_STYLE)
+        for i, pos in enumerate(view.sprints):
+            found[pos] = (f"S{i + 1}", SPRINT_STYLE)
+        return found
+
+    def layout(self, line: int, width: int) -> tuple[int, int]:
+        """``(cell, per_row)``: columns per space and spaces per row that fit ``width``.
+
+        Three rows of four columns per space when they fit, else three columns per space in
+        three rows, then four, five … rows.
+        """
+        margin = 2  # the finish bar after the last space
+        rows = 3
+        per_row = -(-line // rows)
+        if 4 * per_row + margin <= width:
+            return 4, per_row
+        while rows < line:
+            per_row = -(-line // rows)
+            if 3 * per_row + margin <= width:
+                return 3, per_row
+            rows += 1
+        return 3, 1
+
+    def render_strip(self, view: SixDayRaceView, width: int | None = None) -> RenderableType:
+        """The lap in rows: marks, space numbers, riders stacked under their space."""
+        cell, per_row = self.layout(view.line, width or self.width)
+        marks = self.marks(view)
+        sprints = set(view.sprints)
+        by_space: dict[int, list[int]] = {}
+        for rider in view.order or range(len(view.positions)):
+            pos = view.positions[rider]
+            if pos < view.line:
+                by_space.setdefault(pos, []).append(rider)
+        lines: list[RenderableType] = []
+        waiting = by_space.pop(0, [])
+        if waiting:  # a row, not a tall stack, for riders still behind the start line
+            behind = Text("  at the start: ", style="bold")
+            for rider in waiting:
+                behind.append(self.marker(rider), style=self.rider_style(rider, view))
+                behind.append(" ")
+            lines.append(behind)
+        for start in range(0, view.line, per_row):
+            spaces = range(start, min(start + per_row, view.line))
+            last = spaces[-1] == view.line - 1
+            top = Text()
+            ruler = Text()
+            for space in spaces:
+                label, style = marks.get(space, ("", ""))
+                top.append(" " + f"{label:>{cell - 1}}", style=style if label else "")
+                bar = "┃" if space in sprints else " "
+                ruler.append(bar, style=SPRINT_STYLE)
+                if space in marks and marks[space][1] in (CHANGE_STYLE, CRASH_STYLE):
+                    ruler.append(f"{space:>{cell - 1}}", style=marks[space][1])
+                elif space % 5 == 0 or space == start:
+                    ruler.append(f"{space:>{cell - 1}}", style="bold")
+                else:
+                    ruler.append(" " * (cell - 2) + "·", style="dim")
+            if last:
+                top.append(" FIN", style="bold")
+                ruler.append("┃", style="bold")
+            if top.plain.strip():
+                lines.append(top)
+            lines.append(ruler)
+            depth = max([len(by_space.get(space, [])) for space in spaces] + [0])
+            for row in range(depth):
+                text = Text()
+                for space in spaces:
+                    text.append("┃" if space in sprints else " ", style=SPRINT_STYLE)
+                    here = by_space.get(space, [])
+                    if row < len(here):
+                        mark = self.marker(here[row])
+                        text.append(" " * (cell - 1 - len(mark)))
+                        text.append(mark, style=self.rider_style(here[row], view))
+                    else:
+                        text.append(" " * (cell - 1))
+                if last:
+                    text.append("┃", style="bold")
+                lines.append(text)
+        if view.finishers:
+            done = Text("  finished: ", style="bold")
+            for i, rider in enumerate(view.finishers):
+                if i:
+                    done.append(", ")
+                done.append_text(self.rider_text(rider, view))
+                done.append(f" ({ordinal(i + 1)})")
+            lines.append(done)
+        key = Text(" ")
+        for label, style, meaning in [
+            ("┃S1", SPRINT_STYLE, "sprint"),
+            ("FW", CHANGE_STYLE, "FAHRERWECHSEL (new grey hand)"),
+            ("ST", CRASH_STYLE, "STURZ (lose a turn)"),
+            ("-1…-5", LAP_STYLE, "laps lost"),
+            ("FIN┃", "bold", f"line at {view.line}"),
+        ]:
+            if len(key) + len(label) + len(meaning) + 3 > (width or self.width):
+                lines.append(key)
+                key = Text(" ")
+            key.append(" ")
+            key.append(label, style=style)
+            key.append(f" {meaning} ", style="dim")
+        lines.append(key)
+        return Group(*lines)
+
+    # -- the rest of the table -------------------------------------------------------------------
+
+    def laps_if_ended(self, view: SixDayRaceView, rider: int) -> int:
+        """Laps the rider would lose if the race ended now (SD-10)."""
+        if rider in view.finishers:
+            return 0
+        short = max(0, view.line - view.positions[rider])
+        return min(self.cfg.max_laps_lost, short // self.cfg.lap_spaces)
+
+    def render_riders(self, view: SixDayRaceView) -> RenderableType:
+        """One line per rider, leader first: position, cards, sprint points, notes."""
+        table = Table.grid(padding=(0, 2))
+        for col in ("", "rider", "pos", "cards", "sprints", "laps", "note"):
+            table.add_column(col, justify="left" if col in ("rider", "note") else "right")
+        crossed = {r: i for i, r in enumerate(view.finishers)}
+        riders = sorted(
+            range(len(view.positions)),
+            key=lambda r: (crossed.get(r, len(crossed)), -view.positions[r], r),
+        )
+        table.add_row(
+            *(
+                Text(h, style="dim")
+                for h in ("", "rider", "pos", "cards", "sprint pts", "laps down", "")
+            )
+        )
+        for place, rider in enumerate(riders, 1):
+            notes: list[str] = []
+            if rider in crossed:
+                notes.append(f"finished {ordinal(crossed[rider] + 1)}")
+            laps = self.laps_if_ended(view, rider)
+            if view.crashed[rider]:
+                notes.append("crashed: sits out its next turn")
+            if rider == view.current and view.phase == "race":
+                notes.append("to move")
+            if not view.hand_sizes[rider] and view.phase == "race":
+                notes.append("no cards left")
+            sprint_points = sum(
+                self._sprint_points(order.index(rider) + 1)
+                for order in view.sprint_order
+                if rider in order
+            )
+            table.add_row(
+                f"{place}.",
+                self.rider_text(rider, view),
+                str(view.positions[rider]),
+                str(view.hand_sizes[rider]),
+                str(sprint_points) if sprint_points else "",
+                Text(f"-{laps}", style=LAP_STYLE) if laps else "",
+                ", ".join(notes),
+            )
+        return table
+
+    def _sprint_points(self, place: int) -> int:
+        points = self.cfg.sprint_points
+        return points[place - 1] if 0 < place <= len(points) else 0
+
+    def render_sprints(self, view: SixDayRaceView) -> Text:
+        """Who crossed each sprint line so far, with points."""
+        text = Text()
+        for i, order in enumerate(view.sprint_order):
+            if i:
+                text.append("\n")
+            text.append(f"Sprint {i + 1} at {view.sprints[i]}: ", style=SPRINT_STYLE)
+            if not order:
+                text.append("nobody yet", style="dim")
+            for place, rider in enumerate(order, 1):
+                if place > 1:
+                    text.append(", ")
+                text.append_text(self.rider_text(rider, view))
+                text.append(f" +{self._sprint_points(place)}")
+        return text
+
+    def hand_text(self, cards: Sequence[int]) -> Text:
+        """Values lowest first, grouped, green cards in green and grey ones in grey."""
+        text = Text()
+        previous = None
+        for card in sorted(cards, key=card_value):
+            value = card_value(card)
+            if previous is not None:
+                text.append("  " if value != previous else " ")
+            text.append(str(value), style="bold green" if card_pile(card) == GREEN else "grey70")
+            previous = value
+        if not cards:
+            text.append("no cards", style="dim")
+        else:
+            piles = {card_pile(c) for c in cards}
+            kind = "green" if piles == {GREEN} else "grey" if GREEN not in piles else "mixed"
+            text.append(f"  ({len(cards)} {kind})", style="dim")
+        return text
+
+    def render_hands(self, view: SixDayRaceView) -> RenderableType:
+        """The viewer's own riders' hands."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column()
+        table.add_column()
+        for rider, cards in view.my_hands:
+            label = self.rider_text(rider, view)
+            label.append(":")
+            table.add_row(label, self.hand_text(cards))
+        return table
+
+    def render_decks(self, view: SixDayRaceView) -> Text:
+        """Both grey decks and every discard pile (all cards are played face up)."""
+        low, high = view.deck_sizes
+        return Text(
+            f"Grey decks: 1-3 {low} left, 4-6 {high} left · discarded: "
+            f"1-3 {len(view.discard_low)}, 4-6 {len(view.discard_high)}, "
+            f"green {len(view.discard_green)}",
+            style="dim",
+        )
+
+    def render_turn(self, view: SixDayRaceView) -> Text:
+        """Whose turn it is, and the last turns after someone crossed the line."""
+        text = Text()
+        if view.phase != "race" or view.current < 0:
+            return text
+        owner = self.race_game.owner(view.current)
+        text.append("To move: ")
+        text.append_text(self.rider_text(view.current, view))
+        if view.seat == owner:
+            text.append(" — your turn", style="bold")
+        elif self.race_game.per > 1:
+            text.append(f" ({self._seat_name(owner)})")
+        if view.final_queue:
+            text.append(" · still owed a last turn: ")
+            text.append(", ".join(self.rider_labels[r] for r in view.final_queue), style="bold")
+        elif view.final_queue is not None:
+            text.append(" · the last turn of the race", style="bold")
+        return text
+
+    def render(self, view: SixDayRaceView) -> RenderableType:
+        """Race number, the strip, every rider, sprints, whose turn, own hands and decks."""
+        title = Text(
+            f"Race {min(view.race + 1, view.races)} of {view.races} · {len(view.positions)} riders",
+            style="bold",
+        )
+        if view.race:
+            title.append("   series so far: ", style="dim")
+            title.append(self._series_line(view), style="dim")
+        parts: list[RenderableType] = [
+            title,
+            self.render_strip(view, self.width),
+            self.render_riders(view),
+            self.render_sprints(view),
+        ]
+        turn = self.render_turn(view)
+        if turn:
+            parts.append(turn)
+        if view.my_hands:
+            parts.append(self.render_hands(view))
+        parts.append(self.render_decks(view))
+        return Group(*parts)
+
+    def _series_line(self, view: SixDayRaceView) -> str:
+        return ", ".join(
+            f"{self._seat_name(p)} {view.laps[p]}L/{format_points(view.points[p])}"
+            for p in range(view.players)
+        )
+
+    # -- asking ----------------------------------------------------------------------------------
+
+    def preview(self, view: SixDayRaceView, rider: int, value: int) -> Text:
+        """Where a card of ``value`` takes ``rider``: slipstream, special spaces, lines crossed."""
+        start = view.positions[rider]
+        no_slip = (view.rider_change, view.crash)
+        first, others, dest = slipstream_destination(start, value, view.positions, rider, no_slip)
+        text = Text()
+        text.append(f"{value}", style="bold")
+        text.append(f" → {first}")
+        if others and dest != first:
+            text.append(f" ×{others + 1} → {dest}", style="bold")
+            text.append(f"  (slipstream behind {others} rider{'s' if others > 1 else ''})")
+        elif others:
+            text.append(f"  ({others} there, no slipstream)", style="dim")
+        notes: list[tuple[str, str]] = []
+        for i, line in enumerate(view.sprints):
+            if start < line <= dest:
+                place = len(view.sprint_order[i]) + 1
+                points = self._sprint_points(place)
+                notes.append((f"crosses sprint {i + 1} {ordinal(place)}: +{points}", SPRINT_STYLE))
+        if dest >= view.line:
+            place = len(view.finishers) + 1
+            won = " and wins the race!" if place == 1 else f" {ordinal(place)}"
+            notes.append((f"crosses the line{won}", "bold green"))
+        elif dest == view.rider_change:
+            notes.append(("FAHRERWECHSEL: discard your hand, draw grey cards", CHANGE_STYLE))
+        elif dest == view.crash:
+            notes.append(("STURZ: you lose your next turn", CRASH_STYLE))
+        for note, style in notes:
+            text.append("  ")
+            text.append(note, style=style)
+        return text
+
+    def ask_action(
+        self, view: SixDayRaceView, state_for_parse: Any, ask: Ask, console: Console
+    ) -> PlayCard:
+        """Name the moving rider, preview every distinct card value, ask for one value."""
+        rider = view.current
+        legal = list(view.legal_actions)
+        values = [a.value for a in legal]
+        intro = Text("Your rider ")
+        intro.append_text(self.rider_text(rider, view))
+        intro.append(f" moves from {view.positions[rider]}.", style="bold")
+        console.print(intro)
+        cards = Text("   Cards: ")
+        cards.append_text(self.hand_text(view.hand_of(rider)))
+        console.print(cards)
+        for value in values:
+            line = Text("   ")
+            line.append_text(self.preview(view, rider, value))
+            console.print(line)
+        choices = " ".join(str(v) for v in values)
+        while True:
+            answer = ask(f"Play which card? ({choices}): ").strip()
+            action = parse_text(answer)
+            if action is None:
+                problem = Text(
+                    f"{answer!r} is not a card value." if answer else "Type a card value.",
+                    style="red",
+                )
+                problem.append(f" Play one of: {choices}")
+                console.print(problem)
+                continue
+            if action in legal:
+                return action
+            problem = Text(f"You hold no {action.value}.", style="red")
+            problem.append(f" Play one of: {choices}")
+            console.print(problem)
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def visible_events(self, events: Sequence[Event]) -> list[Event]:
+        """Hide hidden commits and every ``passed`` after a rider's first one in a race."""
+        shown: list[Event] = []
+        for event in super().visible_events(events):
+            if event.kind == "race_started":
+                self._passed.clear()
+            elif event.kind == "passed":
+                rider = int(event.data["rider"])
+                if rider in self._passed:
+                    continue
+                self._passed.add(rider)
+            shown.append(event)
+        return shown
+
+    # -- sheets ----------------------------------------------------------------------------------
+
+    def render_race_sheet(
+        self, view: SixDayRaceView, race: int, positions: Sequence[int] | None = None
+    ) -> RenderableType:
+        """Race ``race`` (0-based): every rider's sprints, finish points and laps lost."""
+        results = view.results[race]
+        table = Table(title=f"Race {race + 1} of {view.races}", title_justify="left")
+        table.add_column("place", justify="right")
+        table.add_column("rider")
+        if positions is not None:
+            table.add_column("pos", justify="right")
+        for i in range(len(view.sprints)):
+            table.add_column(f"sprint {i + 1}", justify="right")
+        table.add_column("finish", justify="right")
+        table.add_column("points", justify="right", style="bold")
+        table.add_column("laps lost", justify="right")
+        riders = sorted(range(len(results)), key=lambda r: (int(results[r]["place"]), r))
+        for rider in riders:
+            r = results[rider]
+            sprints: list[Any] = list(r["sprints"])
+            total = sum(sprints) + Fraction(str(r["finish"]))
+            cells: list[RenderableType] = [
+                f"{r['place']}.",
+                self.rider_text(rider, view),
+                *([str(positions[rider])] if positions is not None else []),
+                *[str(s) if s else "·" for s in sprints],
+                format_points(str(r["finish"])),
+                format_points(total),
+                str(r["laps"]) if r["laps"] else "·",
+            ]
+            table.add_row(*cells)
+        return table
+
+    def _race_totals(self, view: SixDayRaceView, race: int) -> tuple[list[int], list[Fraction]]:
+        laps = [0] * view.players
+        points = [Fraction(0)] * view.players
+        for rider, r in enumerate(view.results[race]):
+            p = self.race_game.owner(rider)
+            laps[p] += int(r["laps"])
+            points[p] += sum(r["sprints"]) + Fraction(str(r["finish"]))
+        return laps, points
+
+    def render_series(self, view: SixDayRaceView, winners: frozenset[int] = frozenset()) -> Table:
+        """Per player: points (and laps lost) of every race so far, and the series totals."""
+        played = len(view.results)
+        table = Table(
+            title=f"Series after {played} of {view.races} race{'s' if view.races > 1 else ''}",
+            title_justify="left",
+            caption=(
+                "fewest laps lost wins, then most points"
+                if view.races > 1
+                else "one race: points alone decide"
+            ),
+            caption_justify="left",
+        )
+        table.add_column("player")
+        for race in range(played):
+            table.add_column(f"R{race + 1}", justify="right")
+        table.add_column("laps lost", justify="right", style="bold")
+        table.add_column("points", justify="right", style="bold")
+        per_race = [self._race_totals(view, race) for race in range(played)]
+        for p in range(view.players):
+            name = Text(self._seat_name(p), style=f"bold {COLOURS[p % len(COLOURS)]}")
+            if p in winners:
+                name.append(" 🏆")
+            cells = []
+            for laps, points in per_race:
+                cell = format_points(points[p])
+                if laps[p]:
+                    cell += f" −{laps[p]}L"
+                cells.append(cell)
+            table.add_row(name, *cells, str(view.laps[p]), format_points(view.points[p]))
+        return table
+
+    def render_stage_end(self, view: SixDayRaceView, event: Any) -> RenderableType:
+        """After a race: its score sheet (with final positions) and the series so far."""
+        race = int(event.data["race"]) - 1
+        positions = event.data.get("positions")
+        if not 0 <= race < len(view.results):
+            return Text("")
+        return Group(self.render_race_sheet(view, race, positions), self.render_series(view))
+
+    def render_outcome(self, view: SixDayRaceView, outcome: Any) -> RenderableType:
+        """The last race's sheet, the series sheet and the winners."""
+        parts: list[RenderableType] = []
+        if view.results:
+            parts.append(self.render_race_sheet(view, len(view.results) - 1))
+        parts.append(self.render_series(view, frozenset(outcome.winners)))
+        won = ", ".join(self._seat_name(w) for w in sorted(outcome.winners))
+        plural = "s" if len(outcome.winners) > 1 else ""
+        parts.append(Text(f"Series over. Winner{plural}: {won}", style="bold green"))
+        return Group(*parts)
