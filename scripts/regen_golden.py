@@ -58,6 +58,27 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
         GoldenCase("p2-leo-seed2", 2, {"players": 2, "variant": "base"}),
         GoldenCase("p4-tactical-seed3", 3, {"players": 4, "variant": "tactical"}),
     ),
+    "six-day-race": (
+        GoldenCase("p3-two-riders-1race-seed1", 1, {"players": 3, "races": 1}),
+        GoldenCase("p5-one-rider-2races-seed2", 2, {"players": 5, "riders": 1, "races": 2}),
+        GoldenCase("p2-two-riders-1race-seed3", 3, {"players": 2, "races": 1}),
+        # Three riders end on 68 and share places 1-3: 20/3 points each (SD-9).
+        GoldenCase("p8-one-race-tie-seed359", 359, {"players": 8, "races": 1}),
+        # A short track, so that riders cross the line and the final turns are played (SD-9).
+        GoldenCase(
+            "p4-short-track-2races-seed5",
+            5,
+            {
+                "players": 4,
+                "riders": 1,
+                "races": 2,
+                "line": 45,
+                "sprints": (15, 30),
+                "rider_change": 17,
+                "crash": 27,
+            },
+        ),
+    ),
 }
 """Golden cases by game id. A new game adds an entry here (``tests/test_golden.py`` fails for a
 registered game without one), then runs ``make golden``."""

@@ -1,11 +1,13 @@
 """The JSON Schemas in ``docs/schemas`` describe the JSON the engine really writes.
 
-Seeded random games (2, 4 and 6 players, base and tactical) are played through a
-:class:`racedeck.Session`; every state, several views per step (spectator, the seat that acted,
-a pending seat; every seat at the start and the end), every event, every offered and taken
-action, the outcome and the record are validated. Negative cases show that each schema rejects
-malformed objects, so these tests can fail. The JSON examples of ``docs/json.md`` are validated
-too.
+Seeded random games are played through a :class:`racedeck.Session` — *Why First?* with 2, 4
+and 6 players, base and tactical; *Six Day Race* with 2 to 8 players, one or two riders each,
+one or two races, on the default and on a short track (where riders cross the line) and with
+small grey decks (which run out and are refilled); every state, several views per step
+(spectator, the seat that acted, a pending seat; every seat at the start and the end), every
+event, every offered and taken action, the outcome and the record are validated. Negative
+cases show that each schema rejects malformed objects, so these tests can fail. The JSON
+examples of ``docs/json.md`` are validated too.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ SCHEMA_NAMES = (
     "why-first.action",
     "why-first.state",
     "why-first.view",
+    "six-day-race.action",
+    "six-day-race.state",
+    "six-day-race.view",
 )
 
 
@@ -207,6 +212,129 @@ def test_views_of_every_seat_on_a_mid_game_state() -> None:
         assert game.observe(state, 1).to_json()["my_commit"] is not None
 
 
+SDR_KINDS = {
+    "race_started",
+    "card_played",
+    "sprint",
+    "crossed_line",
+    "final_turns",
+    "rider_change",
+    "crash",
+    "turn_lost",
+    "passed",
+    "deck_refilled",
+    "race_scored",
+    "game_over",
+}
+SHORT_TRACK = {"line": 45, "sprints": [15, 30], "rider_change": 17, "crash": 27}
+SMALL_DECKS = {"grey_low": [3, 3, 2], "grey_high": [2, 1, 2]}
+
+SDR_CASES = [
+    pytest.param({"players": 2, "races": 1}, 2, id="p2-two-riders"),
+    pytest.param(
+        {"players": 3, "riders": 1, "races": 2, **SHORT_TRACK, **SMALL_DECKS},
+        5,
+        id="p3-one-rider-short-small-decks",
+    ),
+    pytest.param({"players": 4, "races": 1, **SHORT_TRACK}, 1, id="p4-two-riders-short"),
+    pytest.param({"players": 5, "riders": 1, "races": 1}, 1, id="p5-one-rider"),
+    pytest.param({"players": 8, "races": 1}, 8, id="p8-one-rider"),
+]
+
+
+def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
+    """Play one seeded six-day-race game, validating everything; return the event kinds seen."""
+    game = racedeck.make("six-day-race", **options)
+    session = racedeck.Session(game, seed, meta={"test": "schemas"})
+    policy = Rng(derive_seed(seed, 7))
+    players = game.num_players
+    kinds: set[str] = set()
+    actions_seen: set[Any] = set()
+
+    def check_state(where: str, acted: int | None) -> None:
+        state = session.state
+        assert_valid("six-day-race.state", state.to_json(), where)
+        seats: list[int | None] = [None, acted, *state.pending[:1]]
+        if acted is None or not state.pending:
+            seats.extend(range(players))
+        for seat in dict.fromkeys(seats):
+            view = game.observe(state, seat).to_json()
+            assert_valid("six-day-race.view", view, f"{where}, view of seat {seat}")
+        for event in state.events:
+            assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
+            kinds.add(event.kind)
+
+    check_state(f"seed {seed} initial state", None)
+    step = 0
+    while session.state.pending:
+        step += 1
+        seat = session.state.pending[policy.below(len(session.state.pending))]
+        legal = game.legal_actions(session.state, seat)
+        for action in legal:
+            if action not in actions_seen:
+                actions_seen.add(action)
+                assert_valid("six-day-race.action", action.to_json(), f"step {step}, {action}")
+        action = legal[policy.below(len(legal))]
+        session.apply(seat, action)
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+
+    outcome = game.outcome(session.state)
+    assert outcome is not None
+    assert_valid("outcome", outcome.to_json(), "outcome")
+    record = session.record.to_json()
+    assert_valid("record", record, "record")
+    assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
+    assert kinds <= SDR_KINDS, f"unexpected event kinds: {sorted(kinds - SDR_KINDS)}"
+    return kinds
+
+
+@pytest.mark.parametrize(("options", "seed"), SDR_CASES)
+def test_random_six_day_race_games_match_the_schemas(options: dict[str, Any], seed: int) -> None:
+    kinds = _play_and_validate_sdr(options, seed)
+    assert {"race_started", "card_played", "sprint", "race_scored", "game_over"} <= kinds
+
+
+def test_six_day_race_cases_produce_every_event_kind() -> None:
+    """The cases above together show every event kind, so every branch of the schema is used."""
+    seen: set[str] = set()
+    for case in SDR_CASES:
+        options, seed = case.values
+        assert isinstance(options, dict) and isinstance(seed, int)
+        game = racedeck.make("six-day-race", **options)
+        state = game.new_initial_state(seed)
+        policy = Rng(derive_seed(seed, 7))
+        seen.update(e.kind for e in state.events)
+        while state.pending:
+            seat = state.pending[policy.below(len(state.pending))]
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[policy.below(len(legal))])
+            seen.update(e.kind for e in state.events)
+    assert seen == SDR_KINDS
+
+
+def test_six_day_race_views_of_every_seat_with_two_riders_and_shared_points() -> None:
+    """Every seat and the spectator, mid-race with two riders each; a result with 20/3 points."""
+    game = racedeck.make("six-day-race", players=3, races=2)
+    state = game.new_initial_state(5)
+    for _ in range(7):
+        state = game.apply(state, state.pending[0], game.legal_actions(state, state.pending[0])[0])
+    for seat in (None, 0, 1, 2):
+        view = game.observe(state, seat).to_json()
+        assert_valid("six-day-race.view", view, f"seat {seat}")
+        assert len(view["my_hands"]) == (0 if seat is None else 2)
+    # Riders 0, 1 and 2 share places 1-3 when the race runs out of cards.
+    state.positions = [70, 70, 70, 60, 50, 40]
+    state.hands = [[], [], [], [], [], [1]]
+    state.crashed = [False] * 6
+    state.final_queue = None
+    state.current, state.pending = 5, (2,)
+    state = game.apply(state, 2, game.legal_actions(state, 2)[0])
+    assert state.results[0][0]["finish"] == "20/3"
+    assert_valid("six-day-race.state", state.to_json(), "state after a three-way tie")
+    for seat in (None, 0):
+        assert_valid("six-day-race.view", game.observe(state, seat).to_json(), f"seat {seat}")
+
+
 # -- the schemas reject malformed objects ----------------------------------------------------
 
 
@@ -244,11 +372,49 @@ def _samples() -> dict[str, Any]:
         "stage_scored": events["stage_scored"],
         "figure_moved": events["figure_moved"],
         "cards_revealed": next(e.to_json() for e in t_state.events if e.kind == "cards_revealed"),
+        **_sdr_samples(),
+    }
+
+
+def _sdr_samples() -> dict[str, Any]:
+    """Valid six-day-race JSON of every form, from a seeded game on a short track with small
+    grey decks (two races, one rider each): the state is taken during the final turns of the
+    second race, so that it has results, finishers and a final queue."""
+    options = {"players": 3, "riders": 1, "races": 2, **SHORT_TRACK, **SMALL_DECKS}
+    game = racedeck.make("six-day-race", **options)
+    session = racedeck.Session(game, 5)
+    policy = Rng(derive_seed(5, 7))
+    events: dict[str, Any] = {}
+    mid: Any = None
+    while session.state.pending:
+        state = session.state
+        if mid is None and state.race == 1 and state.final_queue:
+            mid = state
+        seat = state.pending[policy.below(len(state.pending))]
+        legal = game.legal_actions(state, seat)
+        session.apply(seat, legal[policy.below(len(legal))])
+        for event in session.state.events:
+            events.setdefault(event.kind, event.to_json())
+    assert mid is not None and set(events) >= {"deck_refilled", "final_turns", "rider_change"}
+    outcome = game.outcome(session.state)
+    assert outcome is not None
+    return {
+        "sdr_record": session.record.to_json(),
+        "sdr_state": mid.to_json(),
+        "sdr_over": session.state.to_json(),
+        "sdr_view": game.observe(mid, mid.pending[0]).to_json(),
+        "sdr_spectator": game.observe(mid, None).to_json(),
+        "sdr_play": game.legal_actions(mid, mid.pending[0])[0].to_json(),
+        "sdr_outcome": outcome.to_json(),
+        **{f"sdr_{kind}": event for kind, event in events.items()},
     }
 
 
 Mutation = Callable[[dict[str, Any]], None]
 WF_EVENT = "why-first.state.schema.json#/$defs/event"
+SDR_EVENT = "six-day-race.state.schema.json#/$defs/event"
+SDR_STATE = "six-day-race.state"
+SDR_VIEW = "six-day-race.view"
 
 NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     # (sample, schema, what is wrong, mutation)
@@ -327,6 +493,134 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("figure_moved", WF_EVENT, "clamped as 0", lambda o: o.update(clamped=0)),
     ("cards_revealed", WF_EVENT, "card without value", lambda o: o["cards"][0].pop("value")),
     ("cards_revealed", WF_EVENT, "round 0", lambda o: o.update(round=0)),
+    # six-day-race
+    (
+        "sdr_record",
+        "record",
+        "six-day-race value 0",
+        lambda o: o["actions"][0]["action"].update(value=0),
+    ),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race value as a string",
+        lambda o: o["actions"][0]["action"].update(value="3"),
+    ),
+    ("sdr_record", "record", "six-day-race seat 8", lambda o: o["actions"][0].update(seat=8)),
+    ("sdr_record", "record", "six-day-race 9 players", lambda o: o["config"].update(players=9)),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race two riders for 5",
+        lambda o: o["config"].update(players=5, riders=2),
+    ),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race one rider for 2",
+        lambda o: o["config"].update(players=2, riders=1),
+    ),
+    ("sdr_record", "record", "six-day-race unknown option", lambda o: o["config"].update(speed=2)),
+    ("sdr_record", "record", "six-day-race missing races", lambda o: o["config"].pop("races")),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race unknown order rule",
+        lambda o: o["config"].update(two_rider_order="worst"),
+    ),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race green counts for 6 values",
+        lambda o: o["config"]["green_small"].pop(),
+    ),
+    ("sdr_state", SDR_STATE, "missing laps", lambda o: o.pop("laps")),
+    ("sdr_state", SDR_STATE, "points as a number", lambda o: o["points"].__setitem__(0, 3)),
+    ("sdr_state", SDR_STATE, "points as a decimal", lambda o: o["points"].__setitem__(0, "6.5")),
+    ("sdr_state", SDR_STATE, "points over 1", lambda o: o["points"].__setitem__(0, "6/1")),
+    ("sdr_state", SDR_STATE, "a player's points missing", lambda o: o["points"].pop()),
+    ("sdr_state", SDR_STATE, "a rider's position missing", lambda o: o["positions"].pop()),
+    ("sdr_state", SDR_STATE, "unknown phase", lambda o: o.update(phase="racing")),
+    ("sdr_state", SDR_STATE, "card code 8 in a hand", lambda o: o["hands"][0].append(8)),
+    ("sdr_state", SDR_STATE, "green and grey in one hand", lambda o: o["hands"][0].extend([1, 11])),
+    ("sdr_state", SDR_STATE, "a 4-6 card in deck 1-3", lambda o: o["deck_low"].append(24)),
+    (
+        "sdr_state",
+        SDR_STATE,
+        "a grey card in the green discards",
+        lambda o: o["discard_green"].append(13),
+    ),
+    ("sdr_state", SDR_STATE, "two pending seats", lambda o: o["pending"].append(1)),
+    ("sdr_state", SDR_STATE, "racing with nobody pending", lambda o: o.update(pending=[])),
+    (
+        "sdr_state",
+        SDR_STATE,
+        "rider twice in the final queue",
+        lambda o: o["final_queue"].append(o["final_queue"][0]),
+    ),
+    ("sdr_state", SDR_STATE, "result without laps", lambda o: o["results"][0][0].pop("laps")),
+    (
+        "sdr_state",
+        SDR_STATE,
+        "finish points as a number",
+        lambda o: o["results"][0][0].update(finish=10),
+    ),
+    ("sdr_state", SDR_STATE, "result place 0", lambda o: o["results"][0][0].update(place=0)),
+    ("sdr_state", SDR_STATE, "extra key", lambda o: o.update(riders=1)),
+    ("sdr_state", SDR_STATE, "rng above 64 bits", lambda o: o.update(rng=2**64)),
+    ("sdr_over", SDR_STATE, "over but pending", lambda o: o.update(pending=[0])),
+    ("sdr_over", SDR_STATE, "over with a rider to move", lambda o: o.update(current=0)),
+    ("sdr_view", SDR_VIEW, "another rider's hand", lambda o: o["my_hands"].append([1, [1, 2]])),
+    ("sdr_view", SDR_VIEW, "hands of every rider", lambda o: o.update(hands=[[1], [2], [3]])),
+    ("sdr_view", SDR_VIEW, "two riders each with 5 players", lambda o: o.update(players=5)),
+    ("sdr_view", SDR_VIEW, "two riders each is 2 for 2 players", lambda o: o.update(players=2)),
+    (
+        "sdr_view",
+        SDR_VIEW,
+        "legal value 0",
+        lambda o: o["legal_actions"].append({"type": "play", "value": 0}),
+    ),
+    ("sdr_view", SDR_VIEW, "deck sizes of three decks", lambda o: o["deck_sizes"].append(0)),
+    ("sdr_view", SDR_VIEW, "seat as a string", lambda o: o.update(seat="0")),
+    (
+        "sdr_view",
+        SDR_VIEW,
+        "results finish as a number",
+        lambda o: o["results"][0][0].update(finish=0),
+    ),
+    ("sdr_spectator", SDR_VIEW, "spectator with a hand", lambda o: o["my_hands"].append([0, [1]])),
+    (
+        "sdr_spectator",
+        SDR_VIEW,
+        "spectator with legal actions",
+        lambda o: o["legal_actions"].append({"type": "play", "value": 1}),
+    ),
+    ("sdr_play", "six-day-race.action", "value 0", lambda o: o.update(value=0)),
+    ("sdr_play", "six-day-race.action", "value 8", lambda o: o.update(value=8)),
+    ("sdr_play", "six-day-race.action", "value as a string", lambda o: o.update(value="3")),
+    ("sdr_play", "six-day-race.action", "missing type", lambda o: o.pop("type")),
+    ("sdr_play", "six-day-race.action", "unknown type", lambda o: o.update(type="pass")),
+    ("sdr_play", "six-day-race.action", "extra key", lambda o: o.update(rider=0)),
+    (
+        "sdr_outcome",
+        "outcome",
+        "score as a fraction string",
+        lambda o: o["scores"].__setitem__(0, "20/3"),
+    ),
+    ("sdr_card_played", SDR_EVENT, "missing to", lambda o: o.pop("to")),
+    ("sdr_card_played", SDR_EVENT, "multiplier 0", lambda o: o.update(multiplier=0)),
+    ("sdr_card_played", SDR_EVENT, "special as 0", lambda o: o.update(special=0)),
+    ("sdr_sprint", SDR_EVENT, "sprint 0 (events are 1-based)", lambda o: o.update(sprint=0)),
+    ("sdr_crossed_line", SDR_EVENT, "extra key", lambda o: o.update(points=10)),
+    ("sdr_final_turns", SDR_EVENT, "nobody owed a turn", lambda o: o.update(riders=[])),
+    ("sdr_rider_change", SDR_EVENT, "three draws", lambda o: o["drawn"].append(1)),
+    ("sdr_deck_refilled", SDR_EVENT, "unknown deck", lambda o: o.update(deck="7-9")),
+    ("sdr_race_scored", SDR_EVENT, "unknown reason", lambda o: o.update(reason="rain")),
+    ("sdr_race_scored", SDR_EVENT, "result without rider", lambda o: o["riders"][0].pop("rider")),
+    ("sdr_race_scored", SDR_EVENT, "race 0", lambda o: o.update(race=0)),
+    ("sdr_game_over", SDR_EVENT, "missing laps", lambda o: o.pop("laps")),
+    ("sdr_game_over", SDR_EVENT, "extra key", lambda o: o.update(race=2)),
+    ("sdr_turn_lost", SDR_EVENT, "rider as a string", lambda o: o.update(rider="P1")),
 ]
 
 

@@ -834,3 +834,13 @@ def test_wf3_wf5_hand_size_sets_rounds_and_leo_pile() -> None:
     assert [len(h) for h in s.hands] == [3, 3] and len(s.leo_cards) == 2
     decisions = sum(1 for _ in random_game(g, seed=7))
     assert decisions == 2 * 2 * 2  # (hand_size − 1) rounds × 2 seats × 2 stages
+
+
+def test_actions_with_bool_or_float_fields_are_refused() -> None:
+    """A record could not replay them (JSON forms demand integers)."""
+    g = racedeck.make("why-first", players=3)
+    s = g.new_initial_state(1)
+    value = g.legal_actions(s, 0)[0].value
+    for bad in (PlaceCard(value, True), PlaceCard(float(value), 0)):  # type: ignore[arg-type]
+        with pytest.raises(racedeck.IllegalAction):
+            g.apply(s, 0, bad)

@@ -81,7 +81,7 @@ def describe(
     if kind == "game_over":
         won = ", ".join(_name(seats, w) for w in d["winners"])
         standing = ", ".join(
-            f"{_name(seats, i)} {lap} laps/{score:g} pts"
+            f"{_name(seats, i)} {lap} lap{'' if lap == 1 else 's'} lost/{score:g} pts"
             for i, (lap, score) in enumerate(zip(d["laps"], d["scores"], strict=True))
         )
         return f"Series over ({standing}). Winner: {won}."

@@ -30,7 +30,12 @@ from racedeck.games.six_day_race.scoring import (
     series_ranks,
     slipstream_destination,
 )
-from racedeck.games.six_day_race.state import OVER, RiderResult, SixDayRaceState
+from racedeck.games.six_day_race.state import (
+    OVER,
+    RiderResult,
+    SixDayRaceState,
+    copy_result,
+)
 from racedeck.games.six_day_race.view import SixDayRaceView
 
 __all__ = ["SixDayRace"]
@@ -107,7 +112,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         return options
 
     def _is_legal(self, s: SixDayRaceState, seat: int, action: object) -> bool:
-        if seat not in s.pending or type(action) is not PlayCard:
+        if seat not in s.pending or type(action) is not PlayCard or type(action.value) is not int:
             return False
         value = action.value
         return any(c % 10 == value for c in s.hands[s.current])
@@ -332,7 +337,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                         "race": s.race + 1,
                         "reason": reason,
                         "positions": s.positions[:],
-                        "riders": [{**r, "rider": i} for i, r in enumerate(results)],
+                        "riders": [{**copy_result(r), "rider": i} for i, r in enumerate(results)],
                     },
                 )
             )

@@ -9,7 +9,14 @@ from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
 
-__all__ = ["OVER", "RACING", "RiderResult", "SixDayRaceState", "fraction_from_json"]
+__all__ = [
+    "OVER",
+    "RACING",
+    "RiderResult",
+    "SixDayRaceState",
+    "copy_result",
+    "fraction_from_json",
+]
 
 RACING = "race"
 """Phase: a race is on."""
@@ -24,6 +31,11 @@ RiderResult = dict[str, Any]
 def fraction_from_json(value: Any) -> Fraction:
     """Read points written as ``"20/3"``, ``"6"`` or a number."""
     return Fraction(str(value))
+
+
+def copy_result(r: RiderResult) -> RiderResult:
+    """An independent copy of a rider's race result (its ``sprints`` list included)."""
+    return {**r, "sprints": list(r["sprints"])}
 
 
 def _result_from_json(obj: JSONObject) -> RiderResult:
@@ -150,7 +162,7 @@ class SixDayRaceState:
             "discard_green": self.discard_green[:],
             "sprint_order": [o[:] for o in self.sprint_order],
             "finishers": self.finishers[:],
-            "results": [[dict(r) for r in race] for race in self.results],
+            "results": [[copy_result(r) for r in race] for race in self.results],
             "laps": self.laps[:],
             "points": self.points[:],
             "pending": list(self.pending),

@@ -8,6 +8,7 @@ from typing import Any
 from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.six_day_race.actions import PlayCard, action_from_json
+from racedeck.games.six_day_race.state import copy_result
 
 __all__ = ["SixDayRaceView"]
 
@@ -81,7 +82,7 @@ class SixDayRaceView:
             "discard_green": list(self.discard_green),
             "sprint_order": [list(o) for o in self.sprint_order],
             "finishers": list(self.finishers),
-            "results": [list(race) for race in self.results],
+            "results": [[copy_result(r) for r in race] for race in self.results],
             "laps": list(self.laps),
             "points": list(self.points),
             "pending": list(self.pending),

@@ -40,7 +40,7 @@ class PlaceCard:
         return {"type": "place", "value": self.value, "target": self.target}
 
     def __str__(self) -> str:
-        return f"{self.value:+d}>{'P' + str(self.target + 1)}"
+        return f"{self.value:+}>P{self.target + 1}"
 
 
 @dataclass(frozen=True, slots=True)

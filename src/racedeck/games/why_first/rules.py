@@ -111,11 +111,25 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     def _is_legal(self, s: WhyFirstState, seat: int, action: object) -> bool:
         if seat not in s.pending:
             return False
+        # `type(...) is int` also refuses bools and floats, which records could not replay.
         if s.phase == MOVE:
-            return type(action) is MoveFigure and 0 <= action.target < self.figures
+            return (
+                type(action) is MoveFigure
+                and type(action.target) is int
+                and 0 <= action.target < self.figures
+            )
         if self.tactical:
-            return type(action) is CommitCard and action.card in s.hands[seat]
-        if type(action) is not PlaceCard or not 0 <= action.target < self.figures:
+            return (
+                type(action) is CommitCard
+                and type(action.card) is int
+                and action.card in s.hands[seat]
+            )
+        if (
+            type(action) is not PlaceCard
+            or type(action.target) is not int
+            or type(action.value) is not int
+            or not 0 <= action.target < self.figures
+        ):
             return False
         values = self.values
         value = action.value
@@ -486,6 +500,11 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 MoveFigure: "choose the figure your revealed card moves (e.g. @P2)",
             }[expected]
             return f"now you must {what}"
+        fields = [
+            getattr(action, name) for name in ("value", "target", "card") if hasattr(action, name)
+        ]
+        if any(type(v) is not int for v in fields):
+            return "card values, card numbers and targets must be integers"
         target = getattr(action, "target", 0)
         if not 0 <= target < self.figures:
             return f"there is no figure {target} (figures are {', '.join(self.figure_names())})"
