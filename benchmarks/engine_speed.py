@@ -27,6 +27,8 @@ def _checked(game: Any, seed: int, rng: random.Random) -> int:
     while state.pending:
         for seat in state.pending:
             legal = game.legal_actions(state, seat)
+            if not legal:
+                continue  # an earlier answer changed who is asked (a reaction window)
             state = game.apply(state, seat, legal[rng.randrange(len(legal))])
             n += 1
     return n
@@ -40,6 +42,8 @@ def _fast(game: Any, seed: int, rng: random.Random) -> int:
     while state.pending:
         for seat in state.pending:
             legal = legal_actions(state, seat)
+            if not legal:
+                continue  # an earlier answer changed who is asked (a reaction window)
             apply(state, seat, legal[rng.randrange(len(legal))])
             n += 1
     return n

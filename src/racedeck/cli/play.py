@@ -52,6 +52,8 @@ def play_in_terminal(
             pending = session.state.pending
             events: list[Any] = []
             for seat in pending:
+                if seat not in session.state.pending:
+                    continue  # an earlier answer changed who is asked (a reaction window)
                 if seat == human_seat:
                     view = game.observe(session.state, seat)
                     console.print()

@@ -47,6 +47,8 @@ def play_game(
         if not pending:
             raise RuntimeError("the game is not over but no seat is pending")
         for seat in pending:
+            if seat not in session.state.pending:
+                continue  # an earlier answer changed who is asked (a reaction window)
             view = game.observe(session.state, seat)
             session.apply(seat, bots[seat].act(view))
             decisions += 1
