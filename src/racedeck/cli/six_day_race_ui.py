@@ -129,7 +129,7 @@ class SixDayRaceUI(TerminalUI):
         Three rows of four columns per space when they fit, else three columns per space in
         three rows, then four, five … rows.
         """
-        margin = 2  # the finish bar after the last space
+        margin = 4  # the finish bar and its " FIN" label after the last space
         rows = 3
         per_row = -(-line // rows)
         if 4 * per_row + margin <= width:
