@@ -43,6 +43,13 @@ class GameConfig:
         return {f.name: _jsonify(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
+def _tuplify(value: Any) -> Any:
+    """JSON lists back to the tuples that frozen configurations hold, at any depth."""
+    if isinstance(value, list | tuple):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
 def _jsonify(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_jsonify(v) for v in value]
@@ -98,9 +105,7 @@ class GameSpec:
                 f"{self.id}: unknown option(s) {', '.join(unknown)}; "
                 f"options are {', '.join(sorted(names))}"
             )
-        fixed: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in options.items()
-        }
+        fixed: dict[str, Any] = {k: _tuplify(v) for k, v in options.items()}
         config = self.config_type(**fixed)
         if not self.min_players <= config.players <= self.max_players:
             raise ValueError(

@@ -1,0 +1,77 @@
+"""Setback's cards: kinds, amounts and the FREE flag, and the deck of SB-2."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "ACTION_KINDS",
+    "DEFAULT_DECK",
+    "MOVEMENT_KINDS",
+    "CardType",
+    "parse_card_type",
+]
+
+MOVEMENT_KINDS = ("MOVE", "FOE", "ALL")
+"""Cards that move tokens by their amount (SB-5)."""
+ACTION_KINDS = ("SHIFT", "TRADE", "CUT", "DRAW", "REVAMP", "SKIP", "BLOCK")
+"""Cards with an action of their own (SB-6, SB-9, SB-10)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class CardType:
+    """A kind of card: ``MOVE+2``, ``FOE-1`` (FREE), ``SHIFT``…; ``amount`` is 0 for actions."""
+
+    kind: str
+    amount: int = 0
+    free: bool = False
+
+    @property
+    def name(self) -> str:
+        """``MOVE+2``, ``FOE-1*`` (a star marks FREE), ``CUT``."""
+        amount = f"{self.amount:+d}" if self.kind in MOVEMENT_KINDS else ""
+        star = "*" if self.free and self.kind != "DRAW" else ""
+        return f"{self.kind}{amount}{star}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse_card_type(text: str) -> CardType:
+    """Read ``MOVE+2``, ``FOE-1*`` or ``SHIFT``; raise :class:`ValueError` otherwise."""
+    t = text.strip().upper()
+    free = t.endswith("*")
+    t = t.rstrip("*")
+    for kind in MOVEMENT_KINDS:
+        if t.startswith(kind) and t[len(kind) :] in ("+1", "+2", "-1", "-2"):
+            return CardType(kind, int(t[len(kind) :]), free)
+    if t in ACTION_KINDS:
+        return CardType(t, 0, free or t == "DRAW")
+    raise ValueError(f"unknown card {text!r}")
+
+
+DEFAULT_DECK: tuple[tuple[str, int], ...] = (
+    # SB-2: 96 cards; a star marks FREE cards. DRAW cards are always FREE.
+    ("MOVE+1", 6),
+    ("MOVE+1*", 2),
+    ("MOVE+2", 6),
+    ("MOVE-1", 6),
+    ("MOVE-2", 4),
+    ("FOE+1", 4),
+    ("FOE+2", 2),
+    ("FOE-1", 6),
+    ("FOE-1*", 2),
+    ("FOE-2", 6),
+    ("ALL+1", 4),
+    ("ALL+2", 2),
+    ("ALL-1", 4),
+    ("ALL-2", 2),
+    ("SHIFT", 6),
+    ("TRADE", 4),
+    ("CUT", 6),
+    ("DRAW", 6),
+    ("REVAMP", 4),
+    ("SKIP", 6),
+    ("BLOCK", 8),
+)
+"""SB-2: the proposed deck, as (card, count)."""

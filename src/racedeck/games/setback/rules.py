@@ -1,0 +1,704 @@
+"""The rules engine of Setback: lanes and rows of cards, MOVE/FOE/ALL, SHIFT/TRADE/CUT/DRAW/
+REVAMP, SKIP, and BLOCK played out of turn.
+
+A turn is Board Action, Hand Action, Draw Action (SB-3). Every action is first *declared* with
+its targets; a reaction window then waits on every player holding a BLOCK (``pending`` is that
+set), a BLOCK opens a window of its own, and when nobody adds another the stack resolves from
+the top: an odd number of BLOCKs cancels the action (SB-9). The action then resolves, asking its
+player for choices only known then (ALL order and entry lanes, REVAMP placements).
+
+Rulings: SB-1 board, SB-2 deck, SB-3 turn, SB-4 movement, SB-5 MOVE/FOE/ALL, SB-6 SHIFT, TRADE,
+CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from racedeck.core.errors import IllegalAction
+from racedeck.core.events import Event
+from racedeck.core.game import Game
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.outcome import Outcome
+from racedeck.core.rng import Rng
+from racedeck.core.spec import GameSpec
+from racedeck.games.setback import narrate
+from racedeck.games.setback.actions import (
+    Block,
+    DiscardBlock,
+    EndHand,
+    Pass,
+    Play,
+    SetbackAction,
+    Step,
+    action_from_json,
+    parse_text,
+)
+from racedeck.games.setback.cards import CardType
+from racedeck.games.setback.config import SetbackConfig
+from racedeck.games.setback.movement import FORWARD, LEFT, RIGHT, move_by, place
+from racedeck.games.setback.state import (
+    BOARD,
+    HAND,
+    OVER,
+    START,
+    STEP,
+    WINDOW,
+    SetbackState,
+)
+from racedeck.games.setback.view import SetbackView
+
+__all__ = ["Setback"]
+
+_Events = list[Event] | None
+
+
+class Setback(Game[SetbackState, SetbackAction, SetbackView]):
+    """Setback under one configuration (see :class:`SetbackConfig`)."""
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, config: SetbackConfig) -> None:
+        super().__init__(config)
+        self.cfg = config
+        self.n = config.players
+        self.types: tuple[CardType, ...] = tuple(config.card_types())
+        self.block_type = next((t for t in self.types if t.kind == "BLOCK"), None)
+
+    # -- small facts -----------------------------------------------------------------------------
+
+    def card_type(self, card: int) -> CardType:
+        """The type of card number ``card``."""
+        return self.types[card]
+
+    def on_block(self, s: SetbackState, q: int) -> bool:
+        """True when ``q``'s token stands on a BLOCK card (SB-5, SB-9: protected)."""
+        row, lane = s.row[q], s.lane[q]
+        if not (0 <= row < s.rows and 0 <= lane < s.lanes):
+            return False  # START, FINISH, or lifted off a removed lane for a moment
+        return self.types[s.grid[row][lane]].kind == "BLOCK"
+
+    def _has_block(self, s: SetbackState, q: int) -> bool:
+        return any(self.types[c].kind == "BLOCK" for c in s.hands[q])
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def new_initial_state(self, seed: int) -> SetbackState:
+        """Shuffle, lay out the board (SB-1), deal, and pick a random first player (SB-3)."""
+        cfg = self.cfg
+        s = SetbackState()
+        s.players = self.n
+        s.rng = Rng(seed)
+        deck = list(range(len(self.types)))
+        s.rng.shuffle(deck)
+        lanes = cfg.start_lanes
+        s.grid = [[deck.pop() for _ in range(lanes)] for _ in range(cfg.rows)]
+        s.hands = [sorted(deck.pop() for _ in range(cfg.hand_size)) for _ in range(self.n)]
+        s.draw = deck
+        s.row = [START] * self.n
+        s.lane = [START] * self.n
+        s.skip_cards = [[] for _ in range(self.n)]
+        s.skip_spent = [False] * self.n
+        s.current = s.rng.below(self.n)
+        ev: list[Event] = [Event("game_started", {"first": s.current, "lanes": lanes})]
+        self._start_turn(s, ev)
+        s.events = tuple(ev)
+        return s
+
+    def legal_actions(self, state: SetbackState, seat: int) -> tuple[SetbackAction, ...]:
+        """Everything ``seat`` may do now; empty unless it is pending."""
+        if seat not in state.pending:
+            return ()
+        if state.phase == WINDOW:
+            return (Block(), Pass())
+        if state.phase == STEP:
+            return self._step_options(state)
+        if state.phase == BOARD:
+            return tuple(self._declarations(state, seat, self._board_type(state, seat), "board"))
+        return self._hand_options(state, seat)
+
+    def apply(self, state: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
+        """Check and apply; the new state's ``events`` narrate what happened."""
+        if action not in self.legal_actions(state, seat):
+            raise self._illegal(state, seat, action)
+        s = state.clone()
+        ev: list[Event] = []
+        self._step(s, seat, action, ev)
+        s.events = tuple(ev)
+        return s
+
+    def apply_unchecked(self, state: SetbackState, seat: int, action: SetbackAction) -> None:
+        """Fast path: apply a legal action in place, without checks or events."""
+        state.events = ()
+        self._step(state, seat, action, None)
+
+    def _step(self, s: SetbackState, seat: int, action: SetbackAction, ev: _Events) -> None:
+        if s.phase == WINDOW:
+            if isinstance(action, Block):
+                self._play_block(s, seat, ev)
+            else:
+                s.asked.remove(seat)
+                if s.asked:
+                    s.pending = tuple(s.asked)
+                else:
+                    self._close_window(s, ev)
+        elif s.phase == STEP:
+            assert isinstance(action, Step)
+            self._take_step(s, action, ev)
+        elif s.phase == BOARD:
+            assert isinstance(action, Play)
+            r, ln = s.row[seat], s.lane[seat]
+            self._declare(s, seat, action, "board", s.grid[r][ln], ev)
+        elif isinstance(action, Play):
+            card = next(c for c in s.hands[seat] if self.types[c] == action.card)
+            s.hands[seat].remove(card)
+            s.hand_played += 1
+            if not action.card.free:
+                s.nonfree_played = True
+            self._declare(s, seat, action, "hand", card, ev)
+        elif isinstance(action, DiscardBlock):
+            card = s.hands[seat].pop()
+            s.discard.append(card)
+            if ev is not None:
+                ev.append(Event("block_discarded", {"player": seat}))
+            self._end_turn(s, ev, draw=True)
+        else:
+            assert isinstance(action, EndHand)
+            self._end_turn(s, ev, draw=True)
+
+    # -- turn flow -------------------------------------------------------------------------------
+
+    def _start_turn(self, s: SetbackState, ev: _Events) -> None:
+        p = s.current
+        s.hand_played = 0
+        s.nonfree_played = False
+        if ev is not None:
+            ev.append(Event("turn_started", {"player": p}))
+        if s.skip_cards[p]:
+            # SB-10: a SKIP in front of the player: discarding it is the whole turn.
+            s.discard.append(s.skip_cards[p].pop(0))
+            if ev is not None:
+                ev.append(Event("turn_skipped", {"player": p, "why": "skip card"}))
+            self._end_turn(s, ev, draw=False)
+            return
+        if s.row[p] == START:
+            self._begin_hand(s, ev)
+            return
+        board = self._board_type(s, p)
+        if board.kind == "SKIP":
+            if not s.skip_spent[p]:
+                s.skip_spent[p] = True  # SB-10: once per arrival on the card
+                if ev is not None:
+                    ev.append(Event("turn_skipped", {"player": p, "why": "board skip"}))
+                self._end_turn(s, ev, draw=False)
+                return
+            self._begin_hand(s, ev)
+            return
+        if board.kind == "BLOCK":
+            self._begin_hand(s, ev)  # a BLOCK under a token only protects it
+            return
+        options = self._declarations(s, p, board, "board")
+        if len(options) == 1:
+            self._declare(s, p, options[0], "board", s.grid[s.row[p]][s.lane[p]], ev)
+        else:
+            s.phase = BOARD
+            s.pending = (p,)
+
+    def _board_type(self, s: SetbackState, p: int) -> CardType:
+        # SB-3: the card under the token acts as if played from hand; FREE is disregarded.
+        t = self.types[s.grid[s.row[p]][s.lane[p]]]
+        return CardType(t.kind, t.amount, False)
+
+    def _begin_hand(self, s: SetbackState, ev: _Events) -> None:
+        s.source = ""
+        self._continue_hand(s, ev)
+
+    def _continue_hand(self, s: SetbackState, ev: _Events) -> None:
+        options = self._hand_options(s, s.current)
+        if not options or options == (EndHand(),):
+            self._end_turn(s, ev, draw=True)
+        else:
+            s.phase = HAND
+            s.pending = (s.current,)
+
+    def _hand_options(self, s: SetbackState, p: int) -> tuple[SetbackAction, ...]:
+        hand = s.hands[p]
+        if not hand:
+            return ()
+        types = sorted({self.types[c] for c in hand})
+        playable = [t for t in types if t.kind != "BLOCK" and (t.free or not s.nonfree_played)]
+        out: list[SetbackAction] = []
+        for t in playable:
+            out.extend(self._declarations(s, p, t, "hand"))
+        if s.hand_played:
+            out.append(EndHand())
+        elif not playable and all(t.kind == "BLOCK" for t in types):
+            out.append(DiscardBlock())  # SB-3
+        return tuple(out)
+
+    def _end_turn(self, s: SetbackState, ev: _Events, draw: bool) -> None:
+        p = s.current
+        if draw:
+            # SB-3 Draw Action: up to three, or one when already holding three or more.
+            count = (
+                1 if len(s.hands[p]) >= self.cfg.hand_size else self.cfg.hand_size - len(s.hands[p])
+            )
+            self._draw_cards(s, p, count, ev)
+        s.current = (p + 1) % self.n
+        s.source = ""
+        self._start_turn(s, ev)
+
+    def _draw_cards(self, s: SetbackState, p: int, count: int, ev: _Events) -> None:
+        drawn = 0
+        for _ in range(count):
+            if not s.draw:
+                if not s.discard:
+                    break
+                s.draw = s.discard
+                s.discard = []
+                s.rng.shuffle(s.draw)
+                if ev is not None:
+                    ev.append(Event("discards_reshuffled", {"cards": len(s.draw)}))
+            s.hands[p].append(s.draw.pop())
+            drawn += 1
+        s.hands[p].sort()
+        if ev is not None and drawn:
+            ev.append(Event("cards_drawn", {"player": p, "count": drawn}))
+
+    # -- declarations and the BLOCK window -------------------------------------------------------
+
+    def _declarations(self, s: SetbackState, p: int, t: CardType, source: str) -> list[Play]:
+        """Every way to declare a card of type ``t`` for player ``p`` (SB-5, SB-6, SB-10)."""
+        kind = t.kind
+        lanes = range(s.lanes)
+        others = [q for q in range(self.n) if q != p]
+        if kind == "MOVE":
+            if s.row[p] == START and t.amount > 0:
+                return [Play(t, lane=ln) for ln in lanes]
+            return [Play(t)]
+        if kind == "FOE":
+            out: list[Play] = []
+            for q in others:
+                if s.row[q] == START and t.amount > 0 and not self.on_block(s, q):
+                    out.extend(Play(t, target=q, lane=ln) for ln in lanes)  # FAQ 2
+                else:
+                    out.append(Play(t, target=q))
+            return out
+        if kind in ("ALL", "DRAW"):
+            return [Play(t)]
+        if kind == "SKIP":
+            return [Play(t, target=q) for q in others]
+        movable = [q for q in range(self.n) if q == p or not self.on_block(s, q)]
+        if kind == "SHIFT":
+            out = [
+                Play(t, target=q, lane=ln)
+                for q in movable
+                if s.row[q] != START
+                for ln in lanes
+                if ln != s.lane[q]
+            ]
+        elif kind == "TRADE":
+            out = [Play(t, target=p, other=q) for q in others if q in movable]
+            out += [
+                Play(t, target=a, other=b)
+                for a in others
+                for b in others
+                if a < b and a in movable and b in movable
+            ]
+        elif kind == "CUT":
+            out = [
+                Play(t, target=q, other=x)
+                for q in movable
+                for x in range(self.n)
+                if x != q and s.row[x] != START and s.row[x] + 1 < s.rows
+            ]
+        elif kind == "REVAMP":
+            out = []  # filled below
+            if s.lanes < self.cfg.max_lanes and len(s.draw) + len(s.discard) >= s.rows:
+                out += [Play(t, mode="add-left"), Play(t, mode="add-right")]
+            if s.lanes > self.cfg.min_lanes and not any(
+                self._row_full(s, r) for r in range(s.rows)
+            ):
+                out += [Play(t, mode="remove", lane=ln) for ln in lanes]
+        else:  # pragma: no cover - BLOCK is never declared
+            out = []
+        # SB-6: mandatory when a legal target exists, else played for no effect (FAQ 4).
+        return out or [Play(t)]
+
+    def _row_full(self, s: SetbackState, r: int) -> bool:
+        return sum(1 for q in range(self.n) if s.row[q] == r) >= s.lanes
+
+    def _declare(
+        self, s: SetbackState, p: int, play: Play, source: str, card: int, ev: _Events
+    ) -> None:
+        s.source = source
+        s.stack = [{"by": p, "source": source, "card": card, "play": play.to_json()}]
+        if ev is not None:
+            ev.append(Event("declared", {"player": p, "source": source, "play": play.to_json()}))
+        self._open_window(s, ev)
+
+    def _open_window(self, s: SetbackState, ev: _Events) -> None:
+        # SB-9: every player holding a BLOCK may answer; not the one whose BLOCK is on top.
+        top_blocker = s.stack[-1]["by"] if len(s.stack) > 1 else -1
+        order = [(s.current + i) % self.n for i in range(self.n)]
+        asked = [q for q in order if q != top_blocker and self._has_block(s, q)]
+        if not asked:
+            self._close_window(s, ev)
+            return
+        s.phase = WINDOW
+        s.asked = asked
+        s.pending = tuple(asked)
+        if ev is not None:
+            ev.append(Event("window_opened", {"blocks": len(s.stack) - 1}))
+
+    def _play_block(self, s: SetbackState, q: int, ev: _Events) -> None:
+        card = next(c for c in s.hands[q] if self.types[c].kind == "BLOCK")
+        s.hands[q].remove(card)  # SB-9: a BLOCK played out of turn is not replaced
+        s.stack.append({"by": q, "card": card})
+        if ev is not None:
+            ev.append(Event("block_played", {"player": q, "blocks": len(s.stack) - 1}))
+        self._open_window(s, ev)
+
+    def _close_window(self, s: SetbackState, ev: _Events) -> None:
+        item, blocks = s.stack[0], s.stack[1:]
+        cancelled = len(blocks) % 2 == 1  # the last played resolves first
+        s.discard.extend(b["card"] for b in blocks)
+        s.stack = []
+        s.asked = []
+        if ev is not None and blocks:
+            ev.append(Event("window_closed", {"blocks": len(blocks), "cancelled": cancelled}))
+        play = action_from_json(item["play"])
+        assert isinstance(play, Play)
+        if cancelled:
+            if item["source"] == "hand":
+                s.discard.append(item["card"])  # a cancelled board card stays on the board
+            if ev is not None:
+                ev.append(Event("cancelled", {"player": item["by"], "play": item["play"]}))
+            self._after_effect(s, ev)
+            return
+        self._resolve(s, item["by"], play, item["source"], item["card"], ev)
+
+    # -- resolution ------------------------------------------------------------------------------
+
+    def _resolve(
+        self, s: SetbackState, p: int, play: Play, source: str, card: int, ev: _Events
+    ) -> None:
+        t = play.card
+        kind = t.kind
+        from_hand = source == "hand"
+        placed_skip = kind == "SKIP" and not self.on_block(s, play.target)
+        if from_hand and not placed_skip:
+            s.discard.append(card)
+        if kind == "MOVE":
+            move_by(s, p, t.amount, play.lane, ev, "MOVE")
+        elif kind == "FOE":
+            if self.on_block(s, play.target):
+                if ev is not None:
+                    ev.append(Event("no_effect", {"player": play.target, "why": "on BLOCK"}))
+            else:
+                move_by(s, play.target, t.amount, play.lane, ev, "FOE")
+        elif kind == "ALL":
+            movers = [
+                q
+                for q in range(self.n)
+                if not self.on_block(s, q) and not (s.row[q] == START and t.amount < 0)
+            ]
+            s.context = {"kind": "all", "player": p, "amount": t.amount, "left": movers}
+            self._next_step(s, ev)
+            return
+        elif kind == "SHIFT":
+            if play.target >= 0:
+                q = play.target
+                direction = RIGHT if play.lane > s.lane[q] else LEFT
+                place(s, q, s.row[q], play.lane, direction, ev, "SHIFT", (), self.cfg.edge_bump)
+        elif kind == "TRADE":
+            if play.target >= 0:
+                a, b = play.target, play.other
+                s.row[a], s.row[b] = s.row[b], s.row[a]
+                s.lane[a], s.lane[b] = s.lane[b], s.lane[a]
+                s.skip_spent[a] = s.skip_spent[b] = False
+                if ev is not None:
+                    ev.append(Event("traded", {"a": a, "b": b}))
+        elif kind == "CUT":
+            if play.target >= 0:
+                q, x = play.target, play.other
+                row, lane = s.row[x] + 1, s.lane[x]
+                if (s.row[q], s.lane[q]) != (row, lane):
+                    # SB-6: an occupant is bumped forward whichever way the cut goes.
+                    place(s, q, row, lane, FORWARD, ev, "CUT", (), self.cfg.edge_bump)
+        elif kind == "DRAW":
+            self._draw_cards(s, p, self.cfg.draw_count, ev)
+        elif kind == "REVAMP":
+            if play.mode.startswith("add"):
+                self._add_lane(s, p, play.mode == "add-left", ev)
+                return
+            if play.mode == "remove":
+                self._remove_lane(s, p, play.lane, ev)
+                return
+        elif kind == "SKIP":
+            q = play.target
+            if self.on_block(s, q):
+                if ev is not None:
+                    ev.append(Event("no_effect", {"player": q, "why": "on BLOCK"}))
+            else:
+                s.skip_cards[q].append(card)
+                if ev is not None:
+                    ev.append(Event("skip_placed", {"player": q}))
+        self._after_effect(s, ev)
+
+    def _after_effect(self, s: SetbackState, ev: _Events) -> None:
+        s.context = {}
+        if s.winner >= 0:
+            s.phase = OVER
+            s.pending = ()
+            if ev is not None:
+                outcome = self.outcome(s)
+                assert outcome is not None
+                ev.append(Event("game_over", outcome.to_json()))
+            return
+        self._remove_rows(s, ev)
+        if s.source == "board":
+            self._begin_hand(s, ev)
+        else:
+            self._continue_hand(s, ev)
+
+    def _remove_rows(self, s: SetbackState, ev: _Events) -> None:
+        # SB-8: once every token has passed row 1, it goes (the first two rows only).
+        while s.rows_removed < self.cfg.rows_removable and s.rows > 1 and all(r > 0 for r in s.row):
+            s.discard.extend(s.grid.pop(0))
+            s.rows_removed += 1
+            for q in range(self.n):
+                s.row[q] -= 1
+            if ev is not None:
+                ev.append(Event("row_removed", {"removed": s.rows_removed}))
+
+    # -- REVAMP ----------------------------------------------------------------------------------
+
+    def _add_lane(self, s: SetbackState, p: int, left: bool, ev: _Events) -> None:
+        column: list[int] = []
+        for _ in range(s.rows):
+            if not s.draw:
+                s.draw = s.discard
+                s.discard = []
+                s.rng.shuffle(s.draw)
+            column.append(s.draw.pop())
+        index = 0 if left else s.lanes
+        for r, card in enumerate(column):
+            s.grid[r].insert(index, card)
+        if left:
+            for q in range(self.n):
+                if s.row[q] >= 0 and s.row[q] < s.rows:
+                    s.lane[q] += 1
+        if ev is not None:
+            ev.append(Event("lane_added", {"player": p, "lane": index}))
+        s.context = {"kind": "join", "player": p, "lane": index}
+        self._next_step(s, ev)
+
+    def _remove_lane(self, s: SetbackState, p: int, lane: int, ev: _Events) -> None:
+        for r in range(s.rows):
+            s.discard.append(s.grid[r].pop(lane))
+        displaced = sorted(
+            (q for q in range(self.n) if s.row[q] >= 0 and s.lane[q] == lane),
+            key=lambda q: s.row[q],
+        )
+        for q in range(self.n):
+            if s.row[q] >= 0 and s.lane[q] > lane:
+                s.lane[q] -= 1
+        for q in displaced:
+            s.lane[q] = START  # off the board until placed; its row is kept
+        if ev is not None:
+            ev.append(Event("lane_removed", {"player": p, "lane": lane, "displaced": displaced}))
+        s.context = {"kind": "place", "player": p, "left": displaced}
+        self._next_step(s, ev)
+
+    # -- choices while a card resolves -----------------------------------------------------------
+
+    def _step_options(self, s: SetbackState) -> tuple[Step, ...]:
+        ctx = s.context
+        kind = ctx["kind"]
+        if kind == "all":
+            out: list[Step] = []
+            for q in ctx["left"]:
+                if s.row[q] == START:
+                    out.extend(Step(q, ln) for ln in range(s.lanes))
+                else:
+                    out.append(Step(q))
+            return tuple(out)
+        if kind == "place":
+            q = ctx["left"][0]
+            taken = {s.lane[o] for o in range(self.n) if o != q and s.row[o] == s.row[q]}
+            return tuple(Step(q, ln) for ln in range(s.lanes) if ln not in taken)
+        p, lane = ctx["player"], ctx["lane"]
+        return (Step(p, lane), Step(p, -1))
+
+    def _next_step(self, s: SetbackState, ev: _Events) -> None:
+        ctx = s.context
+        while True:
+            if ctx["kind"] in ("all", "place") and not ctx["left"]:
+                self._after_effect(s, ev)
+                return
+            options = self._step_options(s)
+            if len(options) == 1:
+                self._take_step(s, options[0], ev)
+                return
+            s.phase = STEP
+            s.pending = (ctx["player"],)
+            return
+
+    def _take_step(self, s: SetbackState, step: Step, ev: _Events) -> None:
+        ctx = s.context
+        kind = ctx["kind"]
+        q = step.token
+        if kind == "all":
+            ctx["left"].remove(q)
+            # Tokens still to move are in transit: they cannot be bumped (SB-5).
+            move_by(s, q, ctx["amount"], step.lane, ev, "ALL", transit=set(ctx["left"]))
+            if s.winner >= 0:
+                self._after_effect(s, ev)  # SB-5: the first in the order to reach FINISH wins
+                return
+        elif kind == "place":
+            ctx["left"].remove(q)
+            s.lane[q] = step.lane
+            s.skip_spent[q] = False
+            if ev is not None:
+                ev.append(Event("token_placed", {"player": q, "to": [s.row[q], step.lane]}))
+        else:
+            if step.lane >= 0:
+                row = 0 if s.row[q] == START else s.row[q]
+                place(s, q, row, step.lane, FORWARD, ev, "REVAMP")
+            s.context = {}
+            self._after_effect(s, ev)
+            return
+        self._next_step(s, ev)
+
+    # -- outcome and views -----------------------------------------------------------------------
+
+    def outcome(self, state: SetbackState) -> Outcome | None:
+        """The first to reach FINISH wins; the others rank by how far they got."""
+        if state.phase != OVER:
+            return None
+        progress = [
+            float(state.rows + 1) if q == state.winner else float(state.row[q] + 1)
+            for q in range(self.n)
+        ]
+        keys = [
+            0.0 if q == state.winner else 1.0 + (state.rows - progress[q]) for q in range(self.n)
+        ]
+        ranks = tuple(1 + sum(1 for k in keys if k < key) for key in keys)
+        return Outcome(
+            scores=tuple(progress),
+            ranks=ranks,
+            winners=frozenset({state.winner}),
+            names=self.seat_names(),
+        )
+
+    def observe(self, state: SetbackState, seat: int | None) -> SetbackView:
+        """``seat``'s view (its own hand only) or the spectator view (``None``)."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
+        window = state.phase == WINDOW
+        declared = state.stack[0] if state.stack else None
+        return SetbackView(
+            seat=seat,
+            players=self.n,
+            grid=tuple(tuple(self.types[c].name for c in r) for r in state.grid),
+            rows_removed=state.rows_removed,
+            tokens=tuple((state.row[q], state.lane[q]) for q in range(self.n)),
+            hand=tuple(self.types[c].name for c in state.hands[seat]) if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in state.hands),
+            draw_size=len(state.draw),
+            discard=tuple(self.types[c].name for c in state.discard),
+            skips=tuple(len(k) for k in state.skip_cards),
+            current=state.current,
+            phase=state.phase,
+            window_open=window,
+            declared=None
+            if declared is None
+            else {"player": declared["by"], "source": declared["source"], "play": declared["play"]},
+            blocks=tuple(b["by"] for b in state.stack[1:]),
+            context={k: v for k, v in state.context.items()},
+            to_act=None if window or state.phase == OVER else state.pending[0],
+            winner=state.winner,
+            legal_actions=self.legal_actions(state, seat) if seat is not None else (),
+            events=state.events,
+        )
+
+    # -- forms -----------------------------------------------------------------------------------
+
+    def action_from_json(self, obj: JSONObject) -> SetbackAction:
+        """Parse an action's JSON form."""
+        return action_from_json(obj)
+
+    def parse_action(self, text: str, state: SetbackState, seat: int) -> SetbackAction:
+        """Parse the text form of a legal action (as ``str(action)`` writes it)."""
+        legal = self.legal_actions(state, seat)
+        wanted = " ".join(text.strip().lower().split())
+        for action in legal:
+            if str(action).lower() == wanted:
+                return action
+        parsed = parse_text(text)
+        if parsed is None:
+            raise self._illegal(state, seat, None, f"cannot read {text!r} as an action")
+        if parsed not in legal:
+            raise self._illegal(state, seat, parsed)
+        return parsed
+
+    def state_from_json(self, obj: JSONObject) -> SetbackState:
+        """Rebuild a state from its JSON form."""
+        return SetbackState.from_json(obj)
+
+    def view_from_json(self, obj: JSONObject) -> SetbackView:
+        """Rebuild a view from its JSON form."""
+        return SetbackView.from_json(obj)
+
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
+        """One line of plain words for ``event``."""
+        return narrate.describe(event, tuple(names) if names is not None else self.seat_names())
+
+    def describe_action(self, action: SetbackAction, names: Sequence[str] | None = None) -> str:
+        """The action in words."""
+        return narrate.describe_action(
+            action, tuple(names) if names is not None else self.seat_names()
+        )
+
+    # -- explanations ----------------------------------------------------------------------------
+
+    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
+        return IllegalAction(
+            reason or self._why_illegal(s, seat, action),
+            action=action,
+            seat=seat,
+            legal=self.legal_actions(s, seat),
+            situation=self._situation(s),
+        )
+
+    def _situation(self, s: SetbackState) -> str:
+        if s.phase == OVER:
+            return "the game is over"
+        what = {
+            BOARD: "Board Action",
+            HAND: "Hand Action",
+            WINDOW: "a BLOCK window is open",
+            STEP: "a card is resolving",
+        }[s.phase]
+        return f"P{s.current + 1}'s turn, {what}"
+
+    def _why_illegal(self, s: SetbackState, seat: int, action: object) -> str:
+        if s.phase == OVER:
+            return "the game is over"
+        if not 0 <= seat < self.n:
+            return f"there is no seat {seat} (seats are 0..{self.n - 1})"
+        if seat not in s.pending:
+            return "this seat is not asked to act now"
+        if isinstance(action, Play) and s.phase == HAND:
+            if not any(self.types[c] == action.card for c in s.hands[seat]):
+                return f"no {action.card.name} card in hand"
+            if action.card.kind == "BLOCK":
+                return "BLOCK is only played to cancel an action, out of turn"
+            if s.nonfree_played and not action.card.free:
+                return "only FREE cards may follow the one non-FREE card of a Hand Action"
+            return "that card cannot be declared with these targets"
+        if isinstance(action, EndHand):
+            return "at least one card must be played in the Hand Action"
+        return "not one of the choices offered now"
