@@ -110,3 +110,29 @@ def test_six_day_race_heuristic_takes_the_slipstream() -> None:
     view = game.observe(state, 0)
     bot = make_bot("heuristic", game, 0, 1)
     assert bot.act(view).value == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_setback_heuristic_beats_random_clearly(players: int) -> None:
+    bots = ["heuristic"] + ["random"] * (players - 1)
+    result = simulate("setback", {"players": players}, bots, games=120, seed=7)
+    assert result.contestants[0].win_share.low > 1 / players
+
+
+def test_setback_heuristic_blocks_a_threat_and_passes_on_trifles() -> None:
+    """SB-9: BLOCK a FOE-2 aimed at us; let a rival's harmless DRAW stand."""
+    from racedeck.games.setback import Block, Pass, Play, parse_card_type
+
+    game = racedeck.make("setback", players=3)
+    state = game.new_initial_state(3)
+    block = next(i for i, t in enumerate(game.types) if t.kind == "BLOCK")
+    state.hands[0] = [block]
+    state.row[0], state.lane[0] = 2, 0
+    state.phase = "window"
+    state.asked = [0]
+    state.pending = (0,)
+    bot = make_bot("heuristic", game, 0, 1)
+    for card, target, expected in [("FOE-2", 0, Block()), ("DRAW", -1, Pass())]:
+        play = Play(parse_card_type(card), target=target)
+        state.stack = [{"by": 1, "source": "hand", "card": 0, "play": play.to_json()}]
+        assert bot.act(game.observe(state, 0)) == expected

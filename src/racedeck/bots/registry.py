@@ -7,6 +7,7 @@ from typing import Any
 
 from racedeck.bots.base import Bot
 from racedeck.bots.random_bot import RandomBot
+from racedeck.bots.setback import SetbackHeuristicBot
 from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.game import Game
@@ -19,6 +20,7 @@ _GENERIC: dict[str, BotFactory] = {"random": RandomBot}
 _PER_GAME: dict[str, dict[str, BotFactory]] = {
     "why-first": {"heuristic": WhyFirstHeuristicBot},
     "six-day-race": {"heuristic": SixDayRaceHeuristicBot},
+    "setback": {"heuristic": SetbackHeuristicBot},
 }
 
 
