@@ -107,6 +107,7 @@ def main() -> None:
         ("why-first 4p tactical", "why-first", {"players": 4, "variant": "tactical"}),
     ]
     configs += [(f"six-day-race {p}p series", "six-day-race", {"players": p}) for p in (3, 5, 8)]
+    configs += [(f"setback {p}p", "setback", {"players": p}) for p in (2, 4, 6)]
     for label, game_id, config in configs:
         game = racedeck.make(game_id, **config)
         checked = _measure(lambda seed, rng, g=game: _checked(g, seed, rng), args.seconds)
