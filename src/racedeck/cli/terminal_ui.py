@@ -91,6 +91,10 @@ def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:
         from racedeck.cli.six_day_race_ui import SixDayRaceUI
 
         return SixDayRaceUI(game, names)
+    if game.spec.id == "setback":
+        from racedeck.cli.setback_ui import SetbackUI
+
+        return SetbackUI(game, names)
     return TerminalUI(game, names)
 
 
