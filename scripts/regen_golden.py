@@ -79,6 +79,25 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
             },
         ),
     ),
+    "setback": (
+        # Every kind of choice while a card resolves: ALL order and entry lanes, joining an added
+        # lane, placing a token displaced by a removed lane; a BLOCK window; two rows removed.
+        GoldenCase("p2-all-revamp-steps-seed3", 3, {"players": 2}),
+        # A BLOCK answered by a BLOCK (the action stands, SB-9); Board Actions with a choice.
+        GoldenCase("p3-block-on-block-seed16", 16, {"players": 3}),
+        # A hand of BLOCKs only discards one (SB-3).
+        GoldenCase("p3-discard-block-seed59", 59, {"players": 3}),
+        # The discards are shuffled into an empty draw pile (SB-3).
+        GoldenCase("p2-reshuffle-seed14", 14, {"players": 2}),
+        # Four lanes; many ALL steps; a BLOCK on a BLOCK.
+        GoldenCase("p5-four-lanes-seed10", 10, {"players": 5}),
+        # A board SKIP is a Board Action (SB-10): its own player BLOCKs it and goes on with the
+        # Hand Action (self_block="board", SB-9); a later board SKIP stands and costs a turn.
+        GoldenCase("p2-board-skip-self-blocked-seed89", 89, {"players": 2}),
+        # An ALL takes three tokens to FINISH: the first in the order wins, the tokens left move
+        # on by themselves and rank right after the winner (SB-5).
+        GoldenCase("p4-all-three-reach-finish-seed8", 8, {"players": 4}),
+    ),
 }
 """Golden cases by game id. A new game adds an entry here (``tests/test_golden.py`` fails for a
 registered game without one), then runs ``make golden``."""

@@ -3,9 +3,12 @@
 Seeded random games are played through a :class:`racedeck.Session` — *Why First?* with 2, 4
 and 6 players, base and tactical; *Six Day Race* with 2 to 8 players, one or two riders each,
 one or two races, on the default and on a short track (where riders cross the line) and with
-small grey decks (which run out and are refilled); every state, several views per step
-(spectator, the seat that acted, a pending seat; every seat at the start and the end), every
-event, every offered and taken action, the outcome and the record are validated. Negative
+small grey decks (which run out and are refilled); *Setback* with 2 to 6 players, on the
+default board and on a two-lane board with a deck full of BLOCKs, with each ``self_block`` and
+``edge_bump`` option; every state, several views per
+step (spectator, the seat that acted, a pending seat — every seat asked in a BLOCK window; every
+seat at the start and the end), every event, every offered and taken action, the outcome and the
+record are validated. Negative
 cases show that each schema rejects malformed objects, so these tests can fail. The JSON
 examples of ``docs/json.md`` are validated too.
 """
@@ -28,6 +31,7 @@ from referencing.jsonschema import DRAFT202012
 
 import racedeck
 from racedeck.core import Rng, derive_seed
+from racedeck.games.setback.cards import DEFAULT_DECK as SB_DEFAULT_DECK
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "docs" / "schemas"
@@ -43,6 +47,9 @@ SCHEMA_NAMES = (
     "six-day-race.action",
     "six-day-race.state",
     "six-day-race.view",
+    "setback.action",
+    "setback.state",
+    "setback.view",
 )
 
 
@@ -335,6 +342,122 @@ def test_six_day_race_views_of_every_seat_with_two_riders_and_shared_points() ->
         assert_valid("six-day-race.view", game.observe(state, seat).to_json(), f"seat {seat}")
 
 
+SB_KINDS = {
+    "game_started",
+    "turn_started",
+    "turn_skipped",
+    "declared",
+    "window_opened",
+    "block_played",
+    "window_closed",
+    "cancelled",
+    "token_moved",
+    "finished",
+    "no_effect",
+    "traded",
+    "skip_placed",
+    "cards_drawn",
+    "discards_reshuffled",
+    "row_removed",
+    "lane_added",
+    "lane_removed",
+    "token_placed",
+    "block_discarded",
+    "game_over",
+}
+SB_MANY_BLOCKS = {
+    "deck": [[name, 24 if name == "BLOCK" else count] for name, count in SB_DEFAULT_DECK],
+    "rows": 5,
+    "lanes": 2,
+    "hand_size": 2,
+    "rows_removable": 3,
+}
+
+SB_CASES = [
+    pytest.param({"players": 2}, 5, id="p2"),
+    pytest.param({"players": 3}, 1, id="p3"),
+    pytest.param({"players": 5}, 1, id="p5-four-lanes"),
+    pytest.param({"players": 6}, 10, id="p6-short"),
+    pytest.param({"players": 3, "self_block": "none"}, 16, id="p3-no-self-block"),
+    pytest.param(
+        {"players": 4, **SB_MANY_BLOCKS, "self_block": "all", "edge_bump": "forward"},
+        4,
+        id="p4-two-lanes-many-blocks-all-forward",
+    ),
+]
+
+
+def _play_and_validate_sb(options: dict[str, Any], seed: int) -> set[str]:
+    """Play one seeded setback game, validating everything; return the event kinds seen."""
+    game = racedeck.make("setback", **options)
+    session = racedeck.Session(game, seed, meta={"test": "schemas"})
+    policy = Rng(derive_seed(seed, 7))
+    players = game.num_players
+    kinds: set[str] = set()
+    actions_seen: set[Any] = set()
+
+    def check_state(where: str, acted: int | None) -> None:
+        state = session.state
+        assert_valid("setback.state", state.to_json(), where)
+        # In a BLOCK window every asked seat has its own legal actions: view them all.
+        seats: list[int | None] = [None, acted, *state.pending]
+        if acted is None or not state.pending:
+            seats.extend(range(players))
+        for seat in dict.fromkeys(seats):
+            view = game.observe(state, seat).to_json()
+            assert_valid("setback.view", view, f"{where}, view of seat {seat}")
+        for event in state.events:
+            assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
+            kinds.add(event.kind)
+
+    check_state(f"seed {seed} initial state", None)
+    step = 0
+    while session.state.pending:
+        step += 1
+        seat = session.state.pending[policy.below(len(session.state.pending))]
+        legal = game.legal_actions(session.state, seat)
+        for action in legal:
+            if action not in actions_seen:
+                actions_seen.add(action)
+                assert_valid("setback.action", action.to_json(), f"step {step}, {action}")
+        action = legal[policy.below(len(legal))]
+        session.apply(seat, action)
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+
+    outcome = game.outcome(session.state)
+    assert outcome is not None
+    assert_valid("outcome", outcome.to_json(), "outcome")
+    record = session.record.to_json()
+    assert_valid("record", record, "record")
+    assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
+    assert kinds <= SB_KINDS, f"unexpected event kinds: {sorted(kinds - SB_KINDS)}"
+    return kinds
+
+
+@pytest.mark.parametrize(("options", "seed"), SB_CASES)
+def test_random_setback_games_match_the_schemas(options: dict[str, Any], seed: int) -> None:
+    kinds = _play_and_validate_sb(options, seed)
+    assert {"declared", "token_moved", "window_opened", "finished", "game_over"} <= kinds
+
+
+def test_setback_cases_produce_every_event_kind() -> None:
+    """The cases above together show every event kind, so every branch of the schema is used."""
+    seen: set[str] = set()
+    for case in SB_CASES:
+        options, seed = case.values
+        assert isinstance(options, dict) and isinstance(seed, int)
+        game = racedeck.make("setback", **options)
+        state = game.new_initial_state(seed)
+        policy = Rng(derive_seed(seed, 7))
+        seen.update(e.kind for e in state.events)
+        while state.pending:
+            seat = state.pending[policy.below(len(state.pending))]
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[policy.below(len(legal))])
+            seen.update(e.kind for e in state.events)
+    assert seen == SB_KINDS
+
+
 # -- the schemas reject malformed objects ----------------------------------------------------
 
 
@@ -373,6 +496,7 @@ def _samples() -> dict[str, Any]:
         "figure_moved": events["figure_moved"],
         "cards_revealed": next(e.to_json() for e in t_state.events if e.kind == "cards_revealed"),
         **_sdr_samples(),
+        **_sb_samples(),
     }
 
 
@@ -410,11 +534,64 @@ def _sdr_samples() -> dict[str, Any]:
     }
 
 
+def _sb_samples() -> dict[str, Any]:
+    """Valid setback JSON of every form, from the seeded 3-player game of ``SB_CASES``: the first
+    BLOCK window, the first ALL step, the first REVAMP placement, the end; the first legal play
+    of each kind of card; the first event of each kind."""
+    game = racedeck.make("setback", players=3)
+    session = racedeck.Session(game, 1)
+    policy = Rng(derive_seed(1, 7))
+    found: dict[str, Any] = {}
+    events: dict[str, Any] = {}
+    plays: dict[str, Any] = {}
+    while session.state.pending:
+        state = session.state
+        phase = state.phase if state.phase != "step" else state.context["kind"]
+        found.setdefault(phase, state)
+        seat = state.pending[policy.below(len(state.pending))]
+        legal = game.legal_actions(state, seat)
+        for action in legal:
+            key = action.to_json()["type"]
+            if key == "play":
+                key = action.card.kind + ("-lane" if action.lane >= 0 else "")
+            plays.setdefault(key, action.to_json())
+        session.apply(seat, legal[policy.below(len(legal))])
+        for event in session.state.events:
+            events.setdefault(event.kind, event.to_json())
+            if event.kind == "declared" and event.data["play"] == {"type": "play", "card": "SKIP"}:
+                events.setdefault("board_skip", event.to_json())  # SB-10: no target
+    assert {"window", "all", "place"} <= set(found)
+    assert events["board_skip"]["source"] == "board"
+    assert {"FOE-lane", "CUT", "REVAMP-lane", "step", "pass"} <= set(plays)
+    window, step = found["window"], found["all"]
+    asked = window.pending[0]
+    return {
+        "sb_record": session.record.to_json(),
+        "sb_window": window.to_json(),
+        "sb_step": step.to_json(),
+        "sb_place": found["place"].to_json(),
+        "sb_over": session.state.to_json(),
+        "sb_view": game.observe(window, asked).to_json(),
+        "sb_spectator": game.observe(window, None).to_json(),
+        "sb_step_view": game.observe(step, step.pending[0]).to_json(),
+        "sb_foe": plays["FOE-lane"],
+        "sb_cut": plays["CUT"],
+        "sb_revamp": plays["REVAMP-lane"],
+        "sb_step_action": plays["step"],
+        "sb_pass": plays["pass"],
+        **{f"sb_{kind}": event for kind, event in events.items()},
+    }
+
+
 Mutation = Callable[[dict[str, Any]], None]
 WF_EVENT = "why-first.state.schema.json#/$defs/event"
 SDR_EVENT = "six-day-race.state.schema.json#/$defs/event"
 SDR_STATE = "six-day-race.state"
 SDR_VIEW = "six-day-race.view"
+SB_EVENT = "setback.state.schema.json#/$defs/event"
+SB_STATE = "setback.state"
+SB_VIEW = "setback.view"
+SB_ACTION = "setback.action"
 
 NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     # (sample, schema, what is wrong, mutation)
@@ -621,6 +798,125 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("sdr_game_over", SDR_EVENT, "missing laps", lambda o: o.pop("laps")),
     ("sdr_game_over", SDR_EVENT, "extra key", lambda o: o.update(race=2)),
     ("sdr_turn_lost", SDR_EVENT, "rider as a string", lambda o: o.update(rider="P1")),
+    # setback
+    ("sb_record", "record", "setback 7 players", lambda o: o["config"].update(players=7)),
+    ("sb_record", "record", "setback unknown option", lambda o: o["config"].update(speed=2)),
+    ("sb_record", "record", "setback missing rows", lambda o: o["config"].pop("rows")),
+    ("sb_record", "record", "setback edge bump", lambda o: o["config"].update(edge_bump="wrap")),
+    (
+        "sb_record",
+        "record",
+        "setback edge bump stay (gone)",
+        lambda o: o["config"].update(edge_bump="stay"),
+    ),
+    ("sb_record", "record", "setback self block", lambda o: o["config"].update(self_block="yes")),
+    ("sb_record", "record", "setback missing self block", lambda o: o["config"].pop("self_block")),
+    (
+        "sb_record",
+        "record",
+        "setback unknown card",
+        lambda o: o["config"]["deck"][0].__setitem__(0, "JUMP"),
+    ),
+    ("sb_record", "record", "setback seat 6", lambda o: o["actions"][0].update(seat=6)),
+    (
+        "sb_record",
+        "record",
+        "setback action of another game",
+        lambda o: o["actions"][0].update(action={"type": "place", "value": 1, "target": 0}),
+    ),
+    ("sb_window", SB_STATE, "window without a stack", lambda o: o.update(stack=[])),
+    ("sb_window", SB_STATE, "window with nobody asked", lambda o: o.update(asked=[])),
+    ("sb_window", SB_STATE, "unknown phase", lambda o: o.update(phase="react")),
+    ("sb_window", SB_STATE, "a token's row missing", lambda o: o["row"].pop()),
+    ("sb_window", SB_STATE, "card index -1 in a hand", lambda o: o["hands"][0].append(-1)),
+    (
+        "sb_window",
+        SB_STATE,
+        "a card twice in the draw pile",
+        lambda o: o["draw"].append(o["draw"][0]),
+    ),
+    (
+        "sb_window",
+        SB_STATE,
+        "a second declaration on the stack",
+        lambda o: o["stack"].append(dict(o["stack"][0])),
+    ),
+    ("sb_window", SB_STATE, "declaration without its play", lambda o: o["stack"][0].pop("play")),
+    ("sb_window", SB_STATE, "unknown source", lambda o: o.update(source="deck")),
+    ("sb_window", SB_STATE, "rng above 64 bits", lambda o: o.update(rng=2**64)),
+    ("sb_window", SB_STATE, "extra key", lambda o: o.update(lanes=3)),
+    ("sb_step", SB_STATE, "step without a context", lambda o: o.update(context={})),
+    ("sb_step", SB_STATE, "ALL amount 3", lambda o: o["context"].update(amount=3)),
+    ("sb_step", SB_STATE, "two players asked in a step", lambda o: o.update(pending=[0, 1])),
+    (
+        "sb_step",
+        SB_STATE,
+        "a stack outside a window",
+        lambda o: o.update(stack=[{"by": 0, "card": 1}]),
+    ),
+    ("sb_place", SB_STATE, "unknown context kind", lambda o: o["context"].update(kind="move")),
+    ("sb_over", SB_STATE, "over without a winner", lambda o: o.update(winner=-1)),
+    ("sb_over", SB_STATE, "over but pending", lambda o: o.update(pending=[0])),
+    ("sb_view", SB_VIEW, "the other hands", lambda o: o.update(hands=[[1], [2], [3]])),
+    ("sb_view", SB_VIEW, "who is asked", lambda o: o.update(asked=[1])),
+    ("sb_view", SB_VIEW, "window naming who acts", lambda o: o.update(to_act=0)),
+    ("sb_view", SB_VIEW, "window not open", lambda o: o.update(window_open=False)),
+    ("sb_view", SB_VIEW, "window without the declared action", lambda o: o.update(declared=None)),
+    ("sb_view", SB_VIEW, "a card index in the grid", lambda o: o["grid"][0].__setitem__(0, 5)),
+    ("sb_view", SB_VIEW, "unknown card name", lambda o: o["hand"].append("JUMP")),
+    ("sb_view", SB_VIEW, "a token of three numbers", lambda o: o["tokens"][0].append(0)),
+    (
+        "sb_view",
+        SB_VIEW,
+        "a play offered in a window",
+        lambda o: o["legal_actions"].append({"type": "play", "card": "MOVE+1"}),
+    ),
+    ("sb_spectator", SB_VIEW, "spectator with a hand", lambda o: o["hand"].append("CUT")),
+    (
+        "sb_spectator",
+        SB_VIEW,
+        "spectator with legal actions",
+        lambda o: o["legal_actions"].append({"type": "pass"}),
+    ),
+    ("sb_step_view", SB_VIEW, "step without a context", lambda o: o.update(context={})),
+    ("sb_step_view", SB_VIEW, "step nobody acts in", lambda o: o.update(to_act=None)),
+    (
+        "sb_step_view",
+        SB_VIEW,
+        "a block offered in a step",
+        lambda o: o["legal_actions"].append({"type": "block"}),
+    ),
+    ("sb_foe", SB_ACTION, "FOE without target", lambda o: o.pop("target")),
+    ("sb_foe", SB_ACTION, "FOE with other", lambda o: o.update(other=0)),
+    ("sb_foe", SB_ACTION, "lane -1 written", lambda o: o.update(lane=-1)),
+    ("sb_foe", SB_ACTION, "lower-case card", lambda o: o.update(card=o["card"].lower())),
+    ("sb_foe", SB_ACTION, "BLOCK as a play", lambda o: o.update(card="BLOCK")),
+    ("sb_foe", SB_ACTION, "target 6", lambda o: o.update(target=6)),
+    ("sb_cut", SB_ACTION, "CUT without other", lambda o: o.pop("other")),
+    ("sb_cut", SB_ACTION, "CUT with a mode", lambda o: o.update(mode="remove")),
+    ("sb_revamp", SB_ACTION, "remove without a lane", lambda o: o.pop("lane")),
+    ("sb_revamp", SB_ACTION, "unknown mode", lambda o: o.update(mode="add-top")),
+    ("sb_step_action", SB_ACTION, "step without lane", lambda o: o.pop("lane")),
+    ("sb_step_action", SB_ACTION, "lane -2", lambda o: o.update(lane=-2)),
+    ("sb_pass", SB_ACTION, "pass with a card", lambda o: o.update(card="BLOCK")),
+    ("sb_pass", SB_ACTION, "unknown type", lambda o: o.update(type="skip")),
+    ("sb_token_moved", SB_EVENT, "to nowhere", lambda o: o.update(to="HOME")),
+    ("sb_token_moved", SB_EVENT, "unknown reason", lambda o: o.update(why="wind")),
+    ("sb_token_moved", SB_EVENT, "from as a string", lambda o: o.update(**{"from": "START"})),
+    ("sb_declared", SB_EVENT, "declared from the deck", lambda o: o.update(source="deck")),
+    ("sb_declared", SB_EVENT, "declared without play", lambda o: o.pop("play")),
+    ("sb_board_skip", SB_EVENT, "board SKIP with a lane", lambda o: o["play"].update(lane=0)),
+    ("sb_board_skip", SB_EVENT, "board SKIP with other", lambda o: o["play"].update(other=1)),
+    ("sb_window_opened", SB_EVENT, "naming who is asked", lambda o: o.update(asked=[1])),
+    ("sb_window_closed", SB_EVENT, "closed after no BLOCK", lambda o: o.update(blocks=0)),
+    ("sb_turn_skipped", SB_EVENT, "unknown reason", lambda o: o.update(why="tired")),
+    ("sb_no_effect", SB_EVENT, "unknown reason", lambda o: o.update(why="on SKIP")),
+    ("sb_cards_drawn", SB_EVENT, "zero cards drawn", lambda o: o.update(count=0)),
+    ("sb_lane_removed", SB_EVENT, "lane -1", lambda o: o.update(lane=-1)),
+    ("sb_token_placed", SB_EVENT, "placed on START", lambda o: o.update(to=[-1, -1])),
+    ("sb_row_removed", SB_EVENT, "row 0 removed", lambda o: o.update(removed=0)),
+    ("sb_game_over", SB_EVENT, "missing ranks", lambda o: o.pop("ranks")),
+    ("sb_game_over", SB_EVENT, "extra key", lambda o: o.update(winner=0)),
 ]
 
 

@@ -6,6 +6,7 @@ import io
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,12 +19,23 @@ from racedeck.cli.records import load_record
 from racedeck.cli.setback_ui import SetbackUI, card_style, second_person
 from racedeck.cli.terminal_ui import ui_for
 from racedeck.core.events import Event
-from racedeck.games.setback import Block, Pass, Play, Setback, SetbackState, Step
+from racedeck.games.setback import (
+    Block,
+    Pass,
+    Play,
+    Setback,
+    SetbackState,
+    Step,
+    parse_card_type,
+)
 
 runner = CliRunner()
 PLAY = ["play", "setback", "--players", "3", "--bots", "random"]
 ONES = "1\n" * 4000
 """Option 1 is always a legal choice: the menus number the legal actions only."""
+MAX_ASKS = 50
+"""An ``ask`` in these tests answers at most this often: a question asked again and again on the
+same answer fails instead of looping."""
 
 
 def _text(renderable: object, width: int = 100) -> str:
@@ -37,6 +49,20 @@ def _ui(game: Setback, human: int = 0) -> SetbackUI:
     ui = ui_for(game, names)
     assert isinstance(ui, SetbackUI)
     return ui
+
+
+def _answers(*answers: str) -> Callable[[str], str]:
+    """An ``ask`` for ``SetbackUI.ask_action`` giving ``answers`` in turn; it fails when they run
+    out (or after ``MAX_ASKS``), so a UI that keeps re-asking cannot loop forever."""
+    given = iter(answers[:MAX_ASKS])
+
+    def ask(prompt: str) -> str:
+        answer = next(given, None)
+        if answer is None:
+            pytest.fail(f"asked again after the answers {answers!r} ran out: {prompt!r}")
+        return answer
+
+    return ask
 
 
 def _find(game: Setback, wanted: object, seeds: range = range(40)) -> SetbackState:
@@ -54,17 +80,19 @@ def _find(game: Setback, wanted: object, seeds: range = range(40)) -> SetbackSta
 
 def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
     record = tmp_path / "setback.json"
-    result = runner.invoke(app, [*PLAY, "--seed", "3", "--record", str(record)], input=ONES)
+    result = runner.invoke(app, [*PLAY, "--seed", "30", "--record", str(record)], input=ONES)
     assert result.exit_code == 0, result.output
     out = result.output
     # the board: FINISH on top, rows from the last down, START with its tokens at the bottom
     assert "FINISH ╞═" in out and "row 6  │" in out and "row 1  │" in out
     assert out.index("FINISH ╞") < out.index("row 6  │") < out.index("row 1  │")
     assert "START  ╞══" in out and "lane 3" in out
-    assert "Your hand: TRADE  SKIP  BLOCK" in out
+    assert "Your hand: ALL-2  TRADE  SKIP" in out
     assert "Hand Action: play a card" in out
-    assert "  SKIP  1) Bot 2   2) Bot 3" in out  # the menu, grouped by card
-    assert "Your choice (number, or text like 'SKIP P2'): " in out
+    assert "  SKIP  2) Bot 2   3) Bot 3" in out  # the menu, grouped by card
+    # everyone on START: no two tokens to TRADE (FAQ 4: the card is played for no effect)
+    assert "  TRADE 4) no legal target: played for no effect" in out
+    assert "Your choice (number, or text like 'ALL-2'): " in out
     assert "— Your turn —" in out and "You go first" in out  # "You", in the second person
     # a bot's action, and the human holds a BLOCK: asked plainly
     asked = [
@@ -82,7 +110,7 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
     assert "rank" in out and "reached" in out
 
     saved = load_record(record)
-    assert saved.seed == 3
+    assert saved.seed == 30
     game = saved.make_game()
     states = [step.state for step in racedeck.replay(saved)]
     assert game.outcome(states[-1]) is not None
@@ -107,7 +135,8 @@ def test_bad_input_is_asked_again(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Please choose. Type a number from 1 to 5." in out
+    # SKIP P2, SKIP P3, and TRADE for no effect (everyone is on START: no pair to trade)
+    assert "Please choose. Type a number from 1 to 3." in out
     assert "There is no choice 0." in out and "There is no choice 99." in out
     assert "'hello': cannot read 'hello' as an action." in out
     assert "'SKIP P9'" in out
@@ -117,13 +146,33 @@ def test_bad_input_is_asked_again(tmp_path: Path) -> None:
 def test_text_forms_may_be_typed_loosely() -> None:
     game = racedeck.make("setback", players=3)
     assert isinstance(game, Setback)
-    state = game.new_initial_state(3)
+    state = game.new_initial_state(3)  # P1 to play TRADE, SKIP, BLOCK; every token on START
+    state.row[2], state.lane[2] = 1, 1  # P3 on the board: P1 (on START) and P3 may trade
+    trade = Play(parse_card_type("TRADE"), target=0, other=2)
+    assert trade in game.legal_actions(state, 0)
     view = game.observe(state, 0)
     ui = _ui(game)
     console = Console(record=True, width=100, file=io.StringIO())
-    for answer in ("TRADE P1<>P3", "trade p1 p3", " Trade  P1 P3 "):
-        action = ui.ask_action(view, state, lambda _, a=answer: a, console)
-        assert isinstance(action, Play) and (action.target, action.other) == (0, 2)
+    for answer in ("TRADE P1<>P3", "trade p1 p3", " Trade  P1 P3 ", "trade P1<>p3"):
+        assert ui.ask_action(view, state, _answers(answer), console) == trade
+
+
+def test_an_illegal_text_form_is_asked_again() -> None:
+    """TRADE P2<>P3 would swap two tokens on START: not offered, so the question is asked again;
+    the TRADE for no effect (FAQ 4), typed as ``trade``, is legal."""
+    game = racedeck.make("setback", players=3)
+    assert isinstance(game, Setback)
+    state = game.new_initial_state(3)
+    view = game.observe(state, 0)
+    no_effect = Play(parse_card_type("TRADE"))
+    assert no_effect in view.legal_actions
+    ui = _ui(game)
+    console = Console(record=True, width=100, file=io.StringIO())
+    assert ui.ask_action(view, state, _answers("TRADE P2<>P3", "trade"), console) == no_effect
+    out = console.export_text()
+    assert "'TRADE P2<>P3'" in out and out.count("Type a number from 1 to 3.") == 1
+    with pytest.raises(pytest.fail.Exception, match="ran out"):
+        ui.ask_action(view, state, _answers("TRADE P2<>P3"), console)
 
 
 def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
@@ -135,14 +184,13 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     view = game.observe(state, 0)
     ui = _ui(game)
     console = Console(record=True, width=100, file=io.StringIO())
-    answers = iter(["maybe", "7", "p"])
-    assert ui.ask_action(view, state, lambda _: next(answers), console) == Pass()
+    assert ui.ask_action(view, state, _answers("maybe", "7", "p"), console) == Pass()
     out = console.export_text()
     assert "BLOCK it? [b]lock / [p]ass" in out or "BLOCK the BLOCK? [b]lock / [p]ass" in out
     assert "Type b to BLOCK or p to pass." in out
     assert "There is no choice 7." in out
     for answer in ("b", "BLOCK", "1"):
-        assert ui.ask_action(view, state, lambda _, a=answer: a, console) == Block()
+        assert ui.ask_action(view, state, _answers(answer), console) == Block()
     # the render says what was declared only when the viewer is not asked (the question does)
     assert "BLOCK window ·" not in _text(ui.render(view))
     assert "Your hand:" in _text(ui.render(view))

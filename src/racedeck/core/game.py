@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
@@ -167,3 +168,24 @@ class Game(ABC, Generic[S, A, V]):
     def describe_action(self, action: A, names: Sequence[str] | None = None) -> str:
         """Return the action in words for people (defaults to its text form)."""
         return str(action)
+
+    # -- explanations ----------------------------------------------------------------------
+
+    def illegal(self, state: S, seat: int, action: object, reason: str = "") -> IllegalAction:
+        """The :class:`IllegalAction` for ``action``: its reason (``why_illegal`` unless given),
+        the situation and the seat's legal options."""
+        return IllegalAction(
+            reason or self.why_illegal(state, seat, action),
+            action=action,
+            seat=seat,
+            legal=self.legal_actions(state, seat),
+            situation=self.describe_situation(state),
+        )
+
+    def why_illegal(self, state: S, seat: int, action: object) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in words (games say more)."""
+        return "not a legal action here"
+
+    def describe_situation(self, state: S) -> str:
+        """Where the game stands, in a few words, for error messages."""
+        return ""

@@ -129,7 +129,7 @@ class Pass:
 class Step:
     """A choice while a card resolves: move ``token`` next (into ``lane`` from START) for ALL;
     put the displaced ``token`` in ``lane`` for REVAMP; join the new lane (``lane`` ≥ 0) or not
-    (``lane`` = -1) after REVAMP adds one. Text: ``step P2 lane 3``."""
+    (``lane`` = -1) after REVAMP adds one. Text: ``step P2 lane 3``, or ``step P2``."""
 
     token: int
     lane: int = -1
@@ -139,7 +139,7 @@ class Step:
         return {"type": "step", "token": self.token, "lane": self.lane}
 
     def __str__(self) -> str:
-        lane = f" lane {self.lane + 1}" if self.lane >= 0 else " stay"
+        lane = f" lane {self.lane + 1}" if self.lane >= 0 else ""
         return f"step {_p(self.token)}{lane}"
 
 

@@ -7,10 +7,15 @@ from dataclasses import dataclass, field
 from racedeck.core.spec import GameConfig
 from racedeck.games.setback.cards import DEFAULT_DECK, CardType, parse_card_type
 
-__all__ = ["EDGE_BUMPS", "SetbackConfig"]
+__all__ = ["EDGE_BUMPS", "SELF_BLOCKS", "SetbackConfig"]
 
-EDGE_BUMPS = ("backward", "stay")
+EDGE_BUMPS = ("backward", "forward")
 """What a sideways bump does at the edge of the board (the rulebook is silent)."""
+
+SELF_BLOCKS = ("board", "all", "none")
+"""Which of their own actions a player may BLOCK. SB-9 lets "every player holding a BLOCK"
+answer; blocking one's own Hand Action only throws a card away, which FAQ 4 forbids in spirit,
+so by default a player may BLOCK only its own Board Action (the card it happens to stand on)."""
 
 
 @dataclass(frozen=True)
@@ -32,9 +37,13 @@ class SetbackConfig(GameConfig):
     rows_removable: int = field(
         default=2, metadata={"help": "rows removed behind the last token at most (SB-8)"}
     )
+    self_block: str = field(
+        default="board",
+        metadata={"help": "own actions a player may BLOCK: board, all or none (SB-9)"},
+    )
     edge_bump: str = field(
         default="backward",
-        metadata={"help": "a sideways bump off the board: backward one row, or stay (SB-7)"},
+        metadata={"help": "a sideways bump off the board goes backward or forward a row (SB-7)"},
     )
 
     @property
@@ -61,6 +70,8 @@ class SetbackConfig(GameConfig):
         needed = self.rows * self.start_lanes + self.players * self.hand_size
         if len(cards) < needed:
             raise ValueError(f"the deck needs at least {needed} cards for the board and hands")
+        if self.self_block not in SELF_BLOCKS:
+            raise ValueError(f"self_block must be one of {', '.join(SELF_BLOCKS)}")
         if self.edge_bump not in EDGE_BUMPS:
             raise ValueError(f"edge_bump must be one of {', '.join(EDGE_BUMPS)}")
         if self.hand_size < 1 or self.draw_count < 0 or self.rows_removable < 0:

@@ -1,7 +1,8 @@
 """Moving tokens: destinations, jumps, START and FINISH, and chains of bumps (SB-4, SB-7).
 
 Functions here change a :class:`SetbackState` in place and append events when given a list.
-A token that reaches FINISH wins at once: ``state.winner`` is set and callers stop.
+The first token to reach FINISH wins: ``state.winner`` is set and the game ends once the
+current effect has finished (an ALL still moves its remaining tokens, SB-5).
 """
 
 from __future__ import annotations
@@ -47,14 +48,16 @@ def to_start(s: SetbackState, q: int, ev: _Events, why: str) -> None:
 
 
 def finish(s: SetbackState, q: int, ev: _Events, why: str) -> None:
-    """``q`` reached FINISH and wins at once (SB-4, SB-7)."""
+    """``q`` reached FINISH (SB-4, SB-7); the first to get there is the winner."""
     before = _where(s, q)
     s.row[q] = s.rows
     s.lane[q] = START
-    s.winner = q
+    first = s.winner < 0
+    if first:
+        s.winner = q  # SB-5: when several reach FINISH, the first wins
     if ev is not None:
         ev.append(Event("token_moved", {"player": q, "from": before, "to": "FINISH", "why": why}))
-        ev.append(Event("finished", {"player": q}))
+        ev.append(Event("finished", {"player": q, "wins": first}))
 
 
 def place(
@@ -96,7 +99,8 @@ def bump(
     if direction in (LEFT, RIGHT):
         lane += -1 if direction == LEFT else 1
         if not 0 <= lane < s.lanes:
-            # Off the side of the board: the rulebook is silent; configurable (edge_bump).
+            # Off the side of the board: the rulebook is silent; configurable (edge_bump),
+            # backward or forward one row in the same lane.
             lane = s.lane[q]
             direction = edge_bump
     if direction == FORWARD:

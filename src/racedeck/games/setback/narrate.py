@@ -57,7 +57,7 @@ def describe_action(action: SetbackAction, names: Sequence[str]) -> str:
         return text
     if isinstance(action, Step):
         if action.lane < 0:
-            return f"move {_n(names, action.token)}" if action.token >= 0 else "stay"
+            return f"{_n(names, action.token)} (no lane to choose)"
         return f"{_n(names, action.token)} → lane {action.lane + 1}"
     if isinstance(action, EndHand):
         return "end the Hand Action"
@@ -102,7 +102,9 @@ def describe(event: Event, names: Sequence[str]) -> str:
         why = {"bumped": " (bumped)"}.get(d["why"], f" ({d['why']})")
         return f"{_n(names, d['player'])}: {_where(d['from'])} → {_where(d['to'])}{why}."
     if kind == "finished":
-        return f"{_n(names, d['player'])} reaches FINISH and wins!"
+        if d.get("wins", True):
+            return f"{_n(names, d['player'])} reaches FINISH and wins!"
+        return f"{_n(names, d['player'])} also reaches FINISH, too late to win."
     if kind == "no_effect":
         return f"No effect on {_n(names, d['player'])} ({d['why']})."
     if kind == "traded":

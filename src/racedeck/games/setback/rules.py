@@ -14,9 +14,8 @@ CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
@@ -121,7 +120,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def apply(self, state: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
         """Check and apply; the new state's ``events`` narrate what happened."""
         if action not in self.legal_actions(state, seat):
-            raise self._illegal(state, seat, action)
+            raise self.illegal(state, seat, action)
         s = state.clone()
         ev: list[Event] = []
         self._step(s, seat, action, ev)
@@ -188,10 +187,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         board = self._board_type(s, p)
         if board.kind == "SKIP":
             if not s.skip_spent[p]:
-                s.skip_spent[p] = True  # SB-10: once per arrival on the card
-                if ev is not None:
-                    ev.append(Event("turn_skipped", {"player": p, "why": "board skip"}))
-                self._end_turn(s, ev, draw=False)
+                # SB-10: once per arrival on the card; a Board Action, so it may be BLOCKed.
+                s.skip_spent[p] = True
+                self._declare(s, p, Play(board), "board", s.grid[s.row[p]][s.lane[p]], ev)
                 return
             self._begin_hand(s, ev)
             return
@@ -208,7 +206,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def _board_type(self, s: SetbackState, p: int) -> CardType:
         # SB-3: the card under the token acts as if played from hand; FREE is disregarded.
         t = self.types[s.grid[s.row[p]][s.lane[p]]]
-        return CardType(t.kind, t.amount, False)
+        return CardType(t.kind, t.amount, t.kind == "DRAW")  # DRAW cards are FREE by nature
 
     def _begin_hand(self, s: SetbackState, ev: _Events) -> None:
         s.source = ""
@@ -252,19 +250,24 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def _draw_cards(self, s: SetbackState, p: int, count: int, ev: _Events) -> None:
         drawn = 0
         for _ in range(count):
-            if not s.draw:
-                if not s.discard:
-                    break
-                s.draw = s.discard
-                s.discard = []
-                s.rng.shuffle(s.draw)
-                if ev is not None:
-                    ev.append(Event("discards_reshuffled", {"cards": len(s.draw)}))
+            if not s.draw and not self._refill(s, ev):
+                break
             s.hands[p].append(s.draw.pop())
             drawn += 1
         s.hands[p].sort()
         if ev is not None and drawn:
             ev.append(Event("cards_drawn", {"player": p, "count": drawn}))
+
+    def _refill(self, s: SetbackState, ev: _Events) -> bool:
+        """SB-3: an empty draw pile is the discards, shuffled. False if there are none."""
+        if not s.discard:
+            return False
+        s.draw = s.discard
+        s.discard = []
+        s.rng.shuffle(s.draw)
+        if ev is not None:
+            ev.append(Event("discards_reshuffled", {"cards": len(s.draw)}))
+        return True
 
     # -- declarations and the BLOCK window -------------------------------------------------------
 
@@ -299,19 +302,23 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 if ln != s.lane[q]
             ]
         elif kind == "TRADE":
-            out = [Play(t, target=p, other=q) for q in others if q in movable]
-            out += [
+            pairs = [(p, q) for q in others] + [(a, b) for a in others for b in others if a < b]
+            out = [
                 Play(t, target=a, other=b)
-                for a in others
-                for b in others
-                if a < b and a in movable and b in movable
+                for a, b in pairs
+                if a in movable
+                and b in movable
+                and (s.row[a], s.lane[a]) != (s.row[b], s.lane[b])  # both on START: no trade
             ]
         elif kind == "CUT":
             out = [
                 Play(t, target=q, other=x)
                 for q in movable
                 for x in range(self.n)
-                if x != q and s.row[x] != START and s.row[x] + 1 < s.rows
+                if x != q
+                and s.row[x] != START
+                and s.row[x] + 1 < s.rows
+                and (s.row[q], s.lane[q]) != (s.row[x] + 1, s.lane[x])  # already there
             ]
         elif kind == "REVAMP":
             out = []  # filled below
@@ -339,10 +346,17 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self._open_window(s, ev)
 
     def _open_window(self, s: SetbackState, ev: _Events) -> None:
-        # SB-9: every player holding a BLOCK may answer; not the one whose BLOCK is on top.
-        top_blocker = s.stack[-1]["by"] if len(s.stack) > 1 else -1
+        # SB-9: every player holding a BLOCK may answer; not the one whose BLOCK is on top,
+        # and the declarer only as `self_block` allows.
+        if len(s.stack) > 1:
+            exclude = s.stack[-1]["by"]
+        else:
+            own = self.cfg.self_block
+            source = s.stack[0]["source"]
+            may = own == "all" or (own == "board" and source == "board")
+            exclude = -1 if may else s.stack[0]["by"]
         order = [(s.current + i) % self.n for i in range(self.n)]
-        asked = [q for q in order if q != top_blocker and self._has_block(s, q)]
+        asked = [q for q in order if q != exclude and self._has_block(s, q)]
         if not asked:
             self._close_window(s, ev)
             return
@@ -387,7 +401,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         t = play.card
         kind = t.kind
         from_hand = source == "hand"
-        placed_skip = kind == "SKIP" and not self.on_block(s, play.target)
+        placed_skip = kind == "SKIP" and from_hand and not self.on_block(s, play.target)
         if from_hand and not placed_skip:
             s.discard.append(card)
         if kind == "MOVE":
@@ -436,6 +450,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             if play.mode == "remove":
                 self._remove_lane(s, p, play.lane, ev)
                 return
+        elif kind == "SKIP" and source == "board":
+            if ev is not None:
+                ev.append(Event("turn_skipped", {"player": p, "why": "board skip"}))
+            s.context = {}
+            self._end_turn(s, ev, draw=False)
+            return
         elif kind == "SKIP":
             q = play.target
             if self.on_block(s, q):
@@ -479,9 +499,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         column: list[int] = []
         for _ in range(s.rows):
             if not s.draw:
-                s.draw = s.discard
-                s.discard = []
-                s.rng.shuffle(s.draw)
+                self._refill(s, ev)  # enough cards was checked when REVAMP was declared
             column.append(s.draw.pop())
         index = 0 if left else s.lanes
         for r, card in enumerate(column):
@@ -555,7 +573,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             # Tokens still to move are in transit: they cannot be bumped (SB-5).
             move_by(s, q, ctx["amount"], step.lane, ev, "ALL", transit=set(ctx["left"]))
             if s.winner >= 0:
-                self._after_effect(s, ev)  # SB-5: the first in the order to reach FINISH wins
+                # SB-5: every token still moves; the first in the order to reach FINISH has won,
+                # so the rest move in seat order (entering lane 1) without asking.
+                while ctx["left"]:
+                    q = ctx["left"].pop(0)
+                    move_by(s, q, ctx["amount"], 0, ev, "ALL", transit=set(ctx["left"]))
+                self._after_effect(s, ev)
                 return
         elif kind == "place":
             ctx["left"].remove(q)
@@ -582,9 +605,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             float(state.rows + 1) if q == state.winner else float(state.row[q] + 1)
             for q in range(self.n)
         ]
-        keys = [
-            0.0 if q == state.winner else 1.0 + (state.rows - progress[q]) for q in range(self.n)
-        ]
+        keys = [0.0 if q == state.winner else 2.0 + state.rows - progress[q] for q in range(self.n)]
         ranks = tuple(1 + sum(1 for k in keys if k < key) for key in keys)
         return Outcome(
             scores=tuple(progress),
@@ -639,9 +660,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 return action
         parsed = parse_text(text)
         if parsed is None:
-            raise self._illegal(state, seat, None, f"cannot read {text!r} as an action")
+            raise self.illegal(state, seat, None, f"cannot read {text!r} as an action")
         if parsed not in legal:
-            raise self._illegal(state, seat, parsed)
+            raise self.illegal(state, seat, parsed)
         return parsed
 
     def state_from_json(self, obj: JSONObject) -> SetbackState:
@@ -664,16 +685,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- explanations ----------------------------------------------------------------------------
 
-    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
-        return IllegalAction(
-            reason or self._why_illegal(s, seat, action),
-            action=action,
-            seat=seat,
-            legal=self.legal_actions(s, seat),
-            situation=self._situation(s),
-        )
-
-    def _situation(self, s: SetbackState) -> str:
+    def describe_situation(self, s: SetbackState) -> str:
+        """Where the game stands, for error messages."""
         if s.phase == OVER:
             return "the game is over"
         what = {
@@ -684,7 +697,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         }[s.phase]
         return f"P{s.current + 1}'s turn, {what}"
 
-    def _why_illegal(self, s: SetbackState, seat: int, action: object) -> str:
+    def why_illegal(self, s: SetbackState, seat: int, action: object) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in words."""
         if s.phase == OVER:
             return "the game is over"
         if not 0 <= seat < self.n:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
@@ -120,7 +119,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     def apply(self, state: SixDayRaceState, seat: int, action: PlayCard) -> SixDayRaceState:
         """Check and apply; the new state's ``events`` tell the race."""
         if not self._is_legal(state, seat, action):
-            raise self._illegal(state, seat, action)
+            raise self.illegal(state, seat, action)
         s = state.clone()
         ev: list[Event] = []
         self._step(s, action.value, ev)
@@ -424,9 +423,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             reason = (
                 f"cannot read {text!r} as a card value"
                 if action is None
-                else self._why_illegal(state, seat, action)
+                else self.why_illegal(state, seat, action)
             )
-            raise self._illegal(state, seat, action, reason)
+            raise self.illegal(state, seat, action, reason)
         return action
 
     def state_from_json(self, obj: JSONObject) -> SixDayRaceState:
@@ -448,22 +447,15 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
 
     # -- explanations ----------------------------------------------------------------------------
 
-    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
-        return IllegalAction(
-            reason or self._why_illegal(s, seat, action),
-            action=action,
-            seat=seat,
-            legal=self.legal_actions(s, seat),
-            situation=self._situation(s),
-        )
-
-    def _situation(self, s: SixDayRaceState) -> str:
+    def describe_situation(self, s: SixDayRaceState) -> str:
+        """Where the game stands, for error messages."""
         if s.phase == OVER:
             return "the series is over"
         who = self.rider_names()[s.current] if s.current >= 0 else "nobody"
         return f"race {s.race + 1}, {who} to move"
 
-    def _why_illegal(self, s: SixDayRaceState, seat: int, action: object) -> str:
+    def why_illegal(self, s: SixDayRaceState, seat: int, action: object) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in words."""
         if s.phase == OVER:
             return "the series is over"
         if not 0 <= seat < self.n:

@@ -7,9 +7,8 @@ WF-6 stage scoring, WF-7 game end, WF-8 outcome, WF-9 Leo, WF-10 tactical varian
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
@@ -141,7 +140,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     def apply(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> WhyFirstState:
         """Check and apply; the new state's ``events`` explain the resolution."""
         if not self._is_legal(state, seat, action):
-            raise self._illegal(state, seat, action)
+            raise self.illegal(state, seat, action)
         if state.phase == COMMIT and len(state.pending) > 1:
             # Only `commits` and `pending` change until the last seat commits: share the rest.
             s = state.copy_for_commit()
@@ -440,9 +439,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             elif self.tactical and t.isdigit():
                 action = CommitCard(int(t))
         if action is None:
-            raise self._illegal(state, seat, None, f"cannot read {text!r} as an action")
+            raise self.illegal(state, seat, None, f"cannot read {text!r} as an action")
         if not self._is_legal(state, seat, action):
-            raise self._illegal(state, seat, action)
+            raise self.illegal(state, seat, action)
         return action
 
     def state_from_json(self, obj: JSONObject) -> WhyFirstState:
@@ -468,22 +467,15 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
     # -- explanations ---------------------------------------------------------------------------
 
-    def _illegal(self, s: Any, seat: int, action: object, reason: str = "") -> IllegalAction:
-        return IllegalAction(
-            reason or self._why_illegal(s, seat, action),
-            action=action,
-            seat=seat,
-            legal=self.legal_actions(s, seat),
-            situation=self._situation(s),
-        )
-
-    def _situation(self, s: WhyFirstState) -> str:
+    def describe_situation(self, s: WhyFirstState) -> str:
+        """Where the game stands, for error messages."""
         if s.phase == OVER:
             return "the game is over"
         phase = "placing cards" if s.phase == COMMIT else "moving figures"
         return f"stage {s.stage + 1}, round {s.round + 1}, {phase}"
 
-    def _why_illegal(self, s: WhyFirstState, seat: int, action: object) -> str:
+    def why_illegal(self, s: WhyFirstState, seat: int, action: object) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in words."""
         if s.phase == OVER:
             return "the game is over"
         if not 0 <= seat < self.n:

@@ -1,0 +1,418 @@
+"""Properties of *Setback* over random configurations, seeds and legal games (Hypothesis).
+
+Games are played to the end by a random legal policy through a :class:`racedeck.Session` (the
+checked path), with 2 to 6 players and a few board, hand and rule options varied. They are short
+(a few dozen to a few hundred steps); a guard fails a game that would not end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import racedeck
+from racedeck.core.record import GameRecord
+from racedeck.games.setback import Setback, SetbackAction, SetbackState
+from racedeck.games.setback.state import START
+
+FAST = settings(max_examples=25, deadline=None)
+STEP_LIMIT = 5000
+"""No random game of these setups comes near this many steps (they take 10 to 300)."""
+
+seed_st = st.integers(min_value=0, max_value=2**64 - 1)
+choices_st = st.integers(min_value=0, max_value=2**32)
+
+
+@dataclass(frozen=True)
+class Setup:
+    players: int
+    rows: int
+    hand_size: int
+    draw_count: int
+    rows_removable: int
+    self_block: str = "board"
+    edge_bump: str = "backward"
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "rows": self.rows,
+            "hand_size": self.hand_size,
+            "draw_count": self.draw_count,
+            "rows_removable": self.rows_removable,
+            "self_block": self.self_block,
+            "edge_bump": self.edge_bump,
+        }
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> Setup:
+    """Mostly the default options (SB-1, SB-3, SB-6, SB-8, SB-7, SB-9), sometimes others."""
+    default = draw(st.booleans())
+    return Setup(
+        players=draw(st.integers(min_value=2, max_value=6)),
+        rows=6 if default else draw(st.sampled_from([3, 4, 8])),
+        hand_size=3 if default else draw(st.integers(min_value=1, max_value=4)),
+        draw_count=2 if default else draw(st.integers(min_value=0, max_value=3)),
+        rows_removable=2 if default else draw(st.integers(min_value=0, max_value=3)),
+        self_block="board" if default else draw(st.sampled_from(["board", "all", "none"])),
+        edge_bump="backward" if default else draw(st.sampled_from(["backward", "forward"])),
+    )
+
+
+@dataclass
+class Played:
+    game: Setback
+    session: racedeck.Session
+    steps: list[tuple[int, SetbackAction, SetbackState]] = field(default_factory=list)
+
+    @property
+    def initial(self) -> SetbackState:
+        return self.game.new_initial_state(self.session.seed)
+
+    def states(self) -> list[SetbackState]:
+        return [self.initial, *(s for _, _, s in self.steps)]
+
+
+def play(setup: Setup, seed: int, choices: int) -> Played:
+    """A random legal game: a random pending seat, then a random legal action of that seat."""
+    game = racedeck.make("setback", **setup.options())
+    assert isinstance(game, Setback)
+    session = racedeck.Session(game, seed)
+    played = Played(game, session)
+    rng = random.Random(choices)
+    while not session.state.is_terminal:
+        assert len(played.steps) < STEP_LIMIT, "the game does not end"
+        seat = rng.choice(session.state.pending)
+        action = rng.choice(game.legal_actions(session.state, seat))
+        session.apply(seat, action)
+        played.steps.append((seat, action, session.state))
+    return played
+
+
+def roundtrip(obj: Any) -> Any:
+    return json.loads(json.dumps(obj))
+
+
+def card_places(s: SetbackState) -> list[int]:
+    """Every card index where it is: board, draw pile, discards, hands, SKIPs in front of
+    players, and the stack of a BLOCK window (a declared board card stays on the board)."""
+    cards = [c for row in s.grid for c in row] + s.draw + s.discard
+    cards += [c for h in s.hands for c in h] + [c for k in s.skip_cards for c in k]
+    cards += [item["card"] for item in s.stack if item.get("source") != "board"]
+    return cards
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_every_card_is_in_exactly_one_place(setup: Setup, seed: int, choices: int) -> None:
+    """SB-2/SB-3/SB-9/SB-10: cards move between deck, board, hands, discards, the SKIPs in front
+    of players and the stack, never appear twice and never vanish."""
+    p = play(setup, seed, choices)
+    everything = list(range(len(p.game.types)))
+    for s in p.states():
+        assert sorted(card_places(s)) == everything
+        assert all(h == sorted(h) for h in s.hands)
+        assert all(len(row) == s.lanes for row in s.grid)
+        assert all(p.game.types[c].kind == "SKIP" for k in s.skip_cards for c in k)
+        assert all(p.game.types[b["card"]].kind == "BLOCK" for b in s.stack[1:])
+
+
+# -- tokens ----------------------------------------------------------------------------------
+
+
+def _check_tokens(g: Setback, s: SetbackState) -> None:
+    ctx = s.context
+    transit = set(ctx.get("left", ())) if ctx.get("kind") == "all" else set()
+    displaced = set(ctx.get("left", ())) if ctx.get("kind") == "place" else set()
+    held: Counter[tuple[int, int]] = Counter()
+    for q in range(g.n):
+        row, lane = s.row[q], s.lane[q]
+        if row == START:
+            assert lane == START, f"P{q + 1} on START with lane {lane}"
+        elif row == s.rows:
+            assert s.is_terminal and lane == START, f"P{q + 1} on FINISH: {s!r}"
+        elif q in displaced:
+            assert 0 <= row < s.rows and lane == START  # lifted off a removed lane (REVAMP)
+        else:
+            assert 0 <= row < s.rows and 0 <= lane < s.lanes, f"P{q + 1} at {row}/{lane}"
+            if q not in transit:
+                held[(row, lane)] += 1
+    shared = [card for card, k in held.items() if k > 1]
+    assert not shared, f"tokens share {shared}: {s!r}"  # at the end of a game too (SB-5)
+    if s.is_terminal:
+        assert not transit and not displaced  # an ALL won midway still moves every token
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_tokens_are_on_the_board_start_or_finish_one_per_card(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-1/SB-4/SB-7: at most one token per card (START holds any number; tokens an ALL has
+    not moved yet are in transit); every token on the board, on START or, once the game is
+    over, the winner's on FINISH."""
+    p = play(setup, seed, choices)
+    g = p.game
+    states = p.states()
+    for s in states:
+        _check_tokens(g, s)
+        assert g.cfg.min_lanes <= s.lanes <= g.cfg.max_lanes
+        assert s.rows == setup.rows - s.rows_removed
+        assert 0 <= s.rows_removed <= setup.rows_removable
+    final = states[-1]
+    assert final.is_terminal and final.row[final.winner] == final.rows
+    # Several tokens end on FINISH only when they reached it in the same (last) transition: the
+    # winner first (SB-5: the first in the order of an ALL).
+    finished = [e.data["player"] for e in final.events if e.kind == "finished"]
+    on_finish = {q for q in range(g.n) if final.row[q] == final.rows}
+    assert finished and finished[0] == final.winner and set(finished) == on_finish
+    assert len(finished) == len(on_finish)
+    if len(finished) > 1:
+        assert any(e.kind == "token_moved" and e.data["why"] == "ALL" for e in final.events)
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_the_outcome_ranks_the_winner_first_and_the_others_by_progress(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    p = play(setup, seed, choices)
+    g = p.game
+    final = p.steps[-1][2]
+    outcome = g.outcome(final)
+    assert outcome is not None and outcome.winners == frozenset({final.winner})
+    assert outcome.ranks[final.winner] == 1 and outcome.ranks.count(1) == 1
+    assert all(g.outcome(s) is None for s in p.states()[:-1])
+    progress = [final.row[q] + 1 for q in range(g.n)]
+    assert list(outcome.scores) == progress and max(progress) == progress[final.winner]
+    for q in range(g.n):
+        if q != final.winner and final.row[q] == final.rows:
+            assert outcome.ranks[q] == 2  # also on FINISH (same ALL): right after the winner
+    for a in range(g.n):
+        for b in range(g.n):
+            if final.winner not in (a, b) and progress[a] > progress[b]:
+                assert outcome.ranks[a] < outcome.ranks[b]
+            if final.winner not in (a, b) and progress[a] == progress[b]:
+                assert outcome.ranks[a] == outcome.ranks[b]
+
+
+# -- SKIP and BLOCK windows ------------------------------------------------------------------
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_a_board_skip_is_declared_and_then_stands_or_is_cancelled(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-10: a turn lost on a board SKIP always follows its declaration as a Board Action, and
+    a declared board SKIP always ends in a lost turn or a cancellation (SB-9)."""
+    p = play(setup, seed, choices)
+    events = [e for s in p.states() for e in s.events]
+    board_skip = {"type": "play", "card": "SKIP"}
+    open_skip = -1
+    for e in events:
+        if e.kind == "declared" and e.data["source"] == "board" and e.data["play"] == board_skip:
+            assert open_skip < 0
+            open_skip = e.data["player"]
+            continue
+        stood = e.kind == "turn_skipped" and e.data["why"] == "board skip"
+        if stood or (e.kind == "cancelled" and e.data["play"] == board_skip):
+            assert e.data["player"] == open_skip
+            open_skip = -1
+        else:
+            assert e.kind != "declared" or open_skip < 0, "a board SKIP left unresolved"
+        assert not (
+            e.kind == "declared"
+            and e.data["play"]["card"] == "SKIP"
+            and "target" not in e.data["play"]
+            and e.data["source"] == "hand"
+        )
+    assert open_skip < 0  # the game never ends while a board SKIP waits in a window
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_a_window_asks_only_block_holders_and_the_declarer_as_self_block_allows(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-9: everyone asked holds a BLOCK; never the player of the BLOCK on top; the declarer
+    of a bare action only as ``self_block`` allows (its Board Action under "board")."""
+    p = play(setup, seed, choices)
+    g = p.game
+    for s in p.states():
+        if s.phase != "window":
+            continue
+        assert all(any(g.types[c].kind == "BLOCK" for c in s.hands[q]) for q in s.asked)
+        declared = s.stack[0]
+        if len(s.stack) > 1:
+            assert s.stack[-1]["by"] not in s.asked
+        elif declared["by"] in s.asked:
+            assert setup.self_block == "all" or (
+                setup.self_block == "board" and declared["source"] == "board"
+            )
+
+
+# -- records, replay and JSON ----------------------------------------------------------------
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_replay_reproduces_every_state_and_event(setup: Setup, seed: int, choices: int) -> None:
+    p = play(setup, seed, choices)
+    record = p.session.record
+    assert len(record.actions) == len(p.steps)
+    restored = GameRecord.from_json(roundtrip(record.to_json()))
+    assert restored == record
+    for rec in (record, restored):
+        steps = list(racedeck.replay(rec))
+        assert len(steps) == len(p.steps)
+        for step, (seat, action, state) in zip(steps, p.steps, strict=True):
+            assert step.seat == seat and step.action == action
+            assert step.state.to_json() == state.to_json()
+            assert step.events == state.events
+    assert p.session.initial_events == p.initial.events
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_json_round_trips(setup: Setup, seed: int, choices: int) -> None:
+    """States, actions (JSON and text), views and outcomes survive ``json.dumps``/``loads``."""
+    p = play(setup, seed, choices)
+    g = p.game
+    prev = p.initial
+    for i, (seat, action, s) in enumerate(p.steps):
+        assert g.action_from_json(roundtrip(action.to_json())) == action
+        assert g.parse_action(str(action), prev, seat) == action
+        obj = s.to_json()
+        back = g.state_from_json(roundtrip(obj))
+        assert back == s and back.to_json() == obj
+        assert g.legal_actions(back, seat) == g.legal_actions(s, seat)
+        if i % 5 == 0 or s.is_terminal or s.phase in ("window", "step"):
+            for who in [None, *range(setup.players)]:
+                view = g.observe(s, who)
+                vobj = view.to_json()
+                vback = g.view_from_json(roundtrip(vobj))
+                assert vback == view and vback.to_json() == vobj
+        prev = s
+    outcome = g.outcome(prev)
+    assert outcome is not None
+    assert racedeck.Outcome.from_json(roundtrip(outcome.to_json())) == outcome
+
+
+# -- secrecy ---------------------------------------------------------------------------------
+
+
+def _redeal(s: SetbackState, seat: int, rng: random.Random) -> SetbackState:
+    """The same table with every secret ``seat`` must not know changed: the other hands are
+    redealt from themselves and the draw pile (same sizes), the draw pile is reordered, and the
+    RNG (future shuffles) differs."""
+    t = s.clone()
+    others = [q for q in range(t.players) if q != seat]
+    pool = [c for q in others for c in t.hands[q]] + t.draw
+    rng.shuffle(pool)
+    for q in others:
+        size = len(t.hands[q])
+        t.hands[q] = sorted(pool[:size])
+        del pool[:size]
+    t.draw = pool
+    t.rng.state ^= 0x5DEECE66D
+    return t
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_no_view_holds_another_seats_hand(setup: Setup, seed: int, choices: int) -> None:
+    """A seat sees its own hand only: redealing the other hands, the draw pile's order and the
+    RNG leaves its view unchanged; the spectator sees no hand at all."""
+    p = play(setup, seed, choices)
+    g = p.game
+    rng = random.Random(choices)
+    states = p.states()
+    for s in states[:: max(1, len(states) // 12)]:
+        spectator = g.observe(s, None)
+        assert spectator.hand == () and spectator.legal_actions == ()
+        for seat in range(setup.players):
+            view = g.observe(s, seat)
+            assert view.hand == tuple(g.types[c].name for c in s.hands[seat])
+            assert view.hand_sizes == tuple(len(h) for h in s.hands)
+            assert not {"hands", "draw", "rng", "asked", "pending", "stack"} & set(view.to_json())
+            for _ in range(2):
+                t = _redeal(s, seat, rng)
+                assert g.observe(t, seat) == view
+                assert g.observe(t, None) == spectator
+
+
+def test_the_redeal_changes_the_other_hands() -> None:
+    """Guard for the secrecy property: the redeal really changes what the others hold."""
+    g = racedeck.make("setback", players=4)
+    s = g.new_initial_state(3)
+    rng = random.Random(0)
+    changed = 0
+    for _ in range(10):
+        t = _redeal(s, 0, rng)
+        assert t.hands[0] == s.hands[0] and [len(h) for h in t.hands] == [len(h) for h in s.hands]
+        changed += t.hands[1:] != s.hands[1:] and t.draw != s.draw
+    assert changed == 10
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_no_view_reveals_who_is_asked_in_a_block_window(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-9: the public view shows only that a window is open. Changing who else is asked (who
+    holds a BLOCK) changes no seat's view; a seat learns only whether it is asked itself."""
+    p = play(setup, seed, choices)
+    g = p.game
+    rng = random.Random(choices)
+    for s in p.states():
+        if s.phase != "window":
+            continue
+        assert s.asked and s.pending == tuple(s.asked)
+        for seat in [None, *range(setup.players)]:
+            view = g.observe(s, seat)
+            assert view.window_open and view.to_act is None
+            asked = seat in s.asked
+            assert bool(view.legal_actions) == asked
+            for _ in range(2):
+                t = s.clone()
+                others = [q for q in range(setup.players) if q != seat and rng.random() < 0.5]
+                t.asked = sorted(set(others) | ({seat} if asked and seat is not None else set()))
+                t.pending = tuple(t.asked)
+                assert g.observe(t, seat) == view
+
+
+# -- fast path -------------------------------------------------------------------------------
+
+
+def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k != "events"}
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_checked_and_fast_paths_agree(setup: Setup, seed: int, choices: int) -> None:
+    p = play(setup, seed, choices)
+    g = p.game
+    fast = p.initial
+    prev = p.initial
+    for seat, action, s in p.steps:
+        step = prev.clone()
+        g.apply_unchecked(step, seat, action)
+        assert step.events == ()
+        assert _without_events(step.to_json()) == _without_events(s.to_json())
+        g.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
+        assert _without_events(fast.to_json()) == _without_events(s.to_json())
+        prev = s
+    assert fast.is_terminal
+    assert g.outcome(fast) == g.outcome(prev)
