@@ -134,5 +134,5 @@ def test_setback_heuristic_blocks_a_threat_and_passes_on_trifles() -> None:
     bot = make_bot("heuristic", game, 0, 1)
     for card, target, expected in [("FOE-2", 0, Block()), ("DRAW", -1, Pass())]:
         play = Play(parse_card_type(card), target=target)
-        state.stack = [{"by": 1, "source": "hand", "card": 0, "play": play.to_json()}]
+        state.stack = [{"by": 1, "source": "hand", "card": 0, "play": play}]
         assert bot.act(game.observe(state, 0)) == expected

@@ -14,7 +14,7 @@ CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from racedeck.core.events import Event
 from racedeck.core.game import Game
@@ -63,7 +63,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self.cfg = config
         self.n = config.players
         self.types: tuple[CardType, ...] = tuple(config.card_types())
-        self.block_type = next((t for t in self.types if t.kind == "BLOCK"), None)
+        self._declaration_cache: dict[tuple[Any, ...], list[Play]] = {}
+        self._is_block = [t.kind == "BLOCK" for t in self.types]
 
     # -- small facts -----------------------------------------------------------------------------
 
@@ -74,9 +75,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def on_block(self, s: SetbackState, q: int) -> bool:
         """True when ``q``'s token stands on a BLOCK card (SB-5, SB-9: protected)."""
         row, lane = s.row[q], s.lane[q]
-        if not (0 <= row < s.rows and 0 <= lane < s.lanes):
+        if row < 0 or lane < 0 or row >= len(s.grid):
             return False  # START, FINISH, or lifted off a removed lane for a moment
-        return self.types[s.grid[row][lane]].kind == "BLOCK"
+        return self._is_block[s.grid[row][lane]]
 
     def _has_block(self, s: SetbackState, q: int) -> bool:
         return any(self.types[c].kind == "BLOCK" for c in s.hands[q])
@@ -114,7 +115,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         if state.phase == STEP:
             return self._step_options(state)
         if state.phase == BOARD:
-            return tuple(self._declarations(state, seat, self._board_type(state, seat), "board"))
+            return tuple(self._declarations(state, seat, self._board_type(state, seat)))
         return self._hand_options(state, seat)
 
     def apply(self, state: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
@@ -196,7 +197,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         if board.kind == "BLOCK":
             self._begin_hand(s, ev)  # a BLOCK under a token only protects it
             return
-        options = self._declarations(s, p, board, "board")
+        options = self._declarations(s, p, board)
         if len(options) == 1:
             self._declare(s, p, options[0], "board", s.grid[s.row[p]][s.lane[p]], ev)
         else:
@@ -213,12 +214,17 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self._continue_hand(s, ev)
 
     def _continue_hand(self, s: SetbackState, ev: _Events) -> None:
-        options = self._hand_options(s, s.current)
-        if not options or options == (EndHand(),):
-            self._end_turn(s, ev, draw=True)
-        else:
+        # Every playable card has at least one declaration, so no need to list them here.
+        hand = s.hands[s.current]
+        types = self.types
+        playable = any(
+            types[c].kind != "BLOCK" and (types[c].free or not s.nonfree_played) for c in hand
+        )
+        if playable or (hand and not s.hand_played):  # else only "end" (or nothing) is left
             s.phase = HAND
             s.pending = (s.current,)
+        else:
+            self._end_turn(s, ev, draw=True)
 
     def _hand_options(self, s: SetbackState, p: int) -> tuple[SetbackAction, ...]:
         hand = s.hands[p]
@@ -228,7 +234,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         playable = [t for t in types if t.kind != "BLOCK" and (t.free or not s.nonfree_played)]
         out: list[SetbackAction] = []
         for t in playable:
-            out.extend(self._declarations(s, p, t, "hand"))
+            out.extend(self._declarations(s, p, t))
         if s.hand_played:
             out.append(EndHand())
         elif not playable and all(t.kind == "BLOCK" for t in types):
@@ -271,8 +277,24 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- declarations and the BLOCK window -------------------------------------------------------
 
-    def _declarations(self, s: SetbackState, p: int, t: CardType, source: str) -> list[Play]:
-        """Every way to declare a card of type ``t`` for player ``p`` (SB-5, SB-6, SB-10)."""
+    def _declarations(self, s: SetbackState, p: int, t: CardType) -> list[Play]:
+        """Every way to declare a card of type ``t`` for player ``p`` (SB-5, SB-6, SB-10).
+
+        Apart from REVAMP, the options depend only on where the tokens are and which of them
+        stand on BLOCK, so they are cached on that (bots ask for them at every decision).
+        """
+        if t.kind == "REVAMP":
+            return self._list_declarations(s, p, t)
+        blocked = tuple(self.on_block(s, q) for q in range(self.n))
+        key = (t, p, tuple(s.row), tuple(s.lane), blocked, s.lanes, s.rows)
+        options = self._declaration_cache.get(key)
+        if options is None:
+            if len(self._declaration_cache) > 100_000:
+                self._declaration_cache.clear()
+            options = self._declaration_cache[key] = self._list_declarations(s, p, t)
+        return options
+
+    def _list_declarations(self, s: SetbackState, p: int, t: CardType) -> list[Play]:
         kind = t.kind
         lanes = range(s.lanes)
         others = [q for q in range(self.n) if q != p]
@@ -340,7 +362,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self, s: SetbackState, p: int, play: Play, source: str, card: int, ev: _Events
     ) -> None:
         s.source = source
-        s.stack = [{"by": p, "source": source, "card": card, "play": play.to_json()}]
+        s.stack = [{"by": p, "source": source, "card": card, "play": play}]
         if ev is not None:
             ev.append(Event("declared", {"player": p, "source": source, "play": play.to_json()}))
         self._open_window(s, ev)
@@ -382,13 +404,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.asked = []
         if ev is not None and blocks:
             ev.append(Event("window_closed", {"blocks": len(blocks), "cancelled": cancelled}))
-        play = action_from_json(item["play"])
-        assert isinstance(play, Play)
+        play = item["play"]
         if cancelled:
             if item["source"] == "hand":
                 s.discard.append(item["card"])  # a cancelled board card stays on the board
             if ev is not None:
-                ev.append(Event("cancelled", {"player": item["by"], "play": item["play"]}))
+                ev.append(Event("cancelled", {"player": item["by"], "play": play.to_json()}))
             self._after_effect(s, ev)
             return
         self._resolve(s, item["by"], play, item["source"], item["card"], ev)
@@ -636,7 +657,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             window_open=window,
             declared=None
             if declared is None
-            else {"player": declared["by"], "source": declared["source"], "play": declared["play"]},
+            else {
+                "player": declared["by"],
+                "source": declared["source"],
+                "play": declared["play"].to_json(),
+            },
             blocks=tuple(b["by"] for b in state.stack[1:]),
             context={k: v for k, v in state.context.items()},
             to_act=None if window or state.phase == OVER else state.pending[0],

@@ -7,6 +7,7 @@ from typing import Any
 from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
+from racedeck.games.setback.actions import action_from_json
 
 __all__ = ["BOARD", "HAND", "OVER", "START", "STEP", "WINDOW", "SetbackState"]
 
@@ -30,7 +31,8 @@ class SetbackState:
 
     ``grid[r][l]`` is the card (an index into the game's deck) in row ``r`` (0 = next to START)
     and lane ``l``. A token is at ``(row[p], lane[p])``, or on START when ``row[p] == START``.
-    ``stack`` holds the declared action (first) and the BLOCKs played against it during a
+    ``stack`` holds the declared action (first, with its :class:`Play`) and the BLOCKs played
+    against it during a
     window; ``asked`` the players still to answer. ``context`` describes a card that is
     resolving and waits for a choice. Piles are lists whose top is the last item.
     """
@@ -144,7 +146,7 @@ class SetbackState:
             "source": self.source,
             "hand_played": self.hand_played,
             "nonfree_played": self.nonfree_played,
-            "stack": [dict(item) for item in self.stack],
+            "stack": [_item_to_json(item) for item in self.stack],
             "asked": self.asked[:],
             "context": _copy_context(self.context),
             "winner": self.winner,
@@ -172,7 +174,7 @@ class SetbackState:
         s.source = str(obj["source"])
         s.hand_played = int(obj["hand_played"])
         s.nonfree_played = bool(obj["nonfree_played"])
-        s.stack = [dict(item) for item in obj["stack"]]
+        s.stack = [_item_from_json(item) for item in obj["stack"]]
         s.asked = [int(x) for x in obj["asked"]]
         s.context = _copy_context(obj["context"])
         s.winner = int(obj["winner"])
@@ -194,6 +196,21 @@ class SetbackState:
             f"<SetbackState phase={self.phase} current={self.current} tokens={tokens} "
             f"lanes={self.lanes} rows={self.rows} pending={self.pending}>"
         )
+
+
+def _item_to_json(item: dict[str, Any]) -> JSONObject:
+    """A stack item holds the declared :class:`Play` itself; JSON holds its JSON form."""
+    out = dict(item)
+    if "play" in out:
+        out["play"] = out["play"].to_json()
+    return out
+
+
+def _item_from_json(obj: JSONObject) -> dict[str, Any]:
+    item = dict(obj)
+    if "play" in item:
+        item["play"] = action_from_json(item["play"])
+    return item
 
 
 def _copy_context(ctx: dict[str, Any]) -> dict[str, Any]:
