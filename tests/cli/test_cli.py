@@ -132,3 +132,14 @@ def test_replay_refuses_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2
     assert "does not hold a game record" in result.output
+
+
+def test_narration_speaks_to_you_in_the_second_person() -> None:
+    from racedeck.cli.terminal_ui import second_person
+
+    assert second_person("Stage 1 scored: second farthest space is 3; You scores +3.") == (
+        "Stage 1 scored: second farthest space is 3; You score +3."
+    )
+    assert second_person("You has no cards and passes.") == "You have no cards and pass."
+    assert second_person("You-1 plays 3 → lands on 17") == "You-1 plays 3 → lands on 17"  # a rider
+    assert second_person("Bot 2 plays 2") == "Bot 2 plays 2"

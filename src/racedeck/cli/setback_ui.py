@@ -16,7 +16,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.terminal_ui import Ask, TerminalUI
+from racedeck.cli.terminal_ui import Ask, TerminalUI, second_person
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
@@ -33,7 +33,7 @@ from racedeck.games.setback.actions import (
 from racedeck.games.setback.cards import MOVEMENT_KINDS, parse_card_type
 from racedeck.games.setback.view import SetbackView
 
-__all__ = ["SetbackUI", "card_style", "second_person"]
+__all__ = ["SetbackUI", "card_style"]
 
 SEAT_COLOURS = ("bright_red", "bright_blue", "bright_green", "yellow", "magenta", "cyan")
 """One colour per seat, for tokens and names."""
@@ -94,34 +94,6 @@ def _loose(text: str) -> tuple[str, ...]:
     """A text form reduced to its words and numbers: ``trade p1 p3`` = ``TRADE P1<>P3``."""
     words = re.findall(r"[a-z]+|[+-]\d|\d+|\*", text.lower())
     return tuple(w for w in words if w not in _FILLER)
-
-
-# Second person for a player called "You": "You's turn" → "Your turn", "You plays" → "You play".
-_VERBS = {
-    "goes": "go",
-    "plays": "play",
-    "draws": "draw",
-    "holds": "hold",
-    "discards": "discard",
-    "adds": "add",
-    "removes": "remove",
-    "stands": "stand",
-    "loses": "lose",
-    "reaches": "reach",
-    "wins": "win",
-    "is": "are",
-}
-_VERB = re.compile(r"\b(You|and) (" + "|".join(_VERBS) + r")\b")
-
-
-def second_person(line: str) -> str:
-    """Narration about a player called "You" in the second person."""
-    line = re.sub(r"\bYou's\b", "Your", line)
-    line = line.replace("in front of You: they lose their", "in front of You: you lose your")
-    if re.match(r"^(Game over: )?You\b", line):
-        line = _VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", line)
-        line = line.replace("in front of them", "in front of you")
-    return line
 
 
 class SetbackUI(TerminalUI):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,10 +14,47 @@ from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 
-__all__ = ["Ask", "TerminalUI", "ui_for"]
+__all__ = ["Ask", "TerminalUI", "second_person", "ui_for"]
 
 Ask = Callable[[str], str]
 """Reads one line of input after showing a prompt (raises EOFError/KeyboardInterrupt to stop)."""
+
+
+# Second person for a player called "You": "You's turn" → "Your turn", "You plays" → "You play".
+_VERBS = {
+    "goes": "go",
+    "plays": "play",
+    "draws": "draw",
+    "holds": "hold",
+    "discards": "discard",
+    "adds": "add",
+    "removes": "remove",
+    "stands": "stand",
+    "loses": "lose",
+    "reaches": "reach",
+    "wins": "win",
+    "is": "are",
+    "has": "have",
+    "scores": "score",
+    "crosses": "cross",
+    "crashes": "crash",
+    "sits": "sit",
+    "changes": "change",
+    "passes": "pass",
+}
+_VERB = re.compile(r"\b(You|and) (" + "|".join(_VERBS) + r")\b(?!-)")
+
+
+def second_person(line: str) -> str:
+    """Narration about a player called "You" in the second person."""
+    line = re.sub(r"\bYou's\b", "Your", line)
+    line = line.replace("in front of You: they lose their", "in front of You: you lose your")
+    if re.match(r"^(Game over: |Stage \d+ scored: .*; )?You\b", line) or re.search(
+        r"; You score", line
+    ):
+        line = _VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", line)
+        line = line.replace("in front of them", "in front of you")
+    return line
 
 
 class TerminalUI:
@@ -57,8 +95,11 @@ class TerminalUI:
         return [e for e in events if e.kind != "card_committed"]
 
     def describe_events(self, events: Sequence[Any]) -> list[str]:
-        """One line per event."""
-        return [self.game.describe_event(e, self.names) for e in events]
+        """One line per event, in the second person for a player called "You"."""
+        lines = [self.game.describe_event(e, self.names) for e in events]
+        if "You" not in self.names:
+            return lines
+        return [second_person(line) for line in lines]
 
     def ask_action(self, view: Any, state_for_parse: Any, ask: Ask, console: Console) -> Any:
         """Ask for one legal action: by menu number or by its text form; re-ask on bad input."""
