@@ -15,23 +15,13 @@ from fractions import Fraction
 
 import pytest
 
-import racedeck
-from racedeck.core.events import Event
-from racedeck.games.six_day_race import PlayCard, SixDayRace, SixDayRaceState
-from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_pile, card_value
+from racedeck.games.six_day_race import SixDayRace, SixDayRaceState
+from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_pile, card_value
+
+from .builders import green, make, of_kind, only, play
 
 SMALL_HAND = {1: 4, 2: 4, 3: 3, 4: 3, 5: 2, 7: 1}
 LARGE_HAND = {1: 3, 2: 3, 3: 3, 4: 3, 5: 2, 7: 1}
-
-
-def make(players: int = 5, **options: object) -> SixDayRace:
-    game = racedeck.make("six-day-race", players=players, **options)
-    assert isinstance(game, SixDayRace)
-    return game
-
-
-def green(*values: int) -> list[int]:
-    return [card_code(GREEN, v) for v in values]
 
 
 def build(
@@ -67,26 +57,6 @@ def build(
     )
     s.events = ()
     return s
-
-
-def play(game: SixDayRace, s: SixDayRaceState, *values: int) -> tuple[SixDayRaceState, list[Event]]:
-    """The pending seat plays each value in turn (checked path); return the state and events."""
-    events: list[Event] = []
-    for value in values:
-        assert len(s.pending) == 1, f"nobody to play {value}: {s!r}"
-        s = game.apply(s, s.pending[0], PlayCard(value))
-        events.extend(s.events)
-    return s, events
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, f"expected one {kind} event, got {found}"
-    return found[0]
-
-
-def of_kind(events: Iterable[Event], kind: str) -> list[dict[str, object]]:
-    return [e.data for e in events if e.kind == kind]
 
 
 def finish_points(s: SixDayRaceState, race: int = -1) -> list[Fraction]:

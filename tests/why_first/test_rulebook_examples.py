@@ -22,41 +22,9 @@ from racedeck.games.why_first import (
 )
 from racedeck.games.why_first.scoring import final_ranks, scoring_space, stage_points, winners
 
+from .builders import build, card
+
 ANNE, BEN, CHRIS, DANA = 0, 1, 2, 3
-
-
-def card(value: int, nth: int = 0) -> int:
-    """The ``nth`` highest white number among the cards of ``value`` (WF-2 table)."""
-    numbers = [i + 1 for i, v in enumerate(DEFAULT_CARD_VALUES) if v == value]
-    return sorted(numbers, reverse=True)[nth]
-
-
-def build(
-    game: WhyFirst,
-    *,
-    positions: Sequence[int],
-    hands: Sequence[Iterable[int]],
-    round_: int = 0,
-    stage: int = 0,
-    leo_cards: Sequence[int] = (),
-    totals: Sequence[int] | None = None,
-) -> WhyFirstState:
-    """A state at the start of card round ``round_`` (0-based) with exactly these facts."""
-    s = game.new_initial_state(0)
-    s.positions = list(positions)
-    s.hands = [sorted(h) for h in hands]
-    s.leo_cards = list(leo_cards)
-    s.round = round_
-    s.stage = stage
-    if totals is not None:
-        s.totals = list(totals)
-    s.commits = [None] * game.num_players
-    s.phase = "commit"
-    s.pending = tuple(range(game.num_players))
-    s.move_queue = []
-    s.last_reveal = []
-    s.events = ()
-    return s
 
 
 def play_round(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -22,6 +22,8 @@ from racedeck.games.why_first import (
 )
 from racedeck.games.why_first.scoring import final_ranks, scoring_space, stage_points, winners
 
+from .builders import build, card
+
 ALL_CARDS = frozenset(range(1, 33))
 
 
@@ -29,40 +31,6 @@ def make(players: int = 4, **options: object) -> WhyFirst:
     game = racedeck.make("why-first", players=players, **options)
     assert isinstance(game, WhyFirst)
     return game
-
-
-def card(value: int, nth: int = 0) -> int:
-    """The ``nth`` highest white number among the cards of ``value`` (WF-2 table)."""
-    numbers = [i + 1 for i, v in enumerate(DEFAULT_CARD_VALUES) if v == value]
-    return sorted(numbers, reverse=True)[nth]
-
-
-def build(
-    game: WhyFirst,
-    *,
-    positions: Sequence[int],
-    hands: Sequence[Iterable[int]],
-    round_: int = 0,
-    stage: int = 0,
-    leo_cards: Sequence[int] = (),
-    totals: Sequence[int] | None = None,
-) -> WhyFirstState:
-    """A state at the start of card round ``round_`` (0-based) with exactly these facts."""
-    s = game.new_initial_state(0)
-    s.positions = list(positions)
-    s.hands = [sorted(h) for h in hands]
-    s.leo_cards = list(leo_cards)
-    s.round = round_
-    s.stage = stage
-    if totals is not None:
-        s.totals = list(totals)
-    s.commits = [None] * game.num_players
-    s.phase = "commit"
-    s.pending = tuple(range(game.num_players))
-    s.move_queue = []
-    s.last_reveal = []
-    s.events = ()
-    return s
 
 
 def random_game(
