@@ -7,18 +7,18 @@ checked path), with 2 to 6 players and a few board, hand and rule options varied
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playthrough import Played, play_random, roundtrip
 
 import racedeck
 from racedeck.core.record import GameRecord
-from racedeck.games.setback import Setback, SetbackAction, SetbackState
+from racedeck.games.setback import Setback, SetbackState
 from racedeck.games.setback.state import START
 
 FAST = settings(max_examples=25, deadline=None)
@@ -66,38 +66,11 @@ def setups(draw: st.DrawFn) -> Setup:
     )
 
 
-@dataclass
-class Played:
-    game: Setback
-    session: racedeck.Session
-    steps: list[tuple[int, SetbackAction, SetbackState]] = field(default_factory=list)
-
-    @property
-    def initial(self) -> SetbackState:
-        return self.game.new_initial_state(self.session.seed)
-
-    def states(self) -> list[SetbackState]:
-        return [self.initial, *(s for _, _, s in self.steps)]
-
-
 def play(setup: Setup, seed: int, choices: int) -> Played:
     """A random legal game: a random pending seat, then a random legal action of that seat."""
     game = racedeck.make("setback", **setup.options())
     assert isinstance(game, Setback)
-    session = racedeck.Session(game, seed)
-    played = Played(game, session)
-    rng = random.Random(choices)
-    while not session.state.is_terminal:
-        assert len(played.steps) < STEP_LIMIT, "the game does not end"
-        seat = rng.choice(session.state.pending)
-        action = rng.choice(game.legal_actions(session.state, seat))
-        session.apply(seat, action)
-        played.steps.append((seat, action, session.state))
-    return played
-
-
-def roundtrip(obj: Any) -> Any:
-    return json.loads(json.dumps(obj))
+    return play_random(game, seed, choices, STEP_LIMIT)
 
 
 def card_places(s: SetbackState) -> list[int]:

@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playthrough import Played, play_random, roundtrip
 
 import racedeck
 from racedeck.core.record import GameRecord
-from racedeck.games.six_day_race import PlayCard, SixDayRace, SixDayRaceState
+from racedeck.games.six_day_race import SixDayRace, SixDayRaceState
 from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_pile
 
 FAST = settings(max_examples=25, deadline=None)
@@ -63,37 +64,11 @@ def setups(draw: st.DrawFn) -> Setup:
     )
 
 
-@dataclass
-class Played:
-    game: SixDayRace
-    session: racedeck.Session
-    steps: list[tuple[int, PlayCard, SixDayRaceState]] = field(default_factory=list)
-
-    @property
-    def initial(self) -> SixDayRaceState:
-        return self.game.new_initial_state(self.session.seed)
-
-    def states(self) -> list[SixDayRaceState]:
-        return [self.initial, *(s for _, _, s in self.steps)]
-
-
 def play(setup: Setup, seed: int, choices: int) -> Played:
     """A random legal game, played through a :class:`racedeck.Session` (checked path)."""
     game = racedeck.make("six-day-race", **setup.options())
     assert isinstance(game, SixDayRace)
-    session = racedeck.Session(game, seed)
-    played = Played(game, session)
-    rng = random.Random(choices)
-    while not session.state.is_terminal:
-        seat = rng.choice(session.state.pending)
-        action = rng.choice(game.legal_actions(session.state, seat))
-        session.apply(seat, action)
-        played.steps.append((seat, action, session.state))
-    return played
-
-
-def roundtrip(obj: Any) -> Any:
-    return json.loads(json.dumps(obj))
+    return play_random(game, seed, choices)
 
 
 # -- cards ----------------------------------------------------------------------------------------

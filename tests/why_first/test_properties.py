@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from playthrough import Played, play_random, roundtrip
 
 import racedeck
 from racedeck.core.record import GameRecord
@@ -24,34 +24,11 @@ seed_st = st.integers(min_value=0, max_value=2**64 - 1)
 stages_st = st.integers(min_value=1, max_value=5)
 
 
-@dataclass
-class Played:
-    game: WhyFirst
-    session: racedeck.Session
-    steps: list[tuple[int, Any, WhyFirstState]] = field(default_factory=list)
-
-    @property
-    def initial(self) -> WhyFirstState:
-        return self.game.new_initial_state(self.session.seed)
-
-
 def play(players: int, variant: str, seed: int, choices: int, stages: int = 5) -> Played:
     """A random legal game, played through a :class:`racedeck.Session` (checked path)."""
     game = racedeck.make("why-first", players=players, variant=variant, stages=stages)
     assert isinstance(game, WhyFirst)
-    session = racedeck.Session(game, seed)
-    played = Played(game, session)
-    rng = random.Random(choices)
-    while not session.state.is_terminal:
-        seat = rng.choice(session.state.pending)
-        action = rng.choice(game.legal_actions(session.state, seat))
-        session.apply(seat, action)
-        played.steps.append((seat, action, session.state))
-    return played
-
-
-def roundtrip(obj: Any) -> Any:
-    return json.loads(json.dumps(obj))
+    return play_random(game, seed, choices)
 
 
 # -- cards and track ------------------------------------------------------------------------------
