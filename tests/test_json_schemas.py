@@ -249,9 +249,11 @@ SDR_CASES = [
 ]
 
 
-def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
-    """Play one seeded six-day-race game, validating everything; return the event kinds seen."""
-    game = racedeck.make("six-day-race", **options)
+def _play_and_validate_game(
+    game_id: str, options: dict[str, Any], seed: int, allowed: set[str]
+) -> set[str]:
+    """Play one seeded game, validating everything against the schemas; return the event kinds."""
+    game = racedeck.make(game_id, **options)
     session = racedeck.Session(game, seed, meta={"test": "schemas"})
     policy = Rng(derive_seed(seed, 7))
     players = game.num_players
@@ -260,13 +262,14 @@ def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
 
     def check_state(where: str, acted: int | None) -> None:
         state = session.state
-        assert_valid("six-day-race.state", state.to_json(), where)
-        seats: list[int | None] = [None, acted, *state.pending[:1]]
+        assert_valid(f"{game_id}.state", state.to_json(), where)
+        # In a BLOCK window every asked seat has its own legal actions: view them all.
+        seats: list[int | None] = [None, acted, *state.pending]
         if acted is None or not state.pending:
             seats.extend(range(players))
         for seat in dict.fromkeys(seats):
             view = game.observe(state, seat).to_json()
-            assert_valid("six-day-race.view", view, f"{where}, view of seat {seat}")
+            assert_valid(f"{game_id}.view", view, f"{where}, view of seat {seat}")
         for event in state.events:
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
@@ -280,7 +283,7 @@ def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
         for action in legal:
             if action not in actions_seen:
                 actions_seen.add(action)
-                assert_valid("six-day-race.action", action.to_json(), f"step {step}, {action}")
+                assert_valid(f"{game_id}.action", action.to_json(), f"step {step}, {action}")
         action = legal[policy.below(len(legal))]
         session.apply(seat, action)
         check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
@@ -291,8 +294,30 @@ def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
     record = session.record.to_json()
     assert_valid("record", record, "record")
     assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
-    assert kinds <= SDR_KINDS, f"unexpected event kinds: {sorted(kinds - SDR_KINDS)}"
+    assert kinds <= allowed, f"unexpected event kinds: {sorted(kinds - allowed)}"
     return kinds
+
+
+def _play_and_validate_sdr(options: dict[str, Any], seed: int) -> set[str]:
+    return _play_and_validate_game("six-day-race", options, seed, SDR_KINDS)
+
+
+def _event_kinds(game_id: str, cases: list[Any]) -> set[str]:
+    """Every event kind the seeded random games of ``cases`` produce."""
+    seen: set[str] = set()
+    for case in cases:
+        options, seed = case.values
+        assert isinstance(options, dict) and isinstance(seed, int)
+        game = racedeck.make(game_id, **options)
+        state = game.new_initial_state(seed)
+        policy = Rng(derive_seed(seed, 7))
+        seen.update(e.kind for e in state.events)
+        while state.pending:
+            seat = state.pending[policy.below(len(state.pending))]
+            legal = game.legal_actions(state, seat)
+            state = game.apply(state, seat, legal[policy.below(len(legal))])
+            seen.update(e.kind for e in state.events)
+    return seen
 
 
 @pytest.mark.parametrize(("options", "seed"), SDR_CASES)
@@ -303,20 +328,7 @@ def test_random_six_day_race_games_match_the_schemas(options: dict[str, Any], se
 
 def test_six_day_race_cases_produce_every_event_kind() -> None:
     """The cases above together show every event kind, so every branch of the schema is used."""
-    seen: set[str] = set()
-    for case in SDR_CASES:
-        options, seed = case.values
-        assert isinstance(options, dict) and isinstance(seed, int)
-        game = racedeck.make("six-day-race", **options)
-        state = game.new_initial_state(seed)
-        policy = Rng(derive_seed(seed, 7))
-        seen.update(e.kind for e in state.events)
-        while state.pending:
-            seat = state.pending[policy.below(len(state.pending))]
-            legal = game.legal_actions(state, seat)
-            state = game.apply(state, seat, legal[policy.below(len(legal))])
-            seen.update(e.kind for e in state.events)
-    assert seen == SDR_KINDS
+    assert _event_kinds("six-day-race", SDR_CASES) == SDR_KINDS
 
 
 def test_six_day_race_views_of_every_seat_with_two_riders_and_shared_points() -> None:
@@ -388,50 +400,7 @@ SB_CASES = [
 
 
 def _play_and_validate_sb(options: dict[str, Any], seed: int) -> set[str]:
-    """Play one seeded setback game, validating everything; return the event kinds seen."""
-    game = racedeck.make("setback", **options)
-    session = racedeck.Session(game, seed, meta={"test": "schemas"})
-    policy = Rng(derive_seed(seed, 7))
-    players = game.num_players
-    kinds: set[str] = set()
-    actions_seen: set[Any] = set()
-
-    def check_state(where: str, acted: int | None) -> None:
-        state = session.state
-        assert_valid("setback.state", state.to_json(), where)
-        # In a BLOCK window every asked seat has its own legal actions: view them all.
-        seats: list[int | None] = [None, acted, *state.pending]
-        if acted is None or not state.pending:
-            seats.extend(range(players))
-        for seat in dict.fromkeys(seats):
-            view = game.observe(state, seat).to_json()
-            assert_valid("setback.view", view, f"{where}, view of seat {seat}")
-        for event in state.events:
-            assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
-            kinds.add(event.kind)
-
-    check_state(f"seed {seed} initial state", None)
-    step = 0
-    while session.state.pending:
-        step += 1
-        seat = session.state.pending[policy.below(len(session.state.pending))]
-        legal = game.legal_actions(session.state, seat)
-        for action in legal:
-            if action not in actions_seen:
-                actions_seen.add(action)
-                assert_valid("setback.action", action.to_json(), f"step {step}, {action}")
-        action = legal[policy.below(len(legal))]
-        session.apply(seat, action)
-        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
-
-    outcome = game.outcome(session.state)
-    assert outcome is not None
-    assert_valid("outcome", outcome.to_json(), "outcome")
-    record = session.record.to_json()
-    assert_valid("record", record, "record")
-    assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
-    assert kinds <= SB_KINDS, f"unexpected event kinds: {sorted(kinds - SB_KINDS)}"
-    return kinds
+    return _play_and_validate_game("setback", options, seed, SB_KINDS)
 
 
 @pytest.mark.parametrize(("options", "seed"), SB_CASES)
@@ -442,20 +411,7 @@ def test_random_setback_games_match_the_schemas(options: dict[str, Any], seed: i
 
 def test_setback_cases_produce_every_event_kind() -> None:
     """The cases above together show every event kind, so every branch of the schema is used."""
-    seen: set[str] = set()
-    for case in SB_CASES:
-        options, seed = case.values
-        assert isinstance(options, dict) and isinstance(seed, int)
-        game = racedeck.make("setback", **options)
-        state = game.new_initial_state(seed)
-        policy = Rng(derive_seed(seed, 7))
-        seen.update(e.kind for e in state.events)
-        while state.pending:
-            seat = state.pending[policy.below(len(state.pending))]
-            legal = game.legal_actions(state, seat)
-            state = game.apply(state, seat, legal[policy.below(len(legal))])
-            seen.update(e.kind for e in state.events)
-    assert seen == SB_KINDS
+    assert _event_kinds("setback", SB_CASES) == SB_KINDS
 
 
 # -- the schemas reject malformed objects ----------------------------------------------------
