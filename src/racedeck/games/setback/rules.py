@@ -36,6 +36,7 @@ from racedeck.games.setback.actions import (
 )
 from racedeck.games.setback.cards import CardType
 from racedeck.games.setback.config import SetbackConfig
+from racedeck.games.setback.declarations import list_declarations
 from racedeck.games.setback.movement import FORWARD, LEFT, RIGHT, move_by, place
 from racedeck.games.setback.state import (
     BOARD,
@@ -283,80 +284,16 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         Apart from REVAMP, the options depend only on where the tokens are and which of them
         stand on BLOCK, so they are cached on that (bots ask for them at every decision).
         """
-        if t.kind == "REVAMP":
-            return self._list_declarations(s, p, t)
         blocked = tuple(self.on_block(s, q) for q in range(self.n))
+        if t.kind == "REVAMP":
+            return list_declarations(s, p, t, blocked, self.cfg)
         key = (t, p, tuple(s.row), tuple(s.lane), blocked, s.lanes, s.rows)
         options = self._declaration_cache.get(key)
         if options is None:
             if len(self._declaration_cache) > 100_000:
                 self._declaration_cache.clear()
-            options = self._declaration_cache[key] = self._list_declarations(s, p, t)
+            options = self._declaration_cache[key] = list_declarations(s, p, t, blocked, self.cfg)
         return options
-
-    def _list_declarations(self, s: SetbackState, p: int, t: CardType) -> list[Play]:
-        kind = t.kind
-        lanes = range(s.lanes)
-        others = [q for q in range(self.n) if q != p]
-        if kind == "MOVE":
-            if s.row[p] == START and t.amount > 0:
-                return [Play(t, lane=ln) for ln in lanes]
-            return [Play(t)]
-        if kind == "FOE":
-            out: list[Play] = []
-            for q in others:
-                if s.row[q] == START and t.amount > 0 and not self.on_block(s, q):
-                    out.extend(Play(t, target=q, lane=ln) for ln in lanes)  # FAQ 2
-                else:
-                    out.append(Play(t, target=q))
-            return out
-        if kind in ("ALL", "DRAW"):
-            return [Play(t)]
-        if kind == "SKIP":
-            return [Play(t, target=q) for q in others]
-        movable = [q for q in range(self.n) if q == p or not self.on_block(s, q)]
-        if kind == "SHIFT":
-            out = [
-                Play(t, target=q, lane=ln)
-                for q in movable
-                if s.row[q] != START
-                for ln in lanes
-                if ln != s.lane[q]
-            ]
-        elif kind == "TRADE":
-            pairs = [(p, q) for q in others] + [(a, b) for a in others for b in others if a < b]
-            out = [
-                Play(t, target=a, other=b)
-                for a, b in pairs
-                if a in movable
-                and b in movable
-                and (s.row[a], s.lane[a]) != (s.row[b], s.lane[b])  # both on START: no trade
-            ]
-        elif kind == "CUT":
-            out = [
-                Play(t, target=q, other=x)
-                for q in movable
-                for x in range(self.n)
-                if x != q
-                and s.row[x] != START
-                and s.row[x] + 1 < s.rows
-                and (s.row[q], s.lane[q]) != (s.row[x] + 1, s.lane[x])  # already there
-            ]
-        elif kind == "REVAMP":
-            out = []  # filled below
-            if s.lanes < self.cfg.max_lanes and len(s.draw) + len(s.discard) >= s.rows:
-                out += [Play(t, mode="add-left"), Play(t, mode="add-right")]
-            if s.lanes > self.cfg.min_lanes and not any(
-                self._row_full(s, r) for r in range(s.rows)
-            ):
-                out += [Play(t, mode="remove", lane=ln) for ln in lanes]
-        else:  # pragma: no cover - BLOCK is never declared
-            out = []
-        # SB-6: mandatory when a legal target exists, else played for no effect (FAQ 4).
-        return out or [Play(t)]
-
-    def _row_full(self, s: SetbackState, r: int) -> bool:
-        return sum(1 for q in range(self.n) if s.row[q] == r) >= s.lanes
 
     def _declare(
         self, s: SetbackState, p: int, play: Play, source: str, card: int, ev: _Events
