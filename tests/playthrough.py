@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import racedeck
+from racedeck.core import GameRecord
 
 
 @dataclass
@@ -46,3 +47,42 @@ def play_random(game: Any, seed: int, choices: int, max_steps: int = 100_000) ->
 def roundtrip(obj: Any) -> Any:
     """``obj`` through JSON text and back."""
     return json.loads(json.dumps(obj))
+
+
+def assert_replay_reproduces(played: Played) -> None:
+    """The record, as it is and after a JSON round trip, replays to every state and event."""
+    record = played.session.record
+    assert len(record.actions) == len(played.steps)
+    restored = GameRecord.from_json(roundtrip(record.to_json()))
+    assert restored == record
+    for rec in (record, restored):
+        steps = list(racedeck.replay(rec))
+        assert len(steps) == len(played.steps)
+        for step, (seat, action, state) in zip(steps, played.steps, strict=True):
+            assert step.seat == seat
+            assert step.action == action
+            assert step.state.to_json() == state.to_json()
+            assert step.events == state.events
+    assert played.session.initial_events == played.initial.events
+
+
+def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k != "events"}
+
+
+def assert_fast_path_agrees(played: Played) -> None:
+    """The fast path reaches the checked path's states, step by step and all the way through,
+    and leaves no events behind."""
+    game = played.game
+    fast = played.initial
+    prev = played.initial
+    for seat, action, state in played.steps:
+        step = prev.clone()
+        game.apply_unchecked(step, seat, action)
+        assert step.events == ()
+        assert _without_events(step.to_json()) == _without_events(state.to_json())
+        game.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
+        assert _without_events(fast.to_json()) == _without_events(state.to_json())
+        prev = state
+    assert fast.is_terminal
+    assert game.outcome(fast) == game.outcome(prev)

@@ -14,10 +14,15 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playthrough import Played, play_random, roundtrip
+from playthrough import (
+    Played,
+    assert_fast_path_agrees,
+    assert_replay_reproduces,
+    play_random,
+    roundtrip,
+)
 
 import racedeck
-from racedeck.core.record import GameRecord
 from racedeck.games.setback import Setback, SetbackState
 from racedeck.games.setback.state import START
 
@@ -241,19 +246,7 @@ def test_a_window_asks_only_block_holders_and_the_declarer_as_self_block_allows(
 @FAST
 @given(setups(), seed_st, choices_st)
 def test_replay_reproduces_every_state_and_event(setup: Setup, seed: int, choices: int) -> None:
-    p = play(setup, seed, choices)
-    record = p.session.record
-    assert len(record.actions) == len(p.steps)
-    restored = GameRecord.from_json(roundtrip(record.to_json()))
-    assert restored == record
-    for rec in (record, restored):
-        steps = list(racedeck.replay(rec))
-        assert len(steps) == len(p.steps)
-        for step, (seat, action, state) in zip(steps, p.steps, strict=True):
-            assert step.seat == seat and step.action == action
-            assert step.state.to_json() == state.to_json()
-            assert step.events == state.events
-    assert p.session.initial_events == p.initial.events
+    assert_replay_reproduces(play(setup, seed, choices))
 
 
 @FAST
@@ -368,24 +361,7 @@ def test_no_view_reveals_who_is_asked_in_a_block_window(
 # -- fast path -------------------------------------------------------------------------------
 
 
-def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in obj.items() if k != "events"}
-
-
 @FAST
 @given(setups(), seed_st, choices_st)
 def test_checked_and_fast_paths_agree(setup: Setup, seed: int, choices: int) -> None:
-    p = play(setup, seed, choices)
-    g = p.game
-    fast = p.initial
-    prev = p.initial
-    for seat, action, s in p.steps:
-        step = prev.clone()
-        g.apply_unchecked(step, seat, action)
-        assert step.events == ()
-        assert _without_events(step.to_json()) == _without_events(s.to_json())
-        g.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
-        assert _without_events(fast.to_json()) == _without_events(s.to_json())
-        prev = s
-    assert fast.is_terminal
-    assert g.outcome(fast) == g.outcome(prev)
+    assert_fast_path_agrees(play(setup, seed, choices))

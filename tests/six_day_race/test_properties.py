@@ -7,7 +7,6 @@ are refilled from their discards (SD-3).
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -16,10 +15,15 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playthrough import Played, play_random, roundtrip
+from playthrough import (
+    Played,
+    assert_fast_path_agrees,
+    assert_replay_reproduces,
+    play_random,
+    roundtrip,
+)
 
 import racedeck
-from racedeck.core.record import GameRecord
 from racedeck.games.six_day_race import SixDayRace, SixDayRaceState
 from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_pile
 
@@ -203,20 +207,7 @@ def test_every_race_awards_exactly_the_points_available(
 @FAST
 @given(setups(), seed_st, choices_st)
 def test_replay_reproduces_every_state_and_event(setup: Setup, seed: int, choices: int) -> None:
-    p = play(setup, seed, choices)
-    record = p.session.record
-    assert len(record.actions) == len(p.steps)
-    restored = GameRecord.from_json(json.loads(json.dumps(record.to_json())))
-    assert restored == record
-    for rec in (record, restored):
-        steps = list(racedeck.replay(rec))
-        assert len(steps) == len(p.steps)
-        for step, (seat, action, state) in zip(steps, p.steps, strict=True):
-            assert step.seat == seat
-            assert step.action == action
-            assert step.state.to_json() == state.to_json()
-            assert step.events == state.events
-    assert p.session.initial_events == p.initial.events
+    assert_replay_reproduces(play(setup, seed, choices))
 
 
 @FAST
@@ -322,24 +313,7 @@ def test_perturbation_changes_the_state() -> None:
 # -- fast path ------------------------------------------------------------------------------------
 
 
-def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in obj.items() if k != "events"}
-
-
 @FAST
 @given(setups(), seed_st, choices_st)
 def test_checked_and_fast_paths_agree(setup: Setup, seed: int, choices: int) -> None:
-    p = play(setup, seed, choices)
-    g = p.game
-    fast = p.initial
-    prev = p.initial
-    for seat, action, s in p.steps:
-        step = prev.clone()
-        g.apply_unchecked(step, seat, action)
-        assert step.events == ()
-        assert _without_events(step.to_json()) == _without_events(s.to_json())
-        g.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
-        assert _without_events(fast.to_json()) == _without_events(s.to_json())
-        prev = s
-    assert fast.is_terminal
-    assert g.outcome(fast) == g.outcome(prev)
+    assert_fast_path_agrees(play(setup, seed, choices))

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playthrough import Played, play_random, roundtrip
+from playthrough import (
+    Played,
+    assert_fast_path_agrees,
+    assert_replay_reproduces,
+    play_random,
+    roundtrip,
+)
 
 import racedeck
-from racedeck.core.record import GameRecord
 from racedeck.games.why_first import WhyFirst, WhyFirstState
 
 ALL_CARDS = frozenset(range(1, 33))
@@ -95,21 +99,7 @@ def test_positions_stay_on_the_track(players: int, variant: str, seed: int, ch: 
 def test_replay_reproduces_every_state_and_event(
     players: int, variant: str, seed: int, ch: int, stages: int
 ) -> None:
-    p = play(players, variant, seed, ch, stages)
-    record = p.session.record
-    assert len(record.actions) == len(p.steps)
-    text = json.dumps(record.to_json())
-    restored = GameRecord.from_json(json.loads(text))
-    assert restored == record
-    for rec in (record, restored):
-        steps = list(racedeck.replay(rec))
-        assert len(steps) == len(p.steps)
-        for step, (seat, action, state) in zip(steps, p.steps, strict=True):
-            assert step.seat == seat
-            assert step.action == action
-            assert step.state.to_json() == state.to_json()
-            assert step.events == state.events
-    assert p.session.initial_events == p.initial.events
+    assert_replay_reproduces(play(players, variant, seed, ch, stages))
 
 
 @FAST
@@ -232,26 +222,10 @@ def test_perturbation_changes_the_state() -> None:
 # -- fast path ------------------------------------------------------------------------------------
 
 
-def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in obj.items() if k != "events"}
-
-
 @FAST
 @given(players_st, variant_st, seed_st, st.integers(0, 2**32))
 def test_checked_and_fast_paths_agree(players: int, variant: str, seed: int, ch: int) -> None:
-    p = play(players, variant, seed, ch)
-    g = p.game
-    fast = p.initial
-    prev = p.initial
-    for seat, action, s in p.steps:
-        step = prev.clone()
-        g.apply_unchecked(step, seat, action)
-        assert _without_events(step.to_json()) == _without_events(s.to_json())
-        g.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
-        assert _without_events(fast.to_json()) == _without_events(s.to_json())
-        prev = s
-    assert fast.is_terminal
-    assert g.outcome(fast) == g.outcome(prev)
+    assert_fast_path_agrees(play(players, variant, seed, ch))
 
 
 def test_fast_path_leaves_no_events() -> None:
