@@ -10,58 +10,17 @@ defaults (SD-1): line 81, sprints 27 and 54, FAHRERWECHSEL 30, STURZ 50.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import pytest
 
-from racedeck.games.six_day_race import SixDayRace, SixDayRaceState
+from racedeck.games.six_day_race import SixDayRaceState
 from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_pile, card_value
 
-from .builders import green, make, of_kind, only, play
+from .builders import build, finish_points, green, make, of_kind, only, play
 
 SMALL_HAND = {1: 4, 2: 4, 3: 3, 4: 3, 5: 2, 7: 1}
 LARGE_HAND = {1: 3, 2: 3, 3: 3, 4: 3, 5: 2, 7: 1}
-
-
-def build(
-    game: SixDayRace,
-    *,
-    positions: Sequence[int],
-    hands: Sequence[Iterable[int]],
-    mover: int,
-    order: Sequence[int] | None = None,
-    crashed: Iterable[int] = (),
-    sprint_order: Sequence[Sequence[int]] | None = None,
-    base: SixDayRaceState | None = None,
-) -> SixDayRaceState:
-    """A state in which ``mover`` is about to play, with exactly these facts.
-
-    The race is the first of a new series, or the current race of ``base`` (a state at the start
-    of a later race: its series so far is kept).
-    """
-    s = game.new_initial_state(0) if base is None else base.clone()
-    assert len(positions) == len(hands) == game.riders
-    s.positions = list(positions)
-    s.hands = [sorted(h) for h in hands]
-    down = set(crashed)
-    s.crashed = [r in down for r in range(game.riders)]
-    s.order = list(order) if order is not None else list(range(game.riders))
-    s.turn = (s.order.index(mover) + 1) % len(s.order)
-    s.current = mover
-    s.pending = (game.owner(mover),)
-    s.final_queue = None
-    s.finishers = []
-    s.sprint_order = (
-        [list(o) for o in sprint_order] if sprint_order else [[] for _ in game.cfg.sprints]
-    )
-    s.events = ()
-    return s
-
-
-def finish_points(s: SixDayRaceState, race: int = -1) -> list[Fraction]:
-    """Finish points of every rider in a scored race, as exact fractions."""
-    return [Fraction(str(r["finish"])) for r in s.results[race]]
 
 
 # -- slipstream (SD-5) -----------------------------------------------------------------------------

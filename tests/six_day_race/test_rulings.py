@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 import pytest
@@ -35,7 +35,7 @@ from racedeck.games.six_day_race.scoring import (
     slipstream_destination,
 )
 
-from .builders import green, make, of_kind, only, play
+from .builders import build, finish_points, green, make, of_kind, only, play
 
 SMALL_HAND = {1: 4, 2: 4, 3: 3, 4: 3, 5: 2, 7: 1}
 LARGE_HAND = {1: 3, 2: 3, 3: 3, 4: 3, 5: 2, 7: 1}
@@ -49,44 +49,8 @@ def high(*values: int) -> list[int]:
     return [card_code(HIGH, v) for v in values]
 
 
-def build(
-    game: SixDayRace,
-    *,
-    positions: Sequence[int],
-    hands: Sequence[Iterable[int]],
-    mover: int,
-    order: Sequence[int] | None = None,
-    crashed: Iterable[int] = (),
-    sprint_order: Sequence[Sequence[int]] | None = None,
-    base: SixDayRaceState | None = None,
-) -> SixDayRaceState:
-    """A state in which ``mover`` is about to play a regular turn, with exactly these facts (the
-    first race of a series, or the current race of ``base``)."""
-    s = game.new_initial_state(0) if base is None else base.clone()
-    assert len(positions) == len(hands) == game.riders
-    s.positions = list(positions)
-    s.hands = [sorted(h) for h in hands]
-    down = set(crashed)
-    s.crashed = [r in down for r in range(game.riders)]
-    s.order = list(order) if order is not None else list(range(game.riders))
-    s.turn = (s.order.index(mover) + 1) % len(s.order)
-    s.current = mover
-    s.pending = (game.owner(mover),)
-    s.final_queue = None
-    s.finishers = []
-    s.sprint_order = (
-        [list(o) for o in sprint_order] if sprint_order else [[] for _ in game.cfg.sprints]
-    )
-    s.events = ()
-    return s
-
-
 def kinds(events: Iterable[Event]) -> list[str]:
     return [e.kind for e in events]
-
-
-def finish_points(s: SixDayRaceState, race: int = -1) -> list[Fraction]:
-    return [Fraction(str(r["finish"])) for r in s.results[race]]
 
 
 def random_game(
