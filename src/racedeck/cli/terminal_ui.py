@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -137,8 +137,3 @@ def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:
 
         return SetbackUI(game, names)
     return TerminalUI(game, names)
-
-
-def group(*parts: RenderableType) -> Group:
-    """Stack renderables vertically."""
-    return Group(*parts)

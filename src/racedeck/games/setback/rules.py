@@ -69,10 +69,6 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- small facts -----------------------------------------------------------------------------
 
-    def card_type(self, card: int) -> CardType:
-        """The type of card number ``card``."""
-        return self.types[card]
-
     def on_block(self, s: SetbackState, q: int) -> bool:
         """True when ``q``'s token stands on a BLOCK card (SB-5, SB-9: protected)."""
         row, lane = s.row[q], s.lane[q]
@@ -395,10 +391,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         elif kind == "CUT":
             if play.target >= 0:
                 q, x = play.target, play.other
-                row, lane = s.row[x] + 1, s.lane[x]
-                if (s.row[q], s.lane[q]) != (row, lane):
-                    # SB-6: an occupant is bumped forward whichever way the cut goes.
-                    place(s, q, row, lane, FORWARD, ev, "CUT", (), self.cfg.edge_bump)
+                # SB-6: an occupant is bumped forward whichever way the cut goes.
+                place(s, q, s.row[x] + 1, s.lane[x], FORWARD, ev, "CUT", (), self.cfg.edge_bump)
         elif kind == "DRAW":
             self._draw_cards(s, p, self.cfg.draw_count, ev)
         elif kind == "REVAMP":
