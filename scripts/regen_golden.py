@@ -36,7 +36,7 @@ from racedeck.core.jsontypes import JSONObject
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = ROOT / "tests" / "golden"
-MAX_BYTES = 400_000
+MAX_BYTES = 450_000
 """Above this size a playthrough keeps only the spectator's and seat 0's views."""
 POLICY_STREAM = 1
 """The policy's RNG is ``Rng(derive_seed(seed, POLICY_STREAM))``, independent of the deal."""

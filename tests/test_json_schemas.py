@@ -583,6 +583,8 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
         lambda o: o["events"].append({"kind": "sprint"}),
     ),
     ("view", "why-first.view", "missing hand", lambda o: o.pop("hand")),
+    ("view", "why-first.view", "missing revealed", lambda o: o.pop("revealed")),
+    ("view", "why-first.view", "a card revealed twice", lambda o: o["revealed"].extend([7, 7])),
     ("view", "why-first.view", "seat as a string", lambda o: o.update(seat="0")),
     ("view", "why-first.view", "unknown variant", lambda o: o.update(variant="expert")),
     (
@@ -701,6 +703,9 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("sdr_state", SDR_STATE, "result place 0", lambda o: o["results"][0][0].update(place=0)),
     ("sdr_state", SDR_STATE, "extra key", lambda o: o.update(riders=1)),
     ("sdr_state", SDR_STATE, "rng above 64 bits", lambda o: o.update(rng=2**64)),
+    ("sdr_state", SDR_STATE, "a rider's plays missing", lambda o: o["played"].pop()),
+    ("sdr_state", SDR_STATE, "card code 8 played", lambda o: o["played"][0].append(8)),
+    ("sdr_state", SDR_STATE, "drawn from one deck", lambda o: o["drawn"].__setitem__(0, [7])),
     ("sdr_over", SDR_STATE, "over but pending", lambda o: o.update(pending=[0])),
     ("sdr_over", SDR_STATE, "over with a rider to move", lambda o: o.update(current=0)),
     ("sdr_view", SDR_VIEW, "another rider's hand", lambda o: o["my_hands"].append([1, [1, 2]])),
@@ -714,6 +719,8 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
         lambda o: o["legal_actions"].append({"type": "play", "value": 0}),
     ),
     ("sdr_view", SDR_VIEW, "deck sizes of three decks", lambda o: o["deck_sizes"].append(0)),
+    ("sdr_view", SDR_VIEW, "missing drawn", lambda o: o.pop("drawn")),
+    ("sdr_view", SDR_VIEW, "drawn a negative count", lambda o: o["drawn"].__setitem__(0, [-1, 4])),
     ("sdr_view", SDR_VIEW, "seat as a string", lambda o: o.update(seat="0")),
     (
         "sdr_view",

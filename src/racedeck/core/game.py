@@ -17,6 +17,7 @@ from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
+from racedeck.core.rng import Rng
 from racedeck.core.spec import GameConfig, GameSpec
 
 __all__ = ["Action", "Game", "GameState", "View"]
@@ -138,6 +139,28 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """Return the outcome of a finished game, ``None`` while it goes on."""
+
+    # -- search ----------------------------------------------------------------------------
+
+    def sample_state(self, view: V, rng: Rng) -> S:
+        """Return a full state consistent with everything ``view`` shows (a determinization).
+
+        What the view hides — other hands, deck order, cards committed face down, the state's
+        own RNG — is drawn from ``rng``, uniformly among the assignments the view allows, so a
+        search that starts from the result cannot learn a secret. The result satisfies
+        ``observe(result, view.seat)`` equal to ``view`` (events aside). Games that support
+        search override this; the default raises :class:`NotImplementedError`.
+        """
+        raise NotImplementedError(f"{self.spec.id} has no sampler for hidden information")
+
+    def conceals(self, state: S, seat: int, action: A) -> bool:
+        """True when the other seats do not see ``action`` as ``seat`` takes it in ``state``.
+
+        A face-down commit, or a silent pass in a reaction window: the seats still pending
+        decide without knowing it, so a search must treat their choices as simultaneous.
+        The default, ``False``, suits games where every decision is seen when it is taken.
+        """
+        return False
 
     # -- forms -----------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -9,6 +10,7 @@ __all__ = [
     "DEFAULT_DECK",
     "MOVEMENT_KINDS",
     "CardType",
+    "DeckIndex",
     "parse_card_type",
 ]
 
@@ -75,3 +77,56 @@ DEFAULT_DECK: tuple[tuple[str, int], ...] = (
     ("BLOCK", 8),
 )
 """SB-2: the proposed deck, as (card, count)."""
+
+
+class DeckIndex:
+    """Lookups over the cards of one deck, for the rules to answer "what is card ``c``" cheaply.
+
+    A state holds cards as indices into the deck; the deck is fixed by the configuration, so
+    these tables never change and are shared by every state of a game. Each distinct card type
+    gets a small integer id; ids follow the order of :class:`CardType` itself, so sorting ids
+    sorts the types they stand for.
+    """
+
+    __slots__ = (
+        "amount",
+        "blocks",
+        "board_id",
+        "free",
+        "free_playable",
+        "hand_id",
+        "id_of",
+        "is_block",
+        "kind",
+        "playable",
+        "types",
+    )
+
+    def __init__(self, cards: Sequence[CardType]) -> None:
+        # SB-3: the card under a token acts as if played from hand, its FREE disregarded; DRAW
+        # cards are FREE by nature.
+        board = [CardType(t.kind, t.amount, t.kind == "DRAW") for t in cards]
+        types = tuple(sorted(set(cards) | set(board)))
+        id_of = {t: i for i, t in enumerate(types)}
+        self.types = types
+        """Type id -> the card type."""
+        self.id_of = id_of
+        """Card type -> its id."""
+        self.kind = tuple(t.kind for t in types)
+        """Type id -> its kind."""
+        self.amount = tuple(t.amount for t in types)
+        """Type id -> its amount."""
+        self.free = tuple(t.free for t in types)
+        """Type id -> FREE or not."""
+        self.hand_id = tuple(id_of[t] for t in cards)
+        """Card -> the id of its type when played from hand."""
+        self.board_id = tuple(id_of[t] for t in board)
+        """Card -> the id of its type as a Board Action (SB-3)."""
+        self.is_block = tuple(t.kind == "BLOCK" for t in cards)
+        """Card -> True for a BLOCK."""
+        self.blocks = frozenset(c for c, t in enumerate(cards) if t.kind == "BLOCK")
+        """The BLOCK cards (``blocks.isdisjoint(hand)``: the hand holds none)."""
+        self.playable = frozenset(c for c, t in enumerate(cards) if t.kind != "BLOCK")
+        """Cards a Hand Action may play (every card but BLOCK, SB-9)."""
+        self.free_playable = frozenset(c for c in self.playable if cards[c].free)
+        """Cards a Hand Action may play after its non-FREE card (SB-3)."""

@@ -14,7 +14,7 @@ CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from racedeck.core.events import Event
 from racedeck.core.game import Game
@@ -34,10 +34,11 @@ from racedeck.games.setback.actions import (
     action_from_json,
     parse_text,
 )
-from racedeck.games.setback.cards import CardType
+from racedeck.games.setback.cards import CardType, DeckIndex
 from racedeck.games.setback.config import SetbackConfig
-from racedeck.games.setback.declarations import list_declarations
+from racedeck.games.setback.declarations import Declarations
 from racedeck.games.setback.movement import FORWARD, LEFT, RIGHT, move_by, place
+from racedeck.games.setback.sampler import SetbackSampler
 from racedeck.games.setback.state import (
     BOARD,
     HAND,
@@ -53,6 +54,11 @@ __all__ = ["Setback"]
 
 _Events = list[Event] | None
 
+# Actions without fields are values: one object each serves every state.
+_WINDOW_OPTIONS: tuple[SetbackAction, ...] = (Block(), Pass())
+_END_HAND = EndHand()
+_DISCARD_BLOCK = DiscardBlock()
+
 
 class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     """Setback under one configuration (see :class:`SetbackConfig`)."""
@@ -64,8 +70,13 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self.cfg = config
         self.n = config.players
         self.types: tuple[CardType, ...] = tuple(config.card_types())
-        self._declaration_cache: dict[tuple[Any, ...], list[Play]] = {}
-        self._is_block = [t.kind == "BLOCK" for t in self.types]
+        # Everything below depends on the configuration only, never on a state.
+        self._index = index = DeckIndex(self.types)
+        self._is_block = index.is_block
+        self._options = Declarations(config, index).options
+        self._orders = tuple(tuple((c + i) % self.n for i in range(self.n)) for c in range(self.n))
+        self._steps: dict[tuple[int, int], Step] = {}
+        self._sampler = SetbackSampler(config)
 
     # -- small facts -----------------------------------------------------------------------------
 
@@ -75,9 +86,6 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         if row < 0 or lane < 0 or row >= len(s.grid):
             return False  # START, FINISH, or lifted off a removed lane for a moment
         return self._is_block[s.grid[row][lane]]
-
-    def _has_block(self, s: SetbackState, q: int) -> bool:
-        return any(self.types[c].kind == "BLOCK" for c in s.hands[q])
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -108,11 +116,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         if seat not in state.pending:
             return ()
         if state.phase == WINDOW:
-            return (Block(), Pass())
+            return _WINDOW_OPTIONS
         if state.phase == STEP:
             return self._step_options(state)
         if state.phase == BOARD:
-            return tuple(self._declarations(state, seat, self._board_type(state, seat)))
+            return self._options(state, seat, self._board_id(state, seat))
         return self._hand_options(state, seat)
 
     def apply(self, state: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
@@ -148,7 +156,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             r, ln = s.row[seat], s.lane[seat]
             self._declare(s, seat, action, "board", s.grid[r][ln], ev)
         elif isinstance(action, Play):
-            card = next(c for c in s.hands[seat] if self.types[c] == action.card)
+            tid, hand_id = self._index.id_of[action.card], self._index.hand_id
+            card = next(c for c in s.hands[seat] if hand_id[c] == tid)
             s.hands[seat].remove(card)
             s.hand_played += 1
             if not action.card.free:
@@ -182,29 +191,30 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         if s.row[p] == START:
             self._begin_hand(s, ev)
             return
-        board = self._board_type(s, p)
-        if board.kind == "SKIP":
+        board = self._board_id(s, p)
+        kind = self._index.kind[board]
+        if kind == "SKIP":
             if not s.skip_spent[p]:
                 # SB-10: once per arrival on the card; a Board Action, so it may be BLOCKed.
                 s.skip_spent[p] = True
-                self._declare(s, p, Play(board), "board", s.grid[s.row[p]][s.lane[p]], ev)
+                play = Play(self._index.types[board])
+                self._declare(s, p, play, "board", s.grid[s.row[p]][s.lane[p]], ev)
                 return
             self._begin_hand(s, ev)
             return
-        if board.kind == "BLOCK":
+        if kind == "BLOCK":
             self._begin_hand(s, ev)  # a BLOCK under a token only protects it
             return
-        options = self._declarations(s, p, board)
+        options = self._options(s, p, board)
         if len(options) == 1:
             self._declare(s, p, options[0], "board", s.grid[s.row[p]][s.lane[p]], ev)
         else:
             s.phase = BOARD
             s.pending = (p,)
 
-    def _board_type(self, s: SetbackState, p: int) -> CardType:
+    def _board_id(self, s: SetbackState, p: int) -> int:
         # SB-3: the card under the token acts as if played from hand; FREE is disregarded.
-        t = self.types[s.grid[s.row[p]][s.lane[p]]]
-        return CardType(t.kind, t.amount, t.kind == "DRAW")  # DRAW cards are FREE by nature
+        return self._index.board_id[s.grid[s.row[p]][s.lane[p]]]
 
     def _begin_hand(self, s: SetbackState, ev: _Events) -> None:
         s.source = ""
@@ -213,9 +223,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def _continue_hand(self, s: SetbackState, ev: _Events) -> None:
         # Every playable card has at least one declaration, so no need to list them here.
         hand = s.hands[s.current]
-        types = self.types
-        playable = any(
-            types[c].kind != "BLOCK" and (types[c].free or not s.nonfree_played) for c in hand
+        index = self._index
+        # SB-3: any card but BLOCK; only FREE ones once the non-FREE card has been played.
+        playable = not (index.free_playable if s.nonfree_played else index.playable).isdisjoint(
+            hand
         )
         if playable or (hand and not s.hand_played):  # else only "end" (or nothing) is left
             s.phase = HAND
@@ -227,15 +238,19 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         hand = s.hands[p]
         if not hand:
             return ()
-        types = sorted({self.types[c] for c in hand})
-        playable = [t for t in types if t.kind != "BLOCK" and (t.free or not s.nonfree_played)]
+        index = self._index
+        hand_id, kinds, free = index.hand_id, index.kind, index.free
+        nonfree_played = s.nonfree_played
         out: list[SetbackAction] = []
-        for t in playable:
-            out.extend(self._declarations(s, p, t))
+        playable = False
+        for tid in sorted({hand_id[c] for c in hand}):  # ids sort as the types do
+            if kinds[tid] != "BLOCK" and (free[tid] or not nonfree_played):
+                out += self._options(s, p, tid)
+                playable = True
         if s.hand_played:
-            out.append(EndHand())
-        elif not playable and all(t.kind == "BLOCK" for t in types):
-            out.append(DiscardBlock())  # SB-3
+            out.append(_END_HAND)
+        elif not playable and index.blocks.issuperset(hand):
+            out.append(_DISCARD_BLOCK)  # SB-3
         return tuple(out)
 
     def _end_turn(self, s: SetbackState, ev: _Events, draw: bool) -> None:
@@ -274,23 +289,6 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- declarations and the BLOCK window -------------------------------------------------------
 
-    def _declarations(self, s: SetbackState, p: int, t: CardType) -> list[Play]:
-        """Every way to declare a card of type ``t`` for player ``p`` (SB-5, SB-6, SB-10).
-
-        Apart from REVAMP, the options depend only on where the tokens are and which of them
-        stand on BLOCK, so they are cached on that (bots ask for them at every decision).
-        """
-        blocked = tuple(self.on_block(s, q) for q in range(self.n))
-        if t.kind == "REVAMP":
-            return list_declarations(s, p, t, blocked, self.cfg)
-        key = (t, p, tuple(s.row), tuple(s.lane), blocked, s.lanes, s.rows)
-        options = self._declaration_cache.get(key)
-        if options is None:
-            if len(self._declaration_cache) > 100_000:
-                self._declaration_cache.clear()
-            options = self._declaration_cache[key] = list_declarations(s, p, t, blocked, self.cfg)
-        return options
-
     def _declare(
         self, s: SetbackState, p: int, play: Play, source: str, card: int, ev: _Events
     ) -> None:
@@ -310,8 +308,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             source = s.stack[0]["source"]
             may = own == "all" or (own == "board" and source == "board")
             exclude = -1 if may else s.stack[0]["by"]
-        order = [(s.current + i) % self.n for i in range(self.n)]
-        asked = [q for q in order if q != exclude and self._has_block(s, q)]
+        blocks, hands = self._index.blocks, s.hands
+        asked = [
+            q for q in self._orders[s.current] if q != exclude and not blocks.isdisjoint(hands[q])
+        ]
         if not asked:
             self._close_window(s, ev)
             return
@@ -322,7 +322,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             ev.append(Event("window_opened", {"blocks": len(s.stack) - 1}))
 
     def _play_block(self, s: SetbackState, q: int, ev: _Events) -> None:
-        card = next(c for c in s.hands[q] if self.types[c].kind == "BLOCK")
+        card = next(c for c in s.hands[q] if c in self._index.blocks)
         s.hands[q].remove(card)  # SB-9: a BLOCK played out of turn is not replaced
         s.stack.append({"by": q, "card": card})
         if ev is not None:
@@ -330,13 +330,14 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self._open_window(s, ev)
 
     def _close_window(self, s: SetbackState, ev: _Events) -> None:
-        item, blocks = s.stack[0], s.stack[1:]
-        cancelled = len(blocks) % 2 == 1  # the last played resolves first
-        s.discard.extend(b["card"] for b in blocks)
+        item, blocks = s.stack[0], len(s.stack) - 1
+        cancelled = blocks % 2 == 1  # the last played resolves first
+        if blocks:
+            s.discard.extend([b["card"] for b in s.stack[1:]])
         s.stack = []
         s.asked = []
         if ev is not None and blocks:
-            ev.append(Event("window_closed", {"blocks": len(blocks), "cancelled": cancelled}))
+            ev.append(Event("window_closed", {"blocks": blocks, "cancelled": cancelled}))
         play = item["play"]
         if cancelled:
             if item["source"] == "hand":
@@ -437,7 +438,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     def _remove_rows(self, s: SetbackState, ev: _Events) -> None:
         # SB-8: once every token has passed row 1, it goes (the first two rows only).
-        while s.rows_removed < self.cfg.rows_removable and s.rows > 1 and all(r > 0 for r in s.row):
+        while s.rows_removed < self.cfg.rows_removable and s.rows > 1 and min(s.row) > 0:
             s.discard.extend(s.grid.pop(0))
             s.rows_removed += 1
             for q in range(self.n):
@@ -487,20 +488,29 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def _step_options(self, s: SetbackState) -> tuple[Step, ...]:
         ctx = s.context
         kind = ctx["kind"]
+        step = self._step_of
         if kind == "all":
             out: list[Step] = []
             for q in ctx["left"]:
                 if s.row[q] == START:
-                    out.extend(Step(q, ln) for ln in range(s.lanes))
+                    out += [step(q, ln) for ln in range(s.lanes)]
                 else:
-                    out.append(Step(q))
+                    out.append(step(q))
             return tuple(out)
         if kind == "place":
             q = ctx["left"][0]
             taken = {s.lane[o] for o in range(self.n) if o != q and s.row[o] == s.row[q]}
-            return tuple(Step(q, ln) for ln in range(s.lanes) if ln not in taken)
+            return tuple(step(q, ln) for ln in range(s.lanes) if ln not in taken)
         p, lane = ctx["player"], ctx["lane"]
-        return (Step(p, lane), Step(p, -1))
+        return (step(p, lane), step(p, -1))
+
+    def _step_of(self, token: int, lane: int = -1) -> Step:
+        # Steps are values: one object per (token, lane) serves every state; a few dozen at most.
+        key = (token, lane)
+        step = self._steps.get(key)
+        if step is None:
+            step = self._steps[key] = Step(token, lane)
+        return step
 
     def _next_step(self, s: SetbackState, ev: _Events) -> None:
         ctx = s.context
@@ -583,8 +593,13 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             draw_size=len(state.draw),
             discard=tuple(self.types[c].name for c in state.discard),
             skips=tuple(len(k) for k in state.skip_cards),
+            skip_cards=tuple(tuple(self.types[c].name for c in k) for k in state.skip_cards),
+            skip_spent=tuple(state.skip_spent),
             current=state.current,
             phase=state.phase,
+            source=state.source,
+            hand_played=state.hand_played,
+            nonfree_played=state.nonfree_played,
             window_open=window,
             declared=None
             if declared is None
@@ -594,12 +609,24 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 "play": declared["play"].to_json(),
             },
             blocks=tuple(b["by"] for b in state.stack[1:]),
+            block_cards=tuple(self.types[b["card"]].name for b in state.stack[1:]),
             context={k: v for k, v in state.context.items()},
             to_act=None if window or state.phase == OVER else state.pending[0],
             winner=state.winner,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
             events=state.events,
         )
+
+    def sample_state(self, view: SetbackView, rng: Rng) -> SetbackState:
+        """A full state that ``view`` allows: the other hands, the draw pile's order, who is
+        still asked in a BLOCK window and the state's RNG drawn from ``rng`` (see
+        :mod:`racedeck.games.setback.sampler`)."""
+        return self._sampler.sample(view, rng)
+
+    def conceals(self, state: SetbackState, seat: int, action: SetbackAction) -> bool:
+        """A pass in a BLOCK window is silent: nobody learns who was asked or who passed (SB-9).
+        A BLOCK, and every other action, is seen as it is played."""
+        return isinstance(action, Pass)
 
     # -- forms -----------------------------------------------------------------------------------
 

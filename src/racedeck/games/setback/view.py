@@ -20,6 +20,11 @@ class SetbackView:
     has played a BLOCK so far (BLOCKs are played face up), but never who is being asked: only
     the viewer's own ``legal_actions`` tell it whether it may answer. ``tokens`` are
     ``(row, lane)``, with ``(-1, -1)`` for START and row = number of rows for FINISH.
+
+    Everything the table sees is here, so that a full state can be rebuilt from a view with
+    only the hidden cards drawn at random (``Setback.sample_state``): the SKIP cards in front of
+    the players and the BLOCKs of a window by name, and where the turn stands (``source``,
+    ``hand_played``, ``nonfree_played``, ``skip_spent``), which every player has watched.
     """
 
     seat: int | None
@@ -32,11 +37,17 @@ class SetbackView:
     draw_size: int
     discard: tuple[str, ...]
     skips: tuple[int, ...]
+    skip_cards: tuple[tuple[str, ...], ...]
+    skip_spent: tuple[bool, ...]
     current: int
     phase: str
+    source: str
+    hand_played: int
+    nonfree_played: bool
     window_open: bool
     declared: dict[str, Any] | None
     blocks: tuple[int, ...]
+    block_cards: tuple[str, ...]
     context: dict[str, Any]
     to_act: int | None
     winner: int
@@ -66,11 +77,17 @@ class SetbackView:
             "draw_size": self.draw_size,
             "discard": list(self.discard),
             "skips": list(self.skips),
+            "skip_cards": [list(k) for k in self.skip_cards],
+            "skip_spent": list(self.skip_spent),
             "current": self.current,
             "phase": self.phase,
+            "source": self.source,
+            "hand_played": self.hand_played,
+            "nonfree_played": self.nonfree_played,
             "window_open": self.window_open,
             "declared": None if self.declared is None else dict(self.declared),
             "blocks": list(self.blocks),
+            "block_cards": list(self.block_cards),
             "context": {k: list(v) if isinstance(v, list) else v for k, v in self.context.items()},
             "to_act": self.to_act,
             "winner": self.winner,
@@ -92,11 +109,17 @@ class SetbackView:
             draw_size=obj["draw_size"],
             discard=tuple(obj["discard"]),
             skips=tuple(obj["skips"]),
+            skip_cards=tuple(tuple(k) for k in obj["skip_cards"]),
+            skip_spent=tuple(bool(x) for x in obj["skip_spent"]),
             current=obj["current"],
             phase=obj["phase"],
+            source=obj["source"],
+            hand_played=obj["hand_played"],
+            nonfree_played=obj["nonfree_played"],
             window_open=obj["window_open"],
             declared=obj["declared"],
             blocks=tuple(obj["blocks"]),
+            block_cards=tuple(obj["block_cards"]),
             context=dict(obj["context"]),
             to_act=obj["to_act"],
             winner=obj["winner"],

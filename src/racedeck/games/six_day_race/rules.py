@@ -22,6 +22,7 @@ from racedeck.games.six_day_race import narrate
 from racedeck.games.six_day_race.actions import PlayCard, action_from_json, parse_text
 from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_pile
 from racedeck.games.six_day_race.config import SixDayRaceConfig
+from racedeck.games.six_day_race.sampler import SixDayRaceSampler
 from racedeck.games.six_day_race.scoring import (
     finish_places,
     laps_lost,
@@ -64,6 +65,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         ]
         self._play = {v: PlayCard(v) for v in range(1, 10)}
         self._legal_cache: dict[int, tuple[PlayCard, ...]] = {}
+        self._sampler = SixDayRaceSampler(config)
 
     # -- riders ----------------------------------------------------------------------------------
 
@@ -141,6 +143,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 break
         hand.remove(card)
         self._discard(s, card)
+        s.played[rider] += (card,)
         start = s.positions[rider]
         first, others, dest = slipstream_destination(start, value, s.positions, rider, self.no_slip)
         s.positions[rider] = dest
@@ -218,6 +221,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         drawn_low = self._draw(s, LOW, low, hand, ev)
         drawn_high = self._draw(s, HIGH, high, hand, ev)
         hand.sort()
+        s.drawn[rider] = (drawn_low, drawn_high)
         if ev is not None:
             ev.append(
                 Event(
@@ -290,6 +294,8 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s.discard_low = []
         s.discard_high = []
         s.discard_green = []
+        s.played = [()] * self.riders
+        s.drawn = [None] * self.riders
         s.sprint_order = [[] for _ in self.cfg.sprints]
         s.finishers = []
         if ev is not None:
@@ -396,6 +402,8 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             discard_low=tuple(state.discard_low),
             discard_high=tuple(state.discard_high),
             discard_green=tuple(state.discard_green),
+            played=tuple(state.played),
+            drawn=tuple(state.drawn),
             sprint_order=tuple(tuple(o) for o in state.sprint_order),
             finishers=tuple(state.finishers),
             results=state.results,
@@ -409,6 +417,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             rider_change=self.cfg.rider_change,
             crash=self.cfg.crash,
         )
+
+    def sample_state(self, view: SixDayRaceView, rng: Rng) -> SixDayRaceState:
+        """A state consistent with ``view``: other riders' grey hands, both decks' order and the
+        RNG drawn uniformly from ``rng`` (see :mod:`racedeck.games.six_day_race.sampler`)."""
+        return self._sampler(view, rng)
 
     # -- forms -----------------------------------------------------------------------------------
 

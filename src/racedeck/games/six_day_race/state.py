@@ -56,6 +56,10 @@ class SixDayRaceState:
     ``order`` is this race's turn order; ``turn`` the index in it of the next regular turn.
     After the first rider crosses the line, ``final_queue`` lists the riders still owed their
     one last turn (SD-9); before that it is ``None``. Decks are piles whose top is the last item.
+    ``played`` holds, per rider, the cards it has played this race in order (face up, so public);
+    ``drawn`` the ``(deck 1-3, deck 4-6)`` counts it drew at its rider change this race (SD-6),
+    ``None`` before. With the green hand everyone starts from, they tell every rider's green hand
+    and how many grey cards of each deck a changed rider holds.
     """
 
     __slots__ = (
@@ -66,6 +70,7 @@ class SixDayRaceState:
         "discard_green",
         "discard_high",
         "discard_low",
+        "drawn",
         "events",
         "final_queue",
         "finishers",
@@ -74,6 +79,7 @@ class SixDayRaceState:
         "order",
         "pending",
         "phase",
+        "played",
         "players",
         "points",
         "positions",
@@ -100,6 +106,8 @@ class SixDayRaceState:
         self.discard_low: list[int] = []
         self.discard_high: list[int] = []
         self.discard_green: list[int] = []
+        self.played: list[tuple[int, ...]] = []
+        self.drawn: list[tuple[int, int] | None] = []
         self.sprint_order: list[list[int]] = []
         self.finishers: list[int] = []
         self.results: tuple[tuple[RiderResult, ...], ...] = ()
@@ -132,6 +140,8 @@ class SixDayRaceState:
         s.discard_low = self.discard_low[:]
         s.discard_high = self.discard_high[:]
         s.discard_green = self.discard_green[:]
+        s.played = self.played[:]  # tuples: a play replaces its rider's entry
+        s.drawn = self.drawn[:]
         s.sprint_order = [o[:] for o in self.sprint_order]
         s.finishers = self.finishers[:]
         s.results = self.results  # race results are never changed once written
@@ -160,6 +170,8 @@ class SixDayRaceState:
             "discard_low": self.discard_low[:],
             "discard_high": self.discard_high[:],
             "discard_green": self.discard_green[:],
+            "played": [list(p) for p in self.played],
+            "drawn": [None if d is None else list(d) for d in self.drawn],
             "sprint_order": [o[:] for o in self.sprint_order],
             "finishers": self.finishers[:],
             "results": [[copy_result(r) for r in race] for race in self.results],
@@ -190,6 +202,8 @@ class SixDayRaceState:
         s.discard_low = [int(c) for c in obj["discard_low"]]
         s.discard_high = [int(c) for c in obj["discard_high"]]
         s.discard_green = [int(c) for c in obj["discard_green"]]
+        s.played = [tuple(int(c) for c in p) for p in obj["played"]]
+        s.drawn = [None if d is None else (int(d[0]), int(d[1])) for d in obj["drawn"]]
         s.sprint_order = [[int(r) for r in o] for o in obj["sprint_order"]]
         s.finishers = [int(r) for r in obj["finishers"]]
         s.results = tuple(tuple(_result_from_json(r) for r in race) for race in obj["results"])

@@ -19,8 +19,9 @@ class SixDayRaceView:
 
     Public: positions, who crashed, turn order and whose turn it is, the riders still owed a
     last turn, hand sizes, the size of both grey decks and every discard pile (cards are played
-    face up), sprint and finish crossings, race results and standings (points as exact fractions
-    written ``"20/3"``).
+    face up), the cards each rider played this race and what it drew at a rider change, sprint
+    and finish crossings, race results and standings (points as exact fractions written
+    ``"20/3"``).
     """
 
     seat: int | None
@@ -40,6 +41,8 @@ class SixDayRaceView:
     discard_low: tuple[int, ...]
     discard_high: tuple[int, ...]
     discard_green: tuple[int, ...]
+    played: tuple[tuple[int, ...], ...]
+    drawn: tuple[tuple[int, int] | None, ...]
     sprint_order: tuple[tuple[int, ...], ...]
     finishers: tuple[int, ...]
     results: tuple[tuple[JSONObject, ...], ...]
@@ -80,6 +83,8 @@ class SixDayRaceView:
             "discard_low": list(self.discard_low),
             "discard_high": list(self.discard_high),
             "discard_green": list(self.discard_green),
+            "played": [list(p) for p in self.played],
+            "drawn": [None if d is None else list(d) for d in self.drawn],
             "sprint_order": [list(o) for o in self.sprint_order],
             "finishers": list(self.finishers),
             "results": [[copy_result(r) for r in race] for race in self.results],
@@ -116,6 +121,8 @@ class SixDayRaceView:
             discard_low=tuple(obj["discard_low"]),
             discard_high=tuple(obj["discard_high"]),
             discard_green=tuple(obj["discard_green"]),
+            played=tuple(tuple(p) for p in obj["played"]),
+            drawn=tuple(None if d is None else (d[0], d[1]) for d in obj["drawn"]),
             sprint_order=tuple(tuple(o) for o in obj["sprint_order"]),
             finishers=tuple(obj["finishers"]),
             results=tuple(tuple(race) for race in obj["results"]),

@@ -26,6 +26,7 @@ from racedeck.games.why_first.actions import (
     parse_text,
 )
 from racedeck.games.why_first.config import WhyFirstConfig
+from racedeck.games.why_first.sampler import WhyFirstSampler
 from racedeck.games.why_first.scoring import (
     clamp,
     final_ranks,
@@ -65,6 +66,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         self._value_bit = [0] + [1 << distinct.index(v) for v in self.values]
         self._place_cache: dict[int, tuple[WhyFirstAction, ...]] = {}
         self._without: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        self._sampler = WhyFirstSampler(config)
 
     # -- names -------------------------------------------------------------------------------
 
@@ -199,6 +201,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.commits = [None] * self.n
         s.move_queue = []
         s.last_reveal = []
+        s.revealed = []
         if ev is not None:
             ev.append(Event("stage_started", {"stage": s.stage + 1}))
         self._start_round(s, ev)
@@ -225,11 +228,15 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             reveal = [(seat, s.commits[seat], -1) for seat in self._seats]
         else:
             reveal = [(seat, card, target) for seat, (card, target) in enumerate(s.commits)]
+        revealed = s.revealed
         for seat, card, _ in reveal:
             s.hands[seat].remove(card)
+            revealed.append(card)
         if leo_plays:
             # WF-9: Leo flips his top face-down card onto himself.
-            reveal.append((self.n, s.leo_cards.pop(), self.n))
+            leo_card = s.leo_cards.pop()
+            reveal.append((self.n, leo_card, self.n))
+            revealed.append(leo_card)
         s.last_reveal = reveal
         if ev is not None:
             ev.append(
@@ -410,6 +417,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             committed=tuple(i for i, c in enumerate(state.commits) if c is not None),
             pending=state.pending,
             last_reveal=tuple(state.last_reveal),
+            revealed=tuple(state.revealed),
             move_queue=tuple(state.move_queue),
             hand=hand,
             hand_values=tuple(self.values[c - 1] for c in hand),
@@ -421,6 +429,15 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             stages=self.cfg.stages,
             hand_size=self.cfg.hand_size,
         )
+
+    def sample_state(self, view: WhyFirstView, rng: Rng) -> WhyFirstState:
+        """A state consistent with ``view``: hidden hands, commits, Leo's cards and the RNG drawn
+        uniformly from ``rng`` (see :mod:`racedeck.games.why_first.sampler`)."""
+        return self._sampler(view, rng)
+
+    def conceals(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> bool:
+        """A commit is face down until every seat has committed (WF-4); tactical moves are seen."""
+        return state.phase == COMMIT
 
     # -- forms ------------------------------------------------------------------------------------
 

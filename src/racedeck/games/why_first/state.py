@@ -24,7 +24,8 @@ class WhyFirstState:
     Figures are indexed like seats; in the two-player game Leo's figure has index ``players``.
     ``commits[seat]`` holds ``(card, target)`` in the base game and ``card`` in the tactical
     variant; ``move_queue`` holds the revealed ``(card, owner)`` pairs still to move, highest
-    white number first (WF-10).
+    white number first (WF-10). ``revealed`` lists every card revealed so far this stage, in
+    the order revealed (Leo's included): public, and out of every hand until the next deal.
     """
 
     __slots__ = (
@@ -38,6 +39,7 @@ class WhyFirstState:
         "phase",
         "players",
         "positions",
+        "revealed",
         "rng",
         "round",
         "shared",
@@ -59,6 +61,7 @@ class WhyFirstState:
         self.commits: list[Any] = []
         self.move_queue: list[tuple[int, int]] = []
         self.last_reveal: list[tuple[int, int, int]] = []
+        self.revealed: list[int] = []
         self.pending: tuple[int, ...] = ()
         self.events: tuple[Event, ...] = ()
         self.rng: Rng = Rng(0)
@@ -89,6 +92,7 @@ class WhyFirstState:
         s.commits = self.commits[:]
         s.move_queue = self.move_queue[:]
         s.last_reveal = self.last_reveal[:]
+        s.revealed = self.revealed[:]
         s.pending = self.pending
         s.events = self.events
         s.rng = self.rng.copy()
@@ -105,6 +109,7 @@ class WhyFirstState:
         self.commits = self.commits[:]
         self.move_queue = self.move_queue[:]
         self.last_reveal = self.last_reveal[:]
+        self.revealed = self.revealed[:]
         self.rng = self.rng.copy()
         self.shared = False
 
@@ -128,6 +133,7 @@ class WhyFirstState:
         s.commits = self.commits[:]
         s.move_queue = self.move_queue
         s.last_reveal = self.last_reveal
+        s.revealed = self.revealed
         s.pending = self.pending
         s.events = self.events
         s.rng = self.rng  # not advanced by a commit that resolves nothing
@@ -149,6 +155,7 @@ class WhyFirstState:
             "commits": [list(c) if isinstance(c, tuple) else c for c in self.commits],
             "move_queue": [list(m) for m in self.move_queue],
             "last_reveal": [list(r) for r in self.last_reveal],
+            "revealed": self.revealed[:],
             "pending": list(self.pending),
             "events": [e.to_json() for e in self.events],
             "rng": self.rng.state,
@@ -170,6 +177,7 @@ class WhyFirstState:
         s.commits = [tuple(c) if isinstance(c, list) else c for c in obj["commits"]]
         s.move_queue = [(int(a), int(b)) for a, b in obj["move_queue"]]
         s.last_reveal = [(int(a), int(b), int(c)) for a, b, c in obj["last_reveal"]]
+        s.revealed = [int(c) for c in obj["revealed"]]
         s.pending = tuple(int(p) for p in obj["pending"])
         s.events = tuple(Event.from_json(e) for e in obj["events"])
         s.rng = Rng(int(obj["rng"]))

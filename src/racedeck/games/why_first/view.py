@@ -17,8 +17,9 @@ class WhyFirstView:
     """A seat's view: its own hand and commit, and the public table; never another's secret.
 
     Public facts: positions, totals and stage history, hand sizes, how many face-down cards Leo
-    has left, who has committed this round (not what), every revealed card with who placed it
-    where, the tactical move order, and the events of the latest transition.
+    has left, who has committed this round (not what), the latest round's revealed cards with
+    who placed them where, every card revealed so far this stage (``revealed``), the tactical
+    move order, and the events of the latest transition.
     """
 
     seat: int | None
@@ -35,6 +36,7 @@ class WhyFirstView:
     committed: tuple[int, ...]
     pending: tuple[int, ...]
     last_reveal: tuple[tuple[int, int, int], ...]
+    revealed: tuple[int, ...]
     move_queue: tuple[tuple[int, int], ...]
     hand: tuple[int, ...]
     hand_values: tuple[int, ...]
@@ -69,6 +71,7 @@ class WhyFirstView:
             "committed": list(self.committed),
             "pending": list(self.pending),
             "last_reveal": [list(r) for r in self.last_reveal],
+            "revealed": list(self.revealed),
             "move_queue": [list(m) for m in self.move_queue],
             "hand": list(self.hand),
             "hand_values": list(self.hand_values),
@@ -100,6 +103,7 @@ class WhyFirstView:
             committed=tuple(obj["committed"]),
             pending=tuple(obj["pending"]),
             last_reveal=tuple((a, b, c) for a, b, c in obj["last_reveal"]),
+            revealed=tuple(obj["revealed"]),
             move_queue=tuple((a, b) for a, b in obj["move_queue"]),
             hand=tuple(obj["hand"]),
             hand_values=tuple(obj["hand_values"]),
