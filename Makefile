@@ -31,6 +31,7 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/engine_speed.py
+	$(BIN)/python benchmarks/search_speed.py
 
 golden: $(STAMP)
 	$(BIN)/python scripts/regen_golden.py

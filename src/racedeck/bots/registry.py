@@ -1,4 +1,8 @@
-"""Bots by name: ``random`` for every game, ``heuristic`` where a game has one."""
+"""Bots by name: ``random`` and ``search`` for every game, ``heuristic`` where a game has one.
+
+A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations per move,
+``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import Any
 
 from racedeck.bots.base import Bot
 from racedeck.bots.random_bot import RandomBot
+from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.bots.setback import SetbackHeuristicBot
 from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
 from racedeck.bots.why_first import WhyFirstHeuristicBot
@@ -16,7 +21,8 @@ __all__ = ["available_bots", "make_bot"]
 
 BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
 
-_GENERIC: dict[str, BotFactory] = {"random": RandomBot}
+_GENERIC: dict[str, BotFactory] = {"random": RandomBot, "search": SearchBot}
+_PARAMETRIC = frozenset({"search"})
 _PER_GAME: dict[str, dict[str, BotFactory]] = {
     "why-first": {"heuristic": WhyFirstHeuristicBot},
     "six-day-race": {"heuristic": SixDayRaceHeuristicBot},
@@ -31,9 +37,13 @@ def available_bots(game_id: str) -> tuple[str, ...]:
 
 def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
     """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown."""
-    key = name.strip().lower()
+    key, _, param = name.strip().lower().partition("@")
     factory = _PER_GAME.get(game.spec.id, {}).get(key) or _GENERIC.get(key)
     if factory is None:
         known = ", ".join(available_bots(game.spec.id))
         raise ValueError(f"no bot {name!r} for {game.spec.id}; available: {known}")
-    return factory(game, seat, seed)
+    if not param:
+        return factory(game, seat, seed)
+    if key not in _PARAMETRIC:
+        raise ValueError(f"bot {key!r} takes no parameter (got {name!r})")
+    return SearchBot(game, seat, seed, SearchBudget.parse(param))

@@ -21,10 +21,11 @@ from racedeck.games.why_first.scoring import clamp, stage_points
 from racedeck.games.why_first.state import MOVE
 from racedeck.games.why_first.view import WhyFirstView
 
-__all__ = ["WhyFirstHeuristicBot", "second_place_chance"]
+__all__ = ["WhyFirstHeuristicBot", "second_place_chance", "sigmoid"]
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
+    """The logistic function, flat (0 or 1) beyond ±30."""
     if x < -30:
         return 0.0
     if x > 30:
@@ -41,7 +42,7 @@ def second_place_chance(totals: Sequence[float], me: int, spread: float) -> floa
     others = sorted((t for i, t in enumerate(totals) if i != me), reverse=True)
     best, second = others[0], others[1]
     mine = totals[me]
-    return _sigmoid((mine - second) / spread) * _sigmoid((best - mine) / spread)
+    return sigmoid((mine - second) / spread) * sigmoid((best - mine) / spread)
 
 
 class WhyFirstHeuristicBot(Bot):
