@@ -1,6 +1,6 @@
 """Layering: the rules (``racedeck.core``, ``racedeck.games``) stay pure.
 
-They import no outer layer (bots, sim, store, cli, server, rl), no I/O, UI, concurrency or
+They import no outer layer (bots, sim, report, store, cli, server, rl), no I/O, UI, concurrency or
 clock module, and ``core`` does not import ``games``. Checked on the source with :mod:`ast`.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-OUTER_LAYERS = ("bots", "sim", "store", "cli", "server", "rl")
+OUTER_LAYERS = ("bots", "sim", "report", "store", "cli", "server", "rl")
 FORBIDDEN_MODULES = frozenset(
     {
         "os",

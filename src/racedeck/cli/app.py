@@ -26,7 +26,9 @@ from racedeck.bots.registry import available_bots
 from racedeck.cli.options import parse_options
 from racedeck.cli.play import play_in_terminal
 from racedeck.cli.records import default_record_path, load_record
+from racedeck.cli.report import report as report_cmd
 from racedeck.cli.terminal_ui import ui_for
+from racedeck.cli.tournament import tournament as tournament_cmd
 from racedeck.core.errors import RacedeckError
 from racedeck.core.record import replay as replay_record
 from racedeck.sim.simulate import SimulationResult, simulate
@@ -286,6 +288,10 @@ def replay(
         console.print(ui.render_outcome(game.observe(state, None), outcome))
     else:
         console.print("[yellow]The record ends before the game does.[/]")
+
+
+app.command(name="tournament")(tournament_cmd)
+app.command(name="report")(report_cmd)
 
 
 def main() -> None:

@@ -1,0 +1,138 @@
+"""``racedeck report``: a balance report of seeded games between bots, as an HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+import racedeck
+from racedeck.bots.registry import available_bots
+from racedeck.cli.options import parse_options
+from racedeck.cli.progress import game_progress
+
+__all__ = ["report"]
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    err_console.print(f"[red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+def _lineup(game_id: str, seats: int, bots: str | None) -> tuple[str, ...]:
+    if bots is None:  # the heuristic bot where the game has one, else the random bot
+        bots = "heuristic" if "heuristic" in available_bots(game_id) else "random"
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise _fail(f"{seats} seats need 1 or {seats} bot names, got {len(names)}")
+    return tuple(names)
+
+
+def report(
+    game: Annotated[str, typer.Argument(help="game id, see `racedeck games`")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="folder for index.html, the PNG plots, data.json and games.jsonl",
+            file_okay=False,
+        ),
+    ],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help="games in the main batch (comparison batches play half)"
+        ),
+    ] = 1000,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="number of players")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="bots by seat, comma separated (one = every seat); a mixed lineup is rotated "
+            "one seat per game. Default: heuristic where the game has one, else random"
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="processes to use (default: every local core)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="master seed")] = 0,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="run on a Ray cluster at this address (auto, ray://…)"),
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", help="rule variant, e.g. tactical")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="any game option as key=value")
+    ] = None,
+) -> None:
+    """Write a balance report of GAME: win shares by seat and bot with significance tests,
+    score and length distributions and the game's own measures, as DIR/index.html.
+
+    Every finished game is saved in DIR/games.jsonl at once: after Ctrl-C the same command
+    continues where it stopped.
+    """
+    try:
+        config = parse_options(option or [])
+        if players is not None:
+            config["players"] = players
+        if variant is not None:
+            config["variant"] = variant
+        seats = racedeck.make(game, **config).num_players
+    except (KeyError, ValueError, TypeError) as exc:
+        raise _fail(str(exc).strip('"')) from exc
+    if games < 1:
+        raise _fail("--games must be at least 1")
+    # Imported here: plotting loads matplotlib, which every other command can do without.
+    from racedeck.report.build import ReportRequest, ReportRun
+    from racedeck.report.journal import FILE_NAME
+
+    request = ReportRequest(
+        game_id=game,
+        config=config,
+        bots=_lineup(game, seats, bots),
+        games=games,
+        out=out,
+        seed=seed,
+        workers=workers,
+        ray_address=ray,
+    )
+    try:
+        run = ReportRun(request)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise _fail(str(exc).strip('"')) from exc
+    journal = out / FILE_NAME
+    if run.reused:
+        err_console.print(f"Reusing {run.reused:,} games saved in {journal}.")
+    if run.ignored:
+        err_console.print(
+            f"[yellow]{run.ignored:,} saved games in {journal} were played with other "
+            "parameters and are not used.[/]"
+        )
+    try:
+        with game_progress(run.total, f"{game} report", completed=run.done) as advance:
+            run.play(advance)
+    except KeyboardInterrupt:
+        err_console.print(
+            f"\n[yellow]Interrupted.[/] Kept {run.done:,} of {run.total:,} games in {journal} "
+            f"({run.played:,} new); run the same command again to play the rest."
+        )
+        raise typer.Exit(130) from None
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    with err_console.status("Analysing the games and drawing the plots…"):
+        result = run.write()
+    console.print(f"[bold]{result.title}[/] · {run.played:,} games played, {run.reused:,} reused")
+    for line in result.summary:
+        console.print(f"• {line}", highlight=False)
+    console.print(f"Report: {out / 'index.html'}")

@@ -1,0 +1,6 @@
+"""Measures of single games, taken in the worker as each game is played."""
+
+from racedeck.report.measures.base import Collector, GameMeasures
+from racedeck.report.measures.play import collector_for, measure_game
+
+__all__ = ["Collector", "GameMeasures", "collector_for", "measure_game"]

@@ -1,0 +1,89 @@
+"""Measures of one game of Setback: BLOCK use (SB-9), SKIP (SB-10), lead changes, turn order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from racedeck.core.events import Event
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.outcome import Outcome
+
+__all__ = ["SetbackCollector", "sole_leader"]
+
+
+def sole_leader(rows: Sequence[int]) -> int:
+    """The player whose token is strictly farthest ahead, or -1 when several share the lead.
+
+    START is row -1 and FINISH the row past the last, so the raw rows order the tokens; a
+    removed row (SB-8) shifts every token alike and leaves the order unchanged.
+    """
+    best = max(rows)
+    at_best = [q for q, r in enumerate(rows) if r == best]
+    return at_best[0] if len(at_best) == 1 else -1
+
+
+class SetbackCollector:
+    """Reads the events for BLOCKs and turns, and the token rows of each state for the lead.
+
+    ``declared`` counts actions declared (hand and board), ``windows`` the declarations that
+    some player could answer with a BLOCK, ``cancelled`` those an odd number of BLOCKs
+    cancelled, ``counter_blocks`` the windows where a BLOCK was itself blocked. A *lead change*
+    is a new sole leader: the lead passing from one player to another, ties in between not
+    counting as a change.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.first = -1
+        self.turn_count = 0
+        self.declared = 0
+        self.windows = 0
+        self.blocks = [0] * players
+        self.cancelled = 0
+        self.counter_blocks = 0
+        self.skips = 0
+        self.leader = -1
+        self.lead_changes = 0
+
+    def observe(self, events: Sequence[Event], state: Any) -> None:
+        """Count BLOCK use and turns from the events, and follow the lead on the state."""
+        for e in events:
+            kind, d = e.kind, e.data
+            if kind == "game_started":
+                self.first = int(d["first"])
+            elif kind == "turn_started":
+                self.turn_count += 1
+            elif kind == "declared":
+                self.declared += 1
+            elif kind == "window_opened" and d["blocks"] == 0:
+                self.windows += 1
+            elif kind == "block_played":
+                self.blocks[d["player"]] += 1
+            elif kind == "window_closed":
+                self.cancelled += 1 if d["cancelled"] else 0
+                self.counter_blocks += 1 if d["blocks"] >= 2 else 0
+            elif kind == "turn_skipped":
+                self.skips += 1
+        leader = sole_leader(state.row)
+        if leader >= 0 and leader != self.leader:
+            if self.leader >= 0:
+                self.lead_changes += 1
+            self.leader = leader
+
+    def turns(self) -> int | None:
+        """Turns taken (skipped turns included)."""
+        return self.turn_count
+
+    def finish(self, outcome: Outcome, state: Any) -> JSONObject:
+        """The counts, BLOCKs by seat."""
+        return {
+            "first": self.first,
+            "declared": self.declared,
+            "windows": self.windows,
+            "blocks": self.blocks,
+            "cancelled": self.cancelled,
+            "counter_blocks": self.counter_blocks,
+            "skips": self.skips,
+            "lead_changes": self.lead_changes,
+        }

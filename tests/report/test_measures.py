@@ -1,0 +1,135 @@
+"""Measures taken while a game is played agree with the game's record, replayed on its own."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from racedeck.core.events import Event
+from racedeck.core.record import GameRecord, replay
+from racedeck.core.registry import make
+from racedeck.report.measures import GameMeasures, measure_game
+from racedeck.report.measures.setback import SetbackCollector, sole_leader
+from racedeck.sim.runner import GameJob, play_job
+
+
+def _job(game_id: str, bots: str, seats: int, seed: int, **config: object) -> GameJob:
+    return GameJob(0, game_id, dict(config), (bots,) * seats, seed)
+
+
+def _replayed_events(record_json: dict[str, object]) -> list[Event]:
+    record = GameRecord.from_json(record_json)
+    game = record.make_game()
+    events = list(game.new_initial_state(record.seed).events)
+    for step in replay(record):
+        events.extend(step.events)
+    return events
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats", "config"),
+    [
+        ("why-first", 4, {}),
+        ("why-first", 2, {"players": 2}),
+        ("why-first", 3, {"players": 3, "variant": "tactical"}),
+        ("six-day-race", 4, {}),
+        ("setback", 3, {}),
+    ],
+)
+def test_measures_play_the_same_game_as_the_runner(
+    game_id: str, seats: int, config: dict[str, object]
+) -> None:
+    job = _job(game_id, "heuristic", seats, 2024, **config)
+    measured = measure_game(job)
+    played = play_job(job)
+    assert measured.scores == played.scores
+    assert measured.ranks == played.ranks
+    assert measured.winners == played.winners
+    assert measured.decisions == played.decisions
+    assert measured.bots == job.bots
+
+
+def test_why_first_scoring_spaces_are_the_second_farthest_spaces() -> None:
+    job = _job("why-first", "random", 4, 7)
+    measured = measure_game(job)
+    scored = [e for e in _replayed_events(play_job(job).record) if e.kind == "stage_scored"]
+    assert len(measured.extra["spaces"]) == 5 == len(scored)
+    for space, event in zip(measured.extra["spaces"], scored, strict=True):
+        positions = event.data["positions"]
+        below = sorted({p for p in positions if p < max(positions)})
+        assert space == (below[-1] if below else None)
+    assert measured.turns is None
+
+
+def test_why_first_leo_is_a_contestant_in_the_two_player_game() -> None:
+    measured = measure_game(_job("why-first", "heuristic", 2, 3, players=2))
+    assert len(measured.scores) == 3
+    assert sum(measured.credit()) == pytest.approx(1.0)
+
+
+def test_six_day_race_counts_agree_with_the_replayed_events() -> None:
+    job = _job("six-day-race", "heuristic", 4, 11)
+    extra = measure_game(job).extra
+    events = _replayed_events(play_job(job).record)
+    played = [e for e in events if e.kind == "card_played"]
+    assert extra["moves"] == len(played) == sum(extra["multipliers"].values())
+    multiplied = [e for e in played if e.data["to"] != e.data["first"]]
+    assert sum(extra["slip_by_seat"]) == len(multiplied)
+    assert extra["slip_extra"] == sum(e.data["to"] - e.data["first"] for e in multiplied)
+    assert sum(extra["rider_changes"]) == sum(1 for e in events if e.kind == "rider_change")
+    assert sum(extra["crashes"]) == sum(1 for e in events if e.kind == "crash")
+    over = next(e for e in events if e.kind == "game_over")
+    assert extra["laps"] == over.data["laps"]
+    first_race = next(e for e in events if e.kind == "race_started")
+    assert extra["start_order"] == first_race.data["order"][:4]
+    assert extra["races"] == 6
+
+
+def test_setback_counts_agree_with_the_replayed_events() -> None:
+    # Random bots BLOCK freely, so this game has windows, BLOCKs and cancellations to count.
+    job = _job("setback", "random", 4, 5, players=4)
+    measured = measure_game(job)
+    extra = measured.extra
+    events = _replayed_events(play_job(job).record)
+    assert extra["first"] == events[0].data["first"]
+    assert measured.turns == sum(1 for e in events if e.kind == "turn_started")
+    assert sum(extra["blocks"]) == sum(1 for e in events if e.kind == "block_played") > 0
+    closed = [e for e in events if e.kind == "window_closed"]
+    assert extra["cancelled"] == sum(1 for e in closed if e.data["cancelled"])
+    assert extra["declared"] == sum(1 for e in events if e.kind == "declared")
+
+
+def test_sole_leader() -> None:
+    assert sole_leader([-1, -1, -1]) == -1
+    assert sole_leader([0, -1, 2]) == 2
+    assert sole_leader([3, 3, 1]) == -1
+
+
+def test_lead_changes_count_a_new_sole_leader_only() -> None:
+    collector = SetbackCollector(3)
+    rows = [
+        (-1, -1, -1),  # all on START: nobody leads
+        (0, -1, -1),  # P1 takes the lead: not a change
+        (0, 1, -1),  # P2: change 1
+        (1, 1, -1),  # shared: no change
+        (2, 1, -1),  # P1 again, out of a tie it was part of: change 2
+        (2, 1, 2),  # shared
+        (2, 1, 4),  # P3: change 3
+        (2, 1, 4),  # unchanged
+    ]
+    for r in rows:
+        collector.observe([], SimpleNamespace(row=list(r)))
+    assert collector.lead_changes == 3
+
+
+def test_measures_round_trip_through_json() -> None:
+    m = GameMeasures(("a", "b"), (1.0, 2.0), (2, 1), (0, 1), 17, 9, {"x": [1, None]})
+    assert GameMeasures.from_json(m.to_json()) == m
+    assert m.credit() == [0.5, 0.5]
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="no bot"):
+        measure_game(_job("setback", "nobody", 3, 1))
+    assert make("setback").num_players == 3
