@@ -144,7 +144,12 @@ def test_search_beats_random_in_why_first() -> None:
 
 
 def test_playouts_stop_where_the_game_says_and_value_the_leader() -> None:
-    from racedeck.bots.playouts import SixDayRacePlayout, WhyFirstPlayout, playout_for
+    from racedeck.bots.playouts import (
+        SetbackPlayout,
+        SixDayRacePlayout,
+        WhyFirstPlayout,
+        playout_for,
+    )
 
     wf = racedeck.make("why-first", players=3)
     cut = playout_for(wf)
@@ -164,7 +169,17 @@ def test_playouts_stop_where_the_game_says_and_value_the_leader() -> None:
     s.laps = [0, 0, 1]  # a lost lap outweighs points (SD-11)
     v = race_cut.estimate(s)
     assert v[0] > v[1] > v[2]
-    assert playout_for(racedeck.make("setback", players=3)) is None
+    # Six Day Race playouts ride as the heuristic would, from each seat's own view.
+    legal = sdr.legal_actions(s, s.pending[0])
+    assert race_cut.policy(s, s.pending[0], legal) in legal
+
+    sb = racedeck.make("setback", players=3)
+    short = playout_for(sb)
+    assert isinstance(short, SetbackPlayout) and short.depth == 18
+    b = sb.new_initial_state(1)
+    b.row = [4, 1, 2]
+    w = short.estimate(b)
+    assert w[0] > w[2] > w[1]
 
 
 def test_cut_playouts_can_be_switched_off() -> None:

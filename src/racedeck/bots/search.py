@@ -12,11 +12,12 @@ searched as what they are, simultaneous moves: every seat of such a group choose
 same node with its own statistics (decoupled UCT), so no seat's choice is conditioned on a
 choice it could not have seen. The group's joint choice then leads to the child node.
 
-Below the tree a uniformly random playout (the fast path) goes on to the end of the game, or
-— where the game has a :class:`~racedeck.bots.playouts.Playout` — to the end of the stage or
-race in progress, which is then valued by an estimate of each seat's chance to win. A seat's
-reward for a finished game is its share of the win, with a small bonus for its finishing rank
-so that the search also prefers second place to last when it cannot win.
+Below the tree a playout (the fast path) goes on to the end of the game, or — where the game
+has a :class:`~racedeck.bots.playouts.Playout` — until that says stop (the stage or race ends,
+or a number of decisions is reached); the position is then valued by an estimate of each seat's
+chance to win. Playout actions are uniformly random unless the game's playout chooses them.
+A seat's reward for a finished game is its share of the win, with a small bonus for its
+finishing rank so that the search also prefers second place to last when it cannot win.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ __all__ = ["DEFAULT_ITERATIONS", "SearchBot", "SearchBudget", "rewards"]
 RANK_WEIGHT = 0.2
 """Part of a reward that comes from the finishing rank rather than the win (see :func:`rewards`)."""
 
-DEFAULT_ITERATIONS: dict[str, int] = {"why-first": 500, "six-day-race": 150, "setback": 100}
+DEFAULT_ITERATIONS: dict[str, int] = {"why-first": 500, "six-day-race": 60, "setback": 100}
 """Iterations per move of a plain ``search`` bot, by game: well under a second per move on one
 core (see ``benchmarks/search_speed.py``); other games get :data:`FALLBACK_ITERATIONS`."""
 
@@ -219,14 +220,24 @@ class SearchBot(Bot):
             node = child
         # Playout: uniformly random legal actions to the end of the game or of the horizon.
         randrange = policy.randrange
+        guide = cut.policy if cut is not None else None
+        depth = cut.depth if cut is not None else None
+        steps = 0
         while not state.is_terminal:
-            if cut is not None and cut.horizon(state) != horizon:
+            if cut is not None and (cut.horizon(state) != horizon or steps == depth):
                 break
+            steps += 1
             for seat in state.pending:
                 if seat not in state.pending:
                     continue
                 legal = legal_actions(state, seat)
-                apply(state, seat, legal[randrange(len(legal))] if len(legal) > 1 else legal[0])
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action = guide(state, seat, legal) if guide is not None else None
+                    if action is None:
+                        action = legal[randrange(len(legal))]
+                apply(state, seat, action)
         if state.is_terminal:
             outcome = game.outcome(state)
             assert outcome is not None

@@ -225,14 +225,21 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     if terminate is not None:
         terminate()
         return
-    # Before 3.14 the workers are only reachable privately; take them before shutdown()
-    # forgets them.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # Before 3.14 the workers are only reachable privately; keep the pool's own table before
+    # shutdown() forgets it, since a worker may still be starting up (the pool spawns them on
+    # submit) and join the table while the first ones are being stopped.
+    table = getattr(pool, "_processes", None) or {}
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
+    stopped: set[int] = set()
+    while True:
+        processes = [p for p in list(table.values()) if id(p) not in stopped]
+        if not processes:
+            break
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+            stopped.add(id(process))
 
 
 def _import_ray() -> ModuleType:
