@@ -10,6 +10,7 @@ Usage::
 
     python scripts/ladder.py why-first --players 4 --games 2000 --step search --out ladder/
     python scripts/ladder.py six-day-race --players 3 -o races=1 --step heuristic --games 2000
+    python scripts/ladder.py --table docs/ladder     # a Markdown table of every results file
 """
 
 from __future__ import annotations
@@ -56,19 +57,43 @@ def summarise(rows: list[dict[str, Any]], players: int) -> dict[str, Any]:
     }
 
 
+def table(folder: Path) -> str:
+    """A Markdown table of every results file in ``folder``, one row per file."""
+    lines = [
+        "| file | games | challenger wins (95% CI) | seat share | z |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for path in sorted(folder.glob("*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        players = int(path.stem.split("-players")[1].split("-")[0].split("races")[0])
+        s = summarise(rows, players)
+        lines.append(
+            f"| {path.stem} | {s['games']} | {100 * s['win_share']:.1f}% "
+            f"({100 * s['ci95'][0]:.1f}–{100 * s['ci95'][1]:.1f}) | "
+            f"{100 * s['seat_share']:.1f}% | {s['z']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Run (or resume) one ladder step and print its summary."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--step", choices=sorted(STEPS), required=True)
+    parser.add_argument("game", nargs="?")
+    parser.add_argument("--table", type=Path, help="print a table of the results in this folder")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--step", choices=sorted(STEPS))
     parser.add_argument("--search", default="search", help="search bot spec (e.g. search@200)")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=Path("ladder"))
+    parser.add_argument("--out", type=Path, default=Path("docs/ladder"))
     parser.add_argument("-o", action="append", default=[], help="game option key=value")
     args = parser.parse_args()
+    if args.table is not None:
+        print(table(args.table))
+        return
+    if args.game is None or args.players is None or args.step is None:
+        parser.error("a game, --players and --step are needed to run a step")
     config: dict[str, Any] = {"players": args.players}
     for kv in args.o:
         key, value = kv.split("=", 1)
