@@ -142,16 +142,15 @@ class Game(ABC, Generic[S, A, V]):
 
     # -- search ----------------------------------------------------------------------------
 
+    @abstractmethod
     def sample_state(self, view: V, rng: Rng) -> S:
         """Return a full state consistent with everything ``view`` shows (a determinization).
 
         What the view hides — other hands, deck order, cards committed face down, the state's
         own RNG — is drawn from ``rng``, uniformly among the assignments the view allows, so a
         search that starts from the result cannot learn a secret. The result satisfies
-        ``observe(result, view.seat)`` equal to ``view`` (events aside). Games that support
-        search override this; the default raises :class:`NotImplementedError`.
+        ``observe(result, view.seat)`` equal to ``view`` (events aside).
         """
-        raise NotImplementedError(f"{self.spec.id} has no sampler for hidden information")
 
     def conceals(self, state: S, seat: int, action: A) -> bool:
         """True when the other seats do not see ``action`` as ``seat`` takes it in ``state``.
