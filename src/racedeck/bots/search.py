@@ -218,7 +218,8 @@ class SearchBot(Bot):
                 child = node.children[key] = _Node()
                 expanded = True
             node = child
-        # Playout: uniformly random legal actions to the end of the game or of the horizon.
+        # Playout: the game's playout policy, else uniformly random actions, to the end of the
+        # game or until the playout says stop.
         randrange = policy.randrange
         guide = cut.policy if cut is not None else None
         depth = cut.depth if cut is not None else None
