@@ -6,14 +6,13 @@ import json
 from typing import Any
 
 from racedeck.core.game import Game
-from racedeck.core.record import Session
 from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
 from racedeck.report.measures.base import Collector, GameMeasures, NoCollector
 from racedeck.report.measures.setback import SetbackCollector
 from racedeck.report.measures.six_day_race import SixDayRaceCollector
 from racedeck.report.measures.why_first import WhyFirstCollector
-from racedeck.sim.play import make_bots
+from racedeck.sim.play import make_bots, play_game
 from racedeck.sim.runner import GameJob
 
 __all__ = ["collector_for", "measure_game"]
@@ -46,36 +45,21 @@ def _game(game_id: str, config: dict[str, Any]) -> Game[Any, Any, Any]:
 def measure_game(job: GameJob, max_decisions: int = 1_000_000) -> GameMeasures:
     """Play ``job`` on the checked path (which emits events) and return its measures.
 
-    Seats act as in :func:`racedeck.sim.play.play_game`, with bots seeded from
+    The game is played by :func:`racedeck.sim.play.play_game` with bots seeded from
     ``derive_seed(job.seed, 1)`` as the runner's ``play_job`` seeds them, so the same job gives
     the same game here and there.
     """
     game = _game(job.game_id, job.config)
     bots = make_bots(game, job.bots, derive_seed(job.seed, 1))
-    session = Session(game, job.seed)
     collector = collector_for(game)
-    collector.observe(session.initial_events, session.state)
-    decisions = 0
-    while not session.state.is_terminal:
-        pending = session.state.pending
-        if not pending:
-            raise RuntimeError("the game is not over but no seat is pending")
-        for seat in pending:
-            if seat not in session.state.pending:
-                continue  # an earlier answer changed who is asked (a BLOCK window)
-            events = session.apply(seat, bots[seat].act(game.observe(session.state, seat)))
-            collector.observe(events, session.state)
-            decisions += 1
-        if decisions > max_decisions:
-            raise RuntimeError(f"game did not end within {max_decisions} decisions")
-    outcome = game.outcome(session.state)
-    assert outcome is not None
+    result = play_game(game, bots, job.seed, max_decisions, observer=collector.observe)
+    outcome = result.outcome
     return GameMeasures(
         bots=tuple(job.bots),
         scores=outcome.scores,
         ranks=outcome.ranks,
         winners=tuple(sorted(outcome.winners)),
-        decisions=decisions,
+        decisions=result.decisions,
         turns=collector.turns(),
-        extra=collector.finish(outcome, session.state),
+        extra=collector.finish(outcome, result.state),
     )
