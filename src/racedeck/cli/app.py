@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -23,6 +22,7 @@ from rich.table import Table
 
 import racedeck
 from racedeck.bots.registry import available_bots
+from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.options import parse_options
 from racedeck.cli.play import play_in_terminal
 from racedeck.cli.records import default_record_path, load_record
@@ -38,8 +38,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
-err_console = Console(stderr=True)
 
 GameArg = Annotated[str, typer.Argument(help="game id, see `racedeck games`")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
@@ -51,11 +49,6 @@ RidersOpt = Annotated[
     int | None, typer.Option("--riders", help="riders per player (Six Day Race: 1 or 2)")
 ]
 RacesOpt = Annotated[int | None, typer.Option("--races", help="races in the series (Six Day Race)")]
-
-
-def _fail(message: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/] {message}")
-    return typer.Exit(2)
 
 
 def _config(
@@ -75,7 +68,7 @@ def _config(
         config.update({key: value for key, value in named.items() if value is not None})
         racedeck.make(game_id, **config)  # validate now, with a clear message
     except (KeyError, ValueError, TypeError) as exc:
-        raise _fail(str(exc).strip('"')) from exc
+        raise fail(str(exc).strip('"')) from exc
     return config
 
 
@@ -131,7 +124,7 @@ def play(
     g = racedeck.make(game, **config)
     n = g.num_players
     if not 1 <= seat <= n:
-        raise _fail(f"--seat must be between 1 and {n}")
+        raise fail(f"--seat must be between 1 and {n}")
     known = available_bots(game)
     if bots is None:  # the heuristic bot where the game has one, else the random bot
         bots = "heuristic" if "heuristic" in known else "random"
@@ -141,10 +134,10 @@ def play(
     elif len(names) == n - 1:
         names = [*names[: seat - 1], "human", *names[seat - 1 :]]
     if len(names) != n:
-        raise _fail(f"--bots needs 1 or {n - 1} names, got {len(names)}")
+        raise fail(f"--bots needs 1 or {n - 1} names, got {len(names)}")
     for i, b in enumerate(names):
         if i != seat - 1 and b not in known:
-            raise _fail(f"no bot {b!r} for {game}; available: {', '.join(known)}")
+            raise fail(f"no bot {b!r} for {game}; available: {', '.join(known)}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = record or default_record_path(game, seed)
@@ -210,9 +203,9 @@ def simulate_cmd(
     if len(names) == 1:
         names = names * g.num_players
     if len(names) != g.num_players:
-        raise _fail(f"{g.num_players} seats need 1 or {g.num_players} bot names, got {len(names)}")
+        raise fail(f"{g.num_players} seats need 1 or {g.num_players} bot names, got {len(names)}")
     if games < 1:
-        raise _fail("--games must be at least 1")
+        raise fail("--games must be at least 1")
     started = time.perf_counter()
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -236,7 +229,7 @@ def simulate_cmd(
 
             result = simulate(game, config, names, games, seed, workers, advance)
     except ValueError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     except KeyboardInterrupt:
         err_console.print("[yellow]Simulation interrupted.[/]")
         raise typer.Exit(130) from None
@@ -256,7 +249,7 @@ def replay(
         record = load_record(path)
         game = record.make_game()
     except (ValueError, KeyError, RacedeckError) as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     names = record.meta.get("names") or list(game.seat_names())
     ui = ui_for(game, names)
     console.print(
@@ -279,7 +272,7 @@ def replay(
             if pause:
                 console.input("[dim](Enter for the next step)[/]")
     except RacedeckError as exc:
-        raise _fail(f"the record does not replay: {exc}") from exc
+        raise fail(f"the record does not replay: {exc}") from exc
     except (KeyboardInterrupt, EOFError):
         console.print("\n[yellow]Replay stopped.[/]")
         raise typer.Exit(130) from None

@@ -6,22 +6,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 import racedeck
 from racedeck.bots.registry import available_bots
+from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.options import parse_options
 from racedeck.cli.progress import game_progress
 
 __all__ = ["report"]
-
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/] {message}")
-    return typer.Exit(2)
 
 
 def _lineup(game_id: str, seats: int, bots: str | None) -> tuple[str, ...]:
@@ -31,7 +23,7 @@ def _lineup(game_id: str, seats: int, bots: str | None) -> tuple[str, ...]:
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
-        raise _fail(f"{seats} seats need 1 or {seats} bot names, got {len(names)}")
+        raise fail(f"{seats} seats need 1 or {seats} bot names, got {len(names)}")
     return tuple(names)
 
 
@@ -90,9 +82,9 @@ def report(
             config["variant"] = variant
         seats = racedeck.make(game, **config).num_players
     except (KeyError, ValueError, TypeError) as exc:
-        raise _fail(str(exc).strip('"')) from exc
+        raise fail(str(exc).strip('"')) from exc
     if games < 1:
-        raise _fail("--games must be at least 1")
+        raise fail("--games must be at least 1")
     # Imported here: plotting loads matplotlib, which every other command can do without.
     from racedeck.report.build import ReportRequest, ReportRun
     from racedeck.report.journal import FILE_NAME
@@ -110,7 +102,7 @@ def report(
     try:
         run = ReportRun(request)
     except (KeyError, ValueError, TypeError) as exc:
-        raise _fail(str(exc).strip('"')) from exc
+        raise fail(str(exc).strip('"')) from exc
     journal = out / FILE_NAME
     if run.reused:
         err_console.print(f"Reusing {run.reused:,} games saved in {journal}.")
@@ -129,7 +121,7 @@ def report(
         )
         raise typer.Exit(130) from None
     except ValueError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     with err_console.status("Analysing the games and drawing the plots…"):
         result = run.write()
     console.print(f"[bold]{result.title}[/] · {run.played:,} games played, {run.reused:,} reused")

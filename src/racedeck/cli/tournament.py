@@ -10,6 +10,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.options import parse_options
 from racedeck.cli.progress import game_progress
 from racedeck.sim.runner import PlayedGame
@@ -18,14 +19,6 @@ from racedeck.sim.tournament import Tournament, TournamentResult, play_tournamen
 from racedeck.store.tournaments import DEFAULT_DB, StoredGame, TournamentStore
 
 __all__ = ["tournament"]
-
-console = Console()
-err_console = Console(stderr=True)
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[red]error:[/] {message}")
-    return typer.Exit(code)
 
 
 def _create(
@@ -43,7 +36,7 @@ def _create(
         names = [b.strip() for b in bots.split(",") if b.strip()]
         return Tournament.create(game, names, players=players, config=config, seed=seed)
     except (KeyError, ValueError, TypeError) as exc:
-        raise _fail(str(exc).strip('"')) from exc
+        raise fail(str(exc).strip('"')) from exc
 
 
 def _stored(played: PlayedGame, lineup: tuple[str, ...], seed: int) -> StoredGame:
@@ -139,14 +132,14 @@ def tournament(
     A larger --games continues the same tournament.
     """
     if games < 1:
-        raise _fail("--games must be at least 1")
+        raise fail("--games must be at least 1")
     if workers is not None and workers < 1:
-        raise _fail("--workers must be at least 1")
+        raise fail("--workers must be at least 1")
     t = _create(game, bots, players, variant, option, seed)
     try:
         store = TournamentStore(db)
     except Exception as exc:  # any driver or path problem, reported plainly
-        raise _fail(f"cannot open the database {db!r}: {exc}") from exc
+        raise fail(f"cannot open the database {db!r}: {exc}") from exc
     with store:
         row = store.tournament(
             game=t.game_id,
@@ -210,6 +203,6 @@ def _play(
             )
             raise typer.Exit(130) from None
         except ImportError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
         except ConnectionError as exc:
-            raise _fail(f"cannot reach Ray at {ray!r}: {exc}", 1) from exc
+            raise fail(f"cannot reach Ray at {ray!r}: {exc}", 1) from exc
