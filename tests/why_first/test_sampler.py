@@ -94,6 +94,7 @@ def test_revealed_lists_every_card_revealed_this_stage(
 
 
 def test_base_game_commit_round_keeps_own_cards_and_hides_the_others() -> None:
+    """WF-4: a commit is secret until every seat has committed; the sample re-draws it."""
     game = make(4)
     # Round 2 of the first stage, seats 1 and 3 have committed, seat 0 not yet.
     state = first(game, 5, lambda s: s.round == 1 and s.phase == COMMIT and len(s.pending) == 2)
@@ -123,6 +124,7 @@ def test_own_commit_is_kept_when_the_seat_has_committed() -> None:
 
 
 def test_tactical_move_phase_takes_commits_from_the_revealed_cards() -> None:
+    """WF-10: in the move phase the committed cards are face up."""
     game = make(4, "tactical")
     state = first(game, 3, lambda s: s.phase == MOVE and s.round == 2)
     view = game.observe(state, state.pending[0])
@@ -134,6 +136,7 @@ def test_tactical_move_phase_takes_commits_from_the_revealed_cards() -> None:
 
 
 def test_two_players_draws_leos_face_down_cards() -> None:
+    """WF-9: Leo's face-down cards are hidden from both players."""
     game = make(2)
     state = first(game, 4, lambda s: s.round == 2 and s.phase == COMMIT)
     view = game.observe(state, 0)

@@ -56,9 +56,11 @@ class _IntText(TypeDecorator[int]):
     cache_ok = True
 
     def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        """The integer as decimal text for the database."""
         return None if value is None else str(int(value))
 
     def process_result_value(self, value: Any, dialect: Dialect) -> int | None:
+        """The integer back from its text."""
         return None if value is None else int(value)
 
 
