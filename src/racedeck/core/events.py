@@ -1,37 +1,129 @@
-"""Events: what happened in a resolution, and why."""
+"""Events: what happened in a resolution, why, and who may know it.
+
+A transition returns its events (:class:`~racedeck.core.game.Transition`); states hold none.
+Each event names its *audience*: everyone (``PUBLIC``), one seat (the seat's number), or
+nobody but the record (``RECORD``). :func:`feed` filters a transition's events for one seat
+or for spectators, so every face — terminal, server, bots — shows each seat exactly its share.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 from racedeck.core.jsontypes import JSONObject
 
-__all__ = ["Event"]
+__all__ = ["PUBLIC", "RECORD", "Audience", "Event", "feed"]
+
+Audience = int | str
+"""Who may see an event: a seat number, :data:`PUBLIC` or :data:`RECORD`."""
+
+PUBLIC: Final = "all"
+"""Audience: every seat and every spectator."""
+RECORD: Final = "record"
+"""Audience: nobody at the table; kept in the record (and shown after the game)."""
 
 
-@dataclass(slots=True)
+def _freeze(value: Any) -> Any:
+    """A read-only copy: dicts become mapping proxies, lists tuples, at any depth."""
+    if isinstance(value, dict | MappingProxyType):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """The JSON form of a frozen value: fresh dicts and lists the caller may change."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_thaw(v) for v in value]
+    return value
+
+
 class Event:
     """One fact about a resolution: a card revealed, a figure moved (clamped?), a stage scored.
 
     ``kind`` is a stable identifier (``"figure_moved"``); ``data`` holds JSON-ready details that
-    UIs animate and narrate (each game has a ``describe`` function for the words).
-    Treat events as read-only values; the class is not frozen only because frozen dataclasses
-    are several times slower to create, and the checked path creates many.
+    UIs animate and narrate (each game's ``describe_event`` gives the words); ``audience`` says
+    who may see it. Events are immutable: ``data`` is a read-only deep copy of what was given,
+    so no view, feed or record can change what another holds.
     """
 
+    __slots__ = ("_data", "audience", "kind")
+
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    audience: Audience
+    _data: Mapping[str, Any]
+
+    def __init__(
+        self, kind: str, data: Mapping[str, Any] | None = None, audience: Audience = PUBLIC
+    ) -> None:
+        if audience != PUBLIC and audience != RECORD and type(audience) is not int:
+            raise ValueError(f"event audience must be a seat, {PUBLIC!r} or {RECORD!r}")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "audience", audience)
+        object.__setattr__(self, "_data", _freeze(data or {}))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("events are immutable")
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The details, read-only (nested lists are tuples)."""
+        return self._data
+
+    @property
+    def is_public(self) -> bool:
+        """True when every seat and spectator may see this event."""
+        return self.audience == PUBLIC
+
+    def visible_to(self, seat: int | None) -> bool:
+        """True when ``seat`` (``None``: a spectator) may see this event."""
+        return self.audience == PUBLIC or (seat is not None and self.audience == seat)
 
     def to_json(self) -> JSONObject:
-        """Return the JSON form ``{"kind": ..., **data}``."""
-        return {"kind": self.kind, **self.data}
+        """Return the JSON form ``{"kind": ..., **data}``, with ``"audience"`` unless public."""
+        out: JSONObject = {"kind": self.kind, **_thaw(self._data)}
+        if self.audience != PUBLIC:
+            out["audience"] = self.audience
+        return out
 
     @classmethod
     def from_json(cls, obj: JSONObject) -> Event:
         """Parse the JSON form made by :meth:`to_json`."""
         data = dict(obj)
-        kind = data.pop("kind")
+        kind = data.pop("kind", None)
         if not isinstance(kind, str):
             raise ValueError(f"event kind must be a string, got {kind!r}")
-        return cls(kind, data)
+        audience = data.pop("audience", PUBLIC)
+        if type(audience) is not int and audience not in (PUBLIC, RECORD):
+            raise ValueError(f"event audience must be a seat, {PUBLIC!r} or {RECORD!r}")
+        return cls(kind, data, audience)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.audience == other.audience
+            and _thaw(self._data) == _thaw(other._data)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        to = "" if self.audience == PUBLIC else f", audience={self.audience!r}"
+        return f"Event({self.kind!r}, {_thaw(self._data)!r}{to})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.kind, _thaw(self._data), self.audience))
+
+
+def feed(events: Iterable[Event], seat: int | None) -> tuple[Event, ...]:
+    """The events ``seat`` may see (``None``: what spectators may see), in order."""
+    return tuple(
+        e for e in events if e.audience == PUBLIC or (seat is not None and e.audience == seat)
+    )

@@ -1,26 +1,31 @@
 """The contract every game implements.
 
 A game is a :class:`Game` object (rules plus a fixed configuration) operating on state values.
-The checked path, :meth:`Game.apply`, validates and returns a new state, leaving the old one
-untouched; the fast path, :meth:`Game.apply_unchecked`, mutates the state in place, skips
-validation and emits no events — for bots and batch simulation that only feed it actions
-taken from :meth:`Game.legal_actions`.
+The checked path, :meth:`Game.step`, validates and returns a :class:`Transition`: the new state
+and the events that explain it, each with its audience; the old state is untouched and states
+hold no events, so the checked and the fast path give equal states. The fast path,
+:meth:`Game.apply_unchecked`, mutates the state in place, skips validation and emits no
+events — for bots and batch simulation that only feed it actions taken from
+:meth:`Game.legal_actions`. Every state carries a move number (``state.move``) that grows by
+one with each accepted action, on either path.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from racedeck.core.errors import IllegalAction
+from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import Event
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
 from racedeck.core.spec import GameConfig, GameSpec
 
-__all__ = ["Action", "Game", "GameState", "View"]
+__all__ = ["Action", "Game", "GameState", "Transition", "View"]
 
 
 class Action(Protocol):
@@ -44,8 +49,8 @@ class GameState(Protocol):
         ...
 
     @property
-    def events(self) -> tuple[Event, ...]:
-        """Events of the most recent checked transition (empty after the fast path)."""
+    def move(self) -> int:
+        """How many actions have been accepted so far (the move number)."""
         ...
 
     @property
@@ -63,11 +68,21 @@ class GameState(Protocol):
 
 
 class View(Protocol):
-    """What one seat (or a spectator, seat ``None``) may know about a state."""
+    """What one seat (or a spectator, seat ``None``) may know about a state.
+
+    A view alone lets a client draw the whole table: :attr:`header` is common to every game,
+    the rest is the game's own part. Views are immutable values that share nothing with the
+    state they were made from.
+    """
 
     @property
     def seat(self) -> int | None:
         """The observing seat, ``None`` for a spectator."""
+        ...
+
+    @property
+    def header(self) -> ViewHeader:
+        """Game, config, seat names, move number, phase, who acts, scores, terminal, outcome."""
         ...
 
     @property
@@ -85,8 +100,24 @@ A = TypeVar("A")
 V = TypeVar("V", bound=View)
 
 
+@dataclass(frozen=True, slots=True)
+class Transition(Generic[S]):
+    """The result of a checked transition: the new state and the events that explain it.
+
+    Each event says who may see it; :func:`racedeck.core.events.feed` filters them for a
+    seat or for spectators.
+    """
+
+    state: S
+    events: tuple[Event, ...]
+
+
 class Game(ABC, Generic[S, A, V]):
-    """Rules of one game under one configuration. Stateless: all game data lives in states."""
+    """Rules of one game under one configuration. Stateless: all game data lives in states.
+
+    A game object is shared (by a server's tables, by bots, by worker threads): it may cache
+    what the configuration alone determines, never anything derived from a state's secrets.
+    """
 
     spec: ClassVar[GameSpec]
 
@@ -109,21 +140,36 @@ class Game(ABC, Generic[S, A, V]):
 
     # -- life cycle -------------------------------------------------------------------------
 
-    @abstractmethod
+    def start(self, seed: int) -> Transition[S]:
+        """Return the state at the start of a game whose chance is driven by ``seed``, with
+        the events of the deal (move number 0)."""
+        # MIGRATION: games override start(); this default serves engines not yet migrated.
+        state = self.new_initial_state(seed)
+        return Transition(state, tuple(getattr(state, "events", ())))
+
     def new_initial_state(self, seed: int) -> S:
-        """Return the state at the start of a game whose chance is driven by ``seed``."""
+        """The state at the start of a game (:meth:`start` without its events)."""
+        return self.start(seed).state
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> Sequence[A]:
         """Return the legal actions of ``seat`` (empty when the seat is not pending)."""
 
-    @abstractmethod
-    def apply(self, state: S, seat: int, action: A) -> S:
-        """Check and apply ``action`` by ``seat``; return the new state with its events.
+    def step(self, state: S, seat: int, action: A) -> Transition[S]:
+        """Check and apply ``action`` by ``seat``; return the new state and its events.
 
-        Raises :class:`~racedeck.core.errors.IllegalAction` naming the action, the reason and
+        Raises :class:`~racedeck.core.errors.IllegalAction` (``action/illegal``,
+        ``action/not-your-turn`` or ``action/game-over``) naming the action, the reason and
         the legal options. The given state is not modified.
         """
+        # MIGRATION: games override step(); this default serves engines not yet migrated.
+        new = self.apply(state, seat, action)
+        return Transition(new, tuple(getattr(new, "events", ())))
+
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """Check and apply ``action`` by ``seat``; return the new state (:meth:`step` without
+        its events)."""
+        return self.step(state, seat, action).state
 
     @abstractmethod
     def apply_unchecked(self, state: S, seat: int, action: A) -> None:
@@ -140,6 +186,62 @@ class Game(ABC, Generic[S, A, V]):
     def outcome(self, state: S) -> Outcome | None:
         """Return the outcome of a finished game, ``None`` while it goes on."""
 
+    def forced_action(self, state: S, seat: int) -> A | None:
+        """The action a driver may take for ``seat`` without asking it, or ``None``.
+
+        Only where the seat has a single legal action *and* answering it for the seat reveals
+        nothing (SB-9: a seat holding no BLOCK can only pass, and nothing anyone sees may
+        differ between that and a chosen pass). The default asks every decision.
+        """
+        return None
+
+    # -- the view header --------------------------------------------------------------------
+
+    def header(self, state: S, seat: int | None) -> ViewHeader:
+        """The part of every view that is common to all games (see :class:`ViewHeader`)."""
+        outcome = self.outcome(state)
+        return ViewHeader(
+            game=self.spec.id,
+            title=self.spec.title,
+            rules_version=self.spec.rules_version,
+            config=self._config.to_json(),
+            seat=seat,
+            seat_names=self.seat_names(),
+            move=getattr(state, "move", 0),
+            phase=self.phase_name(state),
+            acting=self.public_acting(state),
+            waiting=self.describe_waiting(state),
+            score_names=self.contestant_names(),
+            scores=self.scores(state),
+            terminal=state.is_terminal,
+            outcome=outcome.to_json() if outcome is not None else None,
+        )
+
+    def phase_name(self, state: S) -> str:
+        """A stable name of the phase the game is in (``"commit"``, ``"turn"`` …)."""
+        phase = getattr(state, "phase", None)
+        return str(phase) if phase is not None else ("over" if state.is_terminal else "play")
+
+    def public_acting(self, state: S) -> tuple[int, ...]:
+        """The seats everyone may know the game waits for (a reaction window names none)."""
+        return tuple(state.pending)
+
+    def describe_waiting(self, state: S) -> str:
+        """Who or what the game waits for, in public words."""
+        if state.is_terminal:
+            return "the game is over"
+        names = self.seat_names()
+        acting = self.public_acting(state)
+        return "waiting for " + ", ".join(names[s] for s in acting) if acting else ""
+
+    def contestant_names(self) -> tuple[str, ...]:
+        """Names of everyone who scores: the seats, then any the engine plays (Leo)."""
+        return self.seat_names()
+
+    def scores(self, state: S) -> tuple[float, ...]:
+        """Scores so far, one per contestant (see :meth:`contestant_names`)."""
+        return ()
+
     # -- search ----------------------------------------------------------------------------
 
     @abstractmethod
@@ -149,7 +251,7 @@ class Game(ABC, Generic[S, A, V]):
         What the view hides — other hands, deck order, cards committed face down, the state's
         own RNG — is drawn from ``rng``, uniformly among the assignments the view allows, so a
         search that starts from the result cannot learn a secret. The result satisfies
-        ``observe(result, view.seat)`` equal to ``view`` (events aside).
+        ``observe(result, view.seat)`` equal to ``view``.
         """
 
     def conceals(self, state: S, seat: int, action: A) -> bool:
@@ -165,14 +267,16 @@ class Game(ABC, Generic[S, A, V]):
 
     @abstractmethod
     def action_from_json(self, obj: JSONObject) -> A:
-        """Parse an action's JSON form; raise :class:`ValueError` if malformed."""
+        """Parse an action's JSON form; raise :class:`~racedeck.core.errors.InvalidMessage`
+        (a :class:`ValueError`) naming what is wrong when it is malformed."""
 
     @abstractmethod
-    def parse_action(self, text: str, state: S, seat: int) -> A:
-        """Parse an action's text form for ``seat`` in ``state``.
+    def parse_action(self, text: str, view: V) -> A:
+        """Parse an action's text form for the seat of ``view``.
 
-        Raises :class:`~racedeck.core.errors.IllegalAction` listing the legal options when the
-        text does not name a legal action.
+        Works from the view alone (a client has nothing else). Raises
+        :class:`~racedeck.core.errors.IllegalAction` listing the legal options when the text
+        does not name a legal action.
         """
 
     @abstractmethod
@@ -193,10 +297,27 @@ class Game(ABC, Generic[S, A, V]):
 
     # -- explanations ----------------------------------------------------------------------
 
+    def check_seat(self, seat: object) -> int:
+        """Return ``seat`` if it is a seat of this game; raise :class:`IllegalAction` otherwise.
+
+        Only a plain ``int`` is a seat: ``True``, ``0.0`` or ``"0"`` would be written into
+        records that then fail to replay.
+        """
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise IllegalAction(
+                f"there is no seat {seat!r} (seats are the integers 0..{self.num_players - 1})"
+            )
+        return seat
+
     def illegal(self, state: S, seat: int, action: object, reason: str = "") -> IllegalAction:
         """The :class:`IllegalAction` for ``action``: its reason (``why_illegal`` unless given),
-        the situation and the seat's legal options."""
-        return IllegalAction(
+        the situation and the seat's legal options, with the narrowest error code."""
+        kind: type[IllegalAction] = IllegalAction
+        if state.is_terminal:
+            kind = GameOver
+        elif seat not in state.pending:
+            kind = NotYourTurn
+        return kind(
             reason or self.why_illegal(state, seat, action),
             action=action,
             seat=seat,

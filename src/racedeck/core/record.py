@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from racedeck.core.errors import RacedeckError
+from racedeck.core.errors import InvalidRecord, RacedeckError
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
@@ -53,62 +53,97 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, obj: JSONObject) -> GameRecord:
-        """Parse the JSON form; raise :class:`ValueError` when it is malformed."""
-        try:
-            if obj.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-                raise ValueError(f"unsupported record format {obj.get('format')!r}")
-            return cls(
-                game=str(obj["game"]),
-                rules_version=str(obj["rules_version"]),
-                config=dict(obj["config"]),
-                seed=int(obj["seed"]),
-                actions=tuple(
-                    RecordedAction(int(a["seat"]), dict(a["action"])) for a in obj["actions"]
-                ),
-                meta=dict(obj.get("meta", {})),
-            )
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"malformed game record: {exc!r}") from exc
+    def from_json(cls, obj: object) -> GameRecord:
+        """Parse the JSON form; raise :class:`~racedeck.core.errors.InvalidRecord` naming the
+        field when it is malformed (records come from files and strangers)."""
+        if not isinstance(obj, dict):
+            raise InvalidRecord("a game record must be a JSON object")
+        if obj.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise InvalidRecord(f"unsupported record format {obj.get('format')!r}")
+        for name, kind in (("game", str), ("rules_version", str), ("config", dict)):
+            if not isinstance(obj.get(name), kind):
+                raise InvalidRecord(f"record field {name!r} is missing or not {_NAMES[kind]}")
+        seed = obj.get("seed")
+        if type(seed) is not int:
+            raise InvalidRecord("record field 'seed' is missing or not an integer")
+        raw_actions = obj.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise InvalidRecord("record field 'actions' must be a list")
+        actions = []
+        for i, a in enumerate(raw_actions):
+            if (
+                not isinstance(a, dict)
+                or type(a.get("seat")) is not int
+                or not isinstance(a.get("action"), dict)
+            ):
+                raise InvalidRecord(
+                    f"record action {i} must be an object with an integer 'seat' and an "
+                    "'action' object"
+                )
+            actions.append(RecordedAction(a["seat"], dict(a["action"])))
+        meta = obj.get("meta", {})
+        if not isinstance(meta, dict):
+            raise InvalidRecord("record field 'meta' must be an object")
+        return cls(
+            game=obj["game"],
+            rules_version=obj["rules_version"],
+            config=dict(obj["config"]),
+            seed=seed,
+            actions=tuple(actions),
+            meta=dict(meta),
+        )
 
     def make_game(self) -> Game[Any, Any, Any]:
-        """Return the game this record was played under, refusing other rules versions."""
-        spec = get_spec(self.game)
+        """Return the game this record was played under, refusing other rules versions.
+
+        Raises :class:`~racedeck.core.errors.InvalidRecord` for an unknown game, another
+        rules version or a configuration the game refuses.
+        """
+        try:
+            spec = get_spec(self.game)
+        except KeyError as exc:
+            raise InvalidRecord(str(exc.args[0])) from None
         if spec.rules_version != self.rules_version:
-            raise RacedeckError(
+            raise InvalidRecord(
                 f"record made under {self.game} rules {self.rules_version}, "
                 f"this build has {spec.rules_version}"
             )
-        return spec.factory(spec.make_config(**self.config))
+        try:
+            return spec.factory(spec.make_config(**self.config))
+        except ValueError as exc:
+            raise InvalidRecord(f"record configuration: {exc}") from exc
+
+
+_NAMES = {str: "text", dict: "an object"}
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """One step of a replay: the action taken and the state (with its events) after it."""
+    """One step of a replay: the action taken, the state after it and the events it caused."""
 
     index: int
     seat: int
     action: Any
     state: Any
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """Events of this step."""
-        return tuple(self.state.events)
+    events: tuple[Event, ...]
 
 
 def replay(record: GameRecord) -> Iterator[ReplayStep]:
     """Replay ``record`` through the checked path, yielding every step in order.
 
-    Raises :class:`~racedeck.core.errors.IllegalAction` if the record holds an action that is
-    not legal where it stands (a corrupted or foreign record).
+    Raises :class:`~racedeck.core.errors.InvalidRecord` if the record names an unknown game,
+    configuration or action form, or holds an action that is not legal where it stands.
     """
     game = record.make_game()
-    state = game.new_initial_state(record.seed)
+    state = game.start(record.seed).state
     for i, rec in enumerate(record.actions):
-        action = game.action_from_json(rec.action)
-        state = game.apply(state, rec.seat, action)
-        yield ReplayStep(i, rec.seat, action, state)
+        try:
+            action = game.action_from_json(rec.action)
+            transition = game.step(state, game.check_seat(rec.seat), action)
+        except (RacedeckError, ValueError) as exc:
+            raise InvalidRecord(f"record action {i} does not replay: {exc}") from exc
+        state = transition.state
+        yield ReplayStep(i, rec.seat, action, state, transition.events)
 
 
 class Session:
@@ -117,16 +152,18 @@ class Session:
     def __init__(self, game: Game[Any, Any, Any], seed: int, meta: JSONObject | None = None):
         self.game = game
         self.seed = seed
-        self.state: Any = game.new_initial_state(seed)
-        self.initial_events: tuple[Event, ...] = tuple(self.state.events)
+        start = game.start(seed)
+        self.state: Any = start.state
+        self.initial_events: tuple[Event, ...] = start.events
         self._actions: list[RecordedAction] = []
         self.meta: JSONObject = dict(meta or {})
 
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Check and apply an action, record it, and return the events it caused."""
-        self.state = self.game.apply(self.state, seat, action)
+        transition = self.game.step(self.state, seat, action)
+        self.state = transition.state
         self._actions.append(RecordedAction(seat, action.to_json()))
-        return tuple(self.state.events)
+        return transition.events
 
     @property
     def record(self) -> GameRecord:

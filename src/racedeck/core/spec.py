@@ -3,15 +3,43 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from racedeck.core.errors import InvalidConfig
+
 if TYPE_CHECKING:
     from racedeck.core.game import Game
 
-__all__ = ["Dynamics", "GameConfig", "GameSpec", "OptionInfo"]
+__all__ = ["Dynamics", "GameConfig", "GameSpec", "OptionInfo", "option"]
+
+MAX_ITEMS = 64
+"""Most items any list-valued option may hold (bounds what a stranger's config can cost)."""
+
+
+def option(
+    default: Any,
+    help: str,
+    *,
+    min: int | None = None,
+    max: int | None = None,
+    choices: tuple[Any, ...] | None = None,
+    max_items: int = MAX_ITEMS,
+) -> Any:
+    """A configuration field: its default, help text and what values are allowed.
+
+    ``min``/``max`` bound an integer (or every integer inside a list option), ``choices``
+    lists the allowed values; :meth:`GameSpec.make_config` checks them together with the
+    field's type before the game's own :meth:`GameConfig.validate` sees the configuration.
+    """
+    meta = {"help": help, "min": min, "max": max, "choices": choices, "max_items": max_items}
+    if isinstance(default, list | dict):  # pragma: no cover - configs hold tuples
+        raise TypeError("option defaults must be immutable")
+    return dataclasses.field(default=default, metadata=meta)
 
 
 class Dynamics(StrEnum):
@@ -36,7 +64,8 @@ class GameConfig:
     players: int = 3
 
     def validate(self) -> None:
-        """Raise :class:`ValueError` with a clear message when the configuration is unusable."""
+        """Raise :class:`~racedeck.core.errors.InvalidConfig` with a clear message when the
+        options, each valid alone, cannot be played together."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON form (tuples become lists)."""
@@ -63,6 +92,7 @@ class OptionInfo:
     name: str
     default: Any
     help: str
+    allowed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +112,11 @@ class GameSpec:
     rules_version: str
     factory: Callable[[Any], Game[Any, Any, Any]]
     summary: str = ""
+    plugins: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Everything else the game offers, by face: module paths such as
+    ``{"bots": "racedeck.bots.why_first", "terminal": "racedeck.cli.why_first_ui"}``. Names
+    only, so the game layer imports nothing outer; each face loads its own with
+    :func:`racedeck.plugins.plugin`, and a new game touches no shared file."""
 
     def options(self) -> tuple[OptionInfo, ...]:
         """List the configuration options with their defaults and help texts."""
@@ -93,24 +128,140 @@ class GameSpec:
                 default = f.default_factory()
             else:  # pragma: no cover - every option has a default by contract
                 default = None
-            out.append(OptionInfo(f.name, default, str(f.metadata.get("help", ""))))
+            hints = _hints(self.config_type)
+            out.append(
+                OptionInfo(
+                    f.name,
+                    default,
+                    str(f.metadata.get("help", "")),
+                    _allowed(hints[f.name], f.metadata),
+                )
+            )
         return tuple(out)
 
     def make_config(self, **options: Any) -> GameConfig:
-        """Build and validate a configuration from keyword options (JSON lists become tuples)."""
-        names = {f.name for f in dataclasses.fields(self.config_type)}
-        unknown = sorted(set(options) - names)
+        """Build and validate a configuration from keyword options (JSON lists become tuples).
+
+        Every option is checked by its type and allowed values, then the game's own
+        :meth:`GameConfig.validate` checks how they fit together. Raises
+        :class:`~racedeck.core.errors.InvalidConfig` naming the option, the value and what is
+        allowed, so configurations from strangers (a server, a record) fail cleanly.
+        """
+        fields = {f.name: f for f in dataclasses.fields(self.config_type)}
+        unknown = sorted(set(options) - set(fields))
         if unknown:
-            raise ValueError(
-                f"{self.id}: unknown option(s) {', '.join(unknown)}; "
-                f"options are {', '.join(sorted(names))}"
+            raise InvalidConfig(
+                f"{self.id}: unknown option(s) {', '.join(map(str, unknown))}; "
+                f"options are {', '.join(sorted(fields))}",
+                option=str(unknown[0]),
             )
-        fixed: dict[str, Any] = {k: _tuplify(v) for k, v in options.items()}
+        hints = _hints(self.config_type)
+        fixed: dict[str, Any] = {}
+        for name, value in options.items():
+            value = _tuplify(value)
+            problem = _check(value, hints[name], fields[name].metadata)
+            if problem:
+                allowed = _allowed(hints[name], fields[name].metadata)
+                raise InvalidConfig(
+                    f"{self.id}: option {name}={_show(value)} is not allowed: {problem}"
+                    + (f" (allowed: {allowed})" if allowed else ""),
+                    option=name,
+                )
+            fixed[name] = value
         config = self.config_type(**fixed)
         if not self.min_players <= config.players <= self.max_players:
-            raise ValueError(
-                f"{self.id} is for {self.min_players} to {self.max_players} players, "
-                f"not {config.players}"
+            raise InvalidConfig(
+                f"{self.id}: option players={config.players} is not allowed: "
+                f"{self.title} is for {self.min_players} to {self.max_players} players",
+                option="players",
             )
-        config.validate()
+        try:
+            config.validate()
+        except InvalidConfig:
+            raise
+        except ValueError as exc:
+            raise InvalidConfig(f"{self.id}: {exc}") from exc
         return config
+
+
+def _hints(config_type: type[GameConfig]) -> dict[str, Any]:
+    return typing.get_type_hints(config_type)
+
+
+def _show(value: Any) -> str:
+    text = repr(list(value)) if isinstance(value, tuple) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {_type_name(args[0])}s"
+        return "a list [" + ", ".join(_type_name(a) for a in args) + "]"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(hint))
+    return {int: "integer", bool: "true/false", str: "text", float: "number"}.get(
+        hint, getattr(hint, "__name__", str(hint))
+    )
+
+
+def _allowed(hint: Any, meta: Mapping[str, Any]) -> str:
+    """What values an option allows, in words (for messages and listings)."""
+    choices = meta.get("choices")
+    if choices:
+        return "one of " + ", ".join(str(c) for c in choices)
+    lo, hi = meta.get("min"), meta.get("max")
+    what = _type_name(hint)
+    if lo is not None and hi is not None:
+        return f"{what}, {lo} to {hi}"
+    if lo is not None:
+        return f"{what}, at least {lo}"
+    if hi is not None:
+        return f"{what}, at most {hi}"
+    return what
+
+
+def _check(value: Any, hint: Any, meta: Mapping[str, Any]) -> str:
+    """Why ``value`` does not fit ``hint`` and the bounds in ``meta``; empty if it does."""
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return f"expected {_type_name(hint)}"
+        args = typing.get_args(hint)
+        max_items = meta.get("max_items") or MAX_ITEMS
+        if len(value) > max_items:
+            return f"at most {max_items} items"
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_hints = [args[0]] * len(value)
+        elif len(args) != len(value):
+            return f"expected {_type_name(hint)}"
+        else:
+            item_hints = list(args)
+        item_meta = {k: v for k, v in meta.items() if k != "choices"}
+        for item, item_hint in zip(value, item_hints, strict=True):
+            problem = _check(item, item_hint, item_meta)
+            if problem:
+                return f"item {_show(item)}: {problem}"
+        return ""
+    if origin in (typing.Union, types.UnionType):
+        problems = [_check(value, a, meta) for a in typing.get_args(hint)]
+        return "" if any(p == "" for p in problems) else f"expected {_type_name(hint)}"
+    # ``type(...) is`` refuses True for an integer and 3.0 for an integer on purpose.
+    if hint is int and type(value) is not int:
+        return "expected an integer"
+    if hint is bool and type(value) is not bool:
+        return "expected true or false"
+    if hint is str and type(value) is not str:
+        return "expected text"
+    choices = meta.get("choices")
+    if choices and hint in (int, str, bool) and value not in choices:
+        return "not one of the choices"
+    if hint is int:
+        lo, hi = meta.get("min"), meta.get("max")
+        if lo is not None and value < lo:
+            return f"below {lo}"
+        if hi is not None and value > hi:
+            return f"above {hi}"
+    return ""
