@@ -144,12 +144,10 @@ def test_search_beats_random_in_why_first() -> None:
 
 
 def test_playouts_stop_where_the_game_says_and_value_the_leader() -> None:
-    from racedeck.bots.playouts import (
-        SetbackPlayout,
-        SixDayRacePlayout,
-        WhyFirstPlayout,
-        playout_for,
-    )
+    from racedeck.bots.playouts import playout_for
+    from racedeck.bots.setback_playout import SetbackPlayout
+    from racedeck.bots.six_day_race_playout import SixDayRacePlayout
+    from racedeck.bots.why_first_playout import WhyFirstPlayout
 
     wf = racedeck.make("why-first", players=3)
     cut = playout_for(wf)
@@ -180,6 +178,15 @@ def test_playouts_stop_where_the_game_says_and_value_the_leader() -> None:
     b.row = [4, 1, 2]
     w = short.estimate(b)
     assert w[0] > w[2] > w[1]
+
+
+def test_default_budgets_come_from_each_games_playout() -> None:
+    from racedeck.bots.playouts import FALLBACK_ITERATIONS, search_iterations
+
+    assert SearchBudget.default_for("why-first").iterations == 500
+    assert SearchBudget.default_for("six-day-race").iterations == 60
+    assert search_iterations("setback") == 100
+    assert FALLBACK_ITERATIONS == 300
 
 
 def test_cut_playouts_can_be_switched_off() -> None:

@@ -2,9 +2,9 @@
 
 >>> import racedeck
 >>> game = racedeck.make("why-first", players=4)
->>> state = game.new_initial_state(seed=1)
->>> sorted(state.pending)
-[0, 1, 2, 3]
+>>> table = racedeck.Table(game, seed=1)
+>>> table.pending
+(0, 1, 2, 3)
 """
 
 from racedeck import games as _games  # noqa: F401  (registers every game)
@@ -14,11 +14,15 @@ from racedeck.core import (
     GameRecord,
     IllegalAction,
     Outcome,
-    Session,
+    Player,
+    Table,
+    Transition,
     available_games,
+    feed,
     get_spec,
     make,
     replay,
+    run,
 )
 
 __all__ = [
@@ -27,10 +31,14 @@ __all__ = [
     "GameRecord",
     "IllegalAction",
     "Outcome",
-    "Session",
+    "Player",
+    "Table",
+    "Transition",
     "available_games",
+    "feed",
     "get_spec",
     "make",
     "replay",
+    "run",
 ]
 __version__ = "0.1.0"

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from racedeck.core.registry import get_spec
 
-__all__ = ["plugin"]
+__all__ = ["optional_plugin", "plugin"]
 
 
 def plugin(game_id: str, face: str) -> ModuleType:
@@ -27,3 +27,10 @@ def plugin(game_id: str, face: str) -> ModuleType:
         offered = ", ".join(sorted(spec.plugins)) or "none"
         raise KeyError(f"{game_id} offers no {face!r} plugin (it offers: {offered})") from None
     return importlib.import_module(path)
+
+
+def optional_plugin(game_id: str, face: str) -> ModuleType | None:
+    """The module ``game_id`` registered for ``face``, or ``None`` when it registered none
+    (the face then falls back to what it offers every game)."""
+    path = get_spec(game_id).plugins.get(face)
+    return importlib.import_module(path) if path is not None else None

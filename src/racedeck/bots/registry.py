@@ -1,4 +1,7 @@
-"""Bots by name: ``random`` and ``search`` for every game, ``heuristic`` where a game has one.
+"""Bots by name: ``random`` and ``search`` for every game, plus the bots a game registers.
+
+A game offers its own bots (``heuristic``) in the module it names for the ``bots`` face, as
+``BOTS = {"heuristic": factory}`` (see :mod:`racedeck.plugins`).
 
 A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations per move,
 ``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`).
@@ -12,10 +15,8 @@ from typing import Any
 from racedeck.bots.base import Bot
 from racedeck.bots.random_bot import RandomBot
 from racedeck.bots.search import SearchBot, SearchBudget
-from racedeck.bots.setback import SetbackHeuristicBot
-from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
-from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.game import Game
+from racedeck.plugins import optional_plugin
 
 __all__ = ["available_bots", "make_bot"]
 
@@ -23,22 +24,23 @@ BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
 
 _GENERIC: dict[str, BotFactory] = {"random": RandomBot, "search": SearchBot}
 _PARAMETRIC = frozenset({"search"})
-_PER_GAME: dict[str, dict[str, BotFactory]] = {
-    "why-first": {"heuristic": WhyFirstHeuristicBot},
-    "six-day-race": {"heuristic": SixDayRaceHeuristicBot},
-    "setback": {"heuristic": SetbackHeuristicBot},
-}
+
+
+def _own_bots(game_id: str) -> dict[str, BotFactory]:
+    """The bots ``game_id`` registers for itself."""
+    module = optional_plugin(game_id, "bots")
+    return dict(getattr(module, "BOTS", {})) if module is not None else {}
 
 
 def available_bots(game_id: str) -> tuple[str, ...]:
     """Names of the bots that can play ``game_id``."""
-    return tuple(sorted({*_GENERIC, *_PER_GAME.get(game_id, {})}))
+    return tuple(sorted({*_GENERIC, *_own_bots(game_id)}))
 
 
 def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
     """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown."""
     key, _, param = name.strip().lower().partition("@")
-    factory = _PER_GAME.get(game.spec.id, {}).get(key) or _GENERIC.get(key)
+    factory = _own_bots(game.spec.id).get(key) or _GENERIC.get(key)
     if factory is None:
         known = ", ".join(available_bots(game.spec.id))
         raise ValueError(f"no bot {name!r} for {game.spec.id}; available: {known}")

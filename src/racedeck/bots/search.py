@@ -29,21 +29,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from racedeck.bots.base import Bot
-from racedeck.bots.playouts import Playout, playout_for
+from racedeck.bots.playouts import FALLBACK_ITERATIONS, Playout, playout_for, search_iterations
 from racedeck.core.game import Game
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng, derive_seed
 
-__all__ = ["DEFAULT_ITERATIONS", "SearchBot", "SearchBudget", "rewards"]
+__all__ = ["SearchBot", "SearchBudget", "rewards"]
 
 RANK_WEIGHT = 0.2
 """Part of a reward that comes from the finishing rank rather than the win (see :func:`rewards`)."""
-
-DEFAULT_ITERATIONS: dict[str, int] = {"why-first": 500, "six-day-race": 60, "setback": 100}
-"""Iterations per move of a plain ``search`` bot, by game: well under a second per move on one
-core (see ``benchmarks/search_speed.py``); other games get :data:`FALLBACK_ITERATIONS`."""
-
-FALLBACK_ITERATIONS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +52,9 @@ class SearchBudget:
 
     @classmethod
     def default_for(cls, game_id: str) -> SearchBudget:
-        """The default budget in ``game_id`` (:data:`DEFAULT_ITERATIONS`)."""
-        return cls(iterations=DEFAULT_ITERATIONS.get(game_id, FALLBACK_ITERATIONS))
+        """The default budget in ``game_id``: the iterations its playout names
+        (:func:`~racedeck.bots.playouts.search_iterations`)."""
+        return cls(iterations=search_iterations(game_id))
 
     @classmethod
     def parse(cls, text: str) -> SearchBudget:
@@ -186,6 +181,9 @@ class SearchBot(Bot):
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         conceals = game.conceals
+        # A decision the driver answers without asking (SB-9's forced pass) is no choice here
+        # either: it gets no statistics and costs no legal-action listing.
+        forced = game.forced_action
         c = self.exploration
         cut = self.playout
         horizon = cut.horizon(state) if cut is not None else None
@@ -199,14 +197,16 @@ class SearchBot(Bot):
             for seat in group:
                 if seat not in state.pending:
                     break
-                legal = legal_actions(state, seat)
-                action = legal[0]
-                if len(legal) > 1:
-                    table = node.stats.get(seat)
-                    if table is None:
-                        table = node.stats[seat] = {}
-                    entry, action = _select(table, legal, c, policy)
-                    path.append((entry, seat))
+                action = forced(state, seat)
+                if action is None:
+                    legal = legal_actions(state, seat)
+                    action = legal[0]
+                    if len(legal) > 1:
+                        table = node.stats.get(seat)
+                        if table is None:
+                            table = node.stats[seat] = {}
+                        entry, action = _select(table, legal, c, policy)
+                        path.append((entry, seat))
                 secret = conceals(state, seat, action)
                 apply(state, seat, action)
                 joint.append(action)
@@ -231,13 +231,15 @@ class SearchBot(Bot):
             for seat in state.pending:
                 if seat not in state.pending:
                     continue
-                legal = legal_actions(state, seat)
-                if len(legal) == 1:
-                    action = legal[0]
-                else:
-                    action = guide(state, seat, legal) if guide is not None else None
-                    if action is None:
-                        action = legal[randrange(len(legal))]
+                action = forced(state, seat)
+                if action is None:
+                    legal = legal_actions(state, seat)
+                    if len(legal) == 1:
+                        action = legal[0]
+                    else:
+                        action = guide(state, seat, legal) if guide is not None else None
+                        if action is None:
+                            action = legal[randrange(len(legal))]
                 apply(state, seat, action)
         if state.is_terminal:
             outcome = game.outcome(state)

@@ -185,3 +185,7 @@ class SetbackHeuristicBot(Bot):
         if kind in ("TRADE", "CUT", "SHIFT") and play.target >= 0:
             return self._score_play(view, play)
         return 0.0
+
+
+BOTS = {"heuristic": SetbackHeuristicBot}
+"""The bots this game adds to the generic ones (its ``bots`` plugin)."""

@@ -84,3 +84,7 @@ class SixDayRaceHeuristicBot(Bot):
         else:
             score += 0.1 * value  # tempo: few big cards should be left when the race ends
         return score
+
+
+BOTS = {"heuristic": SixDayRaceHeuristicBot}
+"""The bots this game adds to the generic ones (its ``bots`` plugin)."""

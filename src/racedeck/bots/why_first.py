@@ -104,3 +104,7 @@ class WhyFirstHeuristicBot(Bot):
         rounds_left = len(rest)
         spread = 0.75 + 2.5 * stages_left + 0.5 * rounds_left
         return second_place_chance(totals, me, spread)
+
+
+BOTS = {"heuristic": WhyFirstHeuristicBot}
+"""The bots this game adds to the generic ones (its ``bots`` plugin)."""

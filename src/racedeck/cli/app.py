@@ -23,13 +23,15 @@ from rich.table import Table
 import racedeck
 from racedeck.bots.registry import available_bots
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import parse_options
+from racedeck.cli.options import game_config
 from racedeck.cli.play import play_in_terminal
 from racedeck.cli.records import default_record_path, load_record
 from racedeck.cli.report import report as report_cmd
 from racedeck.cli.terminal_ui import ui_for
 from racedeck.cli.tournament import tournament as tournament_cmd
-from racedeck.core.errors import RacedeckError
+from racedeck.core.errors import InvalidRecord, RacedeckError
+from racedeck.core.game import Game
+from racedeck.core.record import GameRecord
 from racedeck.core.record import replay as replay_record
 from racedeck.sim.simulate import SimulationResult, simulate
 
@@ -58,18 +60,12 @@ def _config(
     options: list[str] | None,
     **named: int | str | None,
 ) -> dict[str, Any]:
-    """The game options from the command line; ``named`` are options given by their own flag."""
+    """The game options from the command line, checked by the game; ``named`` are options
+    given by their own flag."""
     try:
-        config = parse_options(options or [])
-        if players is not None:
-            config["players"] = players
-        if variant is not None:
-            config["variant"] = variant
-        config.update({key: value for key, value in named.items() if value is not None})
-        racedeck.make(game_id, **config)  # validate now, with a clear message
-    except (KeyError, ValueError, TypeError) as exc:
-        raise fail(str(exc).strip('"')) from exc
-    return config
+        return game_config(game_id, options or [], players=players, variant=variant, **named)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
 
 
 @app.command()
@@ -239,6 +235,25 @@ def simulate_cmd(
         _print_simulation(result)
 
 
+def _names(record: GameRecord, game: Game[Any, Any, Any]) -> list[str]:
+    """The seat names a record's ``meta`` gives (``racedeck play`` saves them), else the game's.
+
+    Raises :class:`InvalidRecord` when ``meta`` names the seats wrongly.
+    """
+    names = record.meta.get("names")
+    if names is None:
+        return list(game.seat_names())
+    if (
+        not isinstance(names, list)
+        or len(names) != game.num_players
+        or not all(isinstance(n, str) and n for n in names)
+    ):
+        raise InvalidRecord(
+            f"record field meta.names must list {game.num_players} seat names, got {names!r}"[:200]
+        )
+    return names
+
+
 @app.command()
 def replay(
     path: Annotated[Path, typer.Argument(help="a record saved by `racedeck play`", exists=True)],
@@ -248,23 +263,22 @@ def replay(
     try:
         record = load_record(path)
         game = record.make_game()
-    except (ValueError, KeyError, RacedeckError) as exc:
-        raise fail(str(exc)) from exc
-    names = record.meta.get("names") or list(game.seat_names())
+        names = _names(record, game)
+    except (ValueError, RacedeckError) as exc:
+        raise fail(f"{path}: {exc}") from exc
     ui = ui_for(game, names)
     console.print(
         f"[bold]{game.spec.title}[/] · seed {record.seed} · {len(record.actions)} actions"
     )
-    initial = game.new_initial_state(record.seed)
-    for line in ui.describe_events(initial.events):
+    start = game.start(record.seed)
+    for line in ui.describe_events(start.events):
         console.print(line)
-    state = initial
+    state = start.state
     try:
         for step in replay_record(record):
             state = step.state
-            who = names[step.seat] if step.seat < len(names) else f"seat {step.seat}"
             console.print(
-                f"[dim]#{step.index + 1}[/] [bold]{who}[/]: "
+                f"[dim]#{step.index + 1}[/] [bold]{names[step.seat]}[/]: "
                 f"{game.describe_action(step.action, names)}"
             )
             for line in ui.describe_events(ui.visible_events(step.events)):
@@ -272,7 +286,7 @@ def replay(
             if pause:
                 console.input("[dim](Enter for the next step)[/]")
     except RacedeckError as exc:
-        raise fail(f"the record does not replay: {exc}") from exc
+        raise fail(f"{path}: {exc}") from exc
     except (KeyboardInterrupt, EOFError):
         console.print("\n[yellow]Replay stopped.[/]")
         raise typer.Exit(130) from None

@@ -15,6 +15,11 @@ err_console = Console(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``message`` as an error and return the exit to raise (2: bad input)."""
-    err_console.print(f"[red]error:[/] {message}")
+    """Print ``message`` as an error and return the exit to raise (2: bad input).
+
+    The message is printed as it is, on one line, never read as markup: it may quote what a
+    stranger typed or wrote into a record.
+    """
+    err_console.print("[red]error:[/] ", end="")
+    err_console.print(message, markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(code)

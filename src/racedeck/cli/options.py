@@ -6,7 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["parse_options"]
+from racedeck.core.errors import InvalidConfig
+from racedeck.core.registry import get_spec
+
+__all__ = ["game_config", "parse_options"]
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -25,3 +28,24 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
             value = raw
         out[key.strip().replace("-", "_")] = value
     return out
+
+
+def game_config(game_id: str, pairs: Sequence[str], **named: Any) -> dict[str, Any]:
+    """The options of ``game_id`` from ``-o key=value`` pairs and the options given by their
+    own flags (``named``; ``None`` means not given), checked by the game.
+
+    Raises :class:`ValueError` with one line for people: an unknown game, a malformed pair, or
+    the game's :class:`~racedeck.core.errors.InvalidConfig` (the option, the value and what is
+    allowed).
+    """
+    try:
+        spec = get_spec(game_id)
+    except KeyError as exc:
+        raise ValueError(str(exc.args[0])) from None
+    config = parse_options(pairs)
+    config.update({key: value for key, value in named.items() if value is not None})
+    try:
+        spec.make_config(**config)
+    except InvalidConfig as exc:
+        raise ValueError(str(exc)) from exc
+    return config

@@ -1,7 +1,8 @@
-"""``racedeck play``: you against bots in the terminal."""
+"""``racedeck play``: you against bots in the terminal, on the table driver."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,12 +12,37 @@ from rich.rule import Rule
 
 from racedeck.bots.registry import make_bot
 from racedeck.cli.records import save_record
-from racedeck.cli.terminal_ui import Ask, ui_for
-from racedeck.core.game import Game
-from racedeck.core.record import Session
+from racedeck.cli.terminal_ui import Ask, TerminalUI, ui_for
+from racedeck.core.events import feed
+from racedeck.core.game import Game, Transition
 from racedeck.core.rng import derive_seed
+from racedeck.core.table import Player, Table, run
 
-__all__ = ["play_in_terminal"]
+__all__ = ["TerminalPlayer", "play_in_terminal"]
+
+
+class TerminalPlayer:
+    """The person at the terminal as a player: shows the seat's view and asks for an action.
+
+    Like every other player it gets the seat's view and nothing else.
+    """
+
+    def __init__(self, ui: TerminalUI, ask: Ask, console: Console, table: Table) -> None:
+        self.ui = ui
+        self.ask = ask
+        self.console = console
+        self._table = table
+
+    def act(self, view: Any) -> Any:
+        """Draw the table as the seat sees it and read one legal action."""
+        self.console.print()
+        self.console.print(self.ui.render(view))
+        # MIGRATION: terminal UIs of engines whose parse_action still needs the state take it
+        # as a second argument; remove with the transitional defaults of Game.
+        if len(inspect.signature(self.ui.ask_action).parameters) == 4:
+            legacy: Any = self.ui.ask_action
+            return legacy(view, self._table.state, self.ask, self.console)
+        return self.ui.ask_action(view, self.ask, self.console)
 
 
 def play_in_terminal(
@@ -31,61 +57,54 @@ def play_in_terminal(
 ) -> int:
     """Play one game with a person at ``human_seat`` and bots elsewhere; return an exit code.
 
-    The person only ever sees their own view. The record is saved after every accepted action,
-    so stopping with Ctrl-C (exit code 130) or at end of input (exit code 1) loses nothing.
+    The person only ever sees their own view and their own feed of events. The record is
+    saved after every accepted action, so stopping with Ctrl-C (exit code 130) or at end of
+    input (exit code 1) loses nothing.
     """
     n = game.num_players
     names = [human_name if seat == human_seat else f"Bot {seat + 1}" for seat in range(n)]
-    bots = {
-        seat: make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
-        for seat in range(n)
-        if seat != human_seat
-    }
     ui = ui_for(game, names)
     ui.width = console.width
-    session = Session(game, seed, meta={"names": names, "human_seat": human_seat})
+    table = Table(game, seed, meta={"names": names, "human_seat": human_seat})
+    players: list[Player] = [
+        TerminalPlayer(ui, ask, console, table)
+        if seat == human_seat
+        else make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
+        for seat in range(n)
+    ]
+
+    def show(table: Table, transition: Transition[Any] | None) -> None:
+        if transition is None:
+            for line in ui.describe_events(feed(table.history[0][1], human_seat)):
+                console.print(line)
+            return
+        save_record(table.record, record_path)
+        shown = ui.visible_events(feed(transition.events, human_seat))
+        if not shown:
+            return
+        console.print()
+        scored = [e for e in shown if e.kind in ui.stage_end_kinds]
+        sheet_after = scored[-1] if scored and not table.is_over else None
+        for event in shown:
+            for line in ui.describe_events([event]):
+                console.print(line)
+            if event is sheet_after:  # the sheet before the next stage's first events
+                console.print(ui.render_stage_end(table.view(human_seat), event))
+
     console.print(Rule(f"{game.spec.title} · {n} players · seed {seed}"))
-    for line in ui.describe_events(session.initial_events):
-        console.print(line)
     try:
-        while not session.state.is_terminal:
-            pending = session.state.pending
-            events: list[Any] = []
-            for seat in pending:
-                if seat not in session.state.pending:
-                    continue  # an earlier answer changed who is asked (a reaction window)
-                if seat == human_seat:
-                    view = game.observe(session.state, seat)
-                    console.print()
-                    console.print(ui.render(view))
-                    action = ui.ask_action(view, session.state, ask, console)
-                else:
-                    action = bots[seat].act(game.observe(session.state, seat))
-                events.extend(session.apply(seat, action))
-                save_record(session.record, record_path)
-            shown = ui.visible_events(events)
-            if shown:
-                console.print()
-                scored = [e for e in shown if e.kind in ui.stage_end_kinds]
-                sheet_after = scored[-1] if scored and not session.state.is_terminal else None
-                for event in shown:
-                    for line in ui.describe_events([event]):
-                        console.print(line)
-                    if event is sheet_after:  # the sheet before the next stage's first events
-                        view = game.observe(session.state, human_seat)
-                        console.print(ui.render_stage_end(view, event))
+        run(table, players, observer=show)
     except KeyboardInterrupt:
-        path = save_record(session.record, record_path)
+        path = save_record(table.record, record_path)
         console.print(f"\n[yellow]Game stopped.[/] Record saved to {path}")
         return 130
     except EOFError:
-        path = save_record(session.record, record_path)
+        path = save_record(table.record, record_path)
         console.print(f"\n[yellow]Input ended; game stopped.[/] Record saved to {path}")
         return 1
-    outcome = game.outcome(session.state)
-    view = game.observe(session.state, human_seat)
+    outcome = game.outcome(table.state)
     console.print(Rule("Game over"))
-    console.print(ui.render_outcome(view, outcome))
-    path = save_record(session.record, record_path)
+    console.print(ui.render_outcome(table.view(human_seat), outcome))
+    path = save_record(table.record, record_path)
     console.print(f"Record saved to {path}  (replay: racedeck replay {path})")
     return 0

@@ -8,6 +8,7 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from racedeck.core.errors import InvalidRecord
 from racedeck.core.record import GameRecord
 
 __all__ = ["default_record_path", "load_record", "save_record"]
@@ -31,11 +32,12 @@ def save_record(record: GameRecord, path: Path) -> Path:
 
 
 def load_record(path: Path) -> GameRecord:
-    """Read a record file; raise :class:`ValueError` with the path when it is not a record."""
+    """Read a record file; raise :class:`~racedeck.core.errors.InvalidRecord` when it does
+    not hold a well-formed record."""
     try:
         obj = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidRecord(f"the file is not JSON: {exc}") from None
     if not isinstance(obj, dict):
-        raise ValueError(f"{path} does not hold a game record")
+        raise InvalidRecord("the file does not hold a game record (a JSON object)")
     return GameRecord.from_json(obj)

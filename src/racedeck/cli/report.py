@@ -10,7 +10,7 @@ import typer
 import racedeck
 from racedeck.bots.registry import available_bots
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import parse_options
+from racedeck.cli.options import game_config
 from racedeck.cli.progress import game_progress
 
 __all__ = ["report"]
@@ -75,11 +75,7 @@ def report(
     continues where it stopped.
     """
     try:
-        config = parse_options(option or [])
-        if players is not None:
-            config["players"] = players
-        if variant is not None:
-            config["variant"] = variant
+        config = game_config(game, option or [], players=players, variant=variant)
         seats = racedeck.make(game, **config).num_players
     except (KeyError, ValueError, TypeError) as exc:
         raise fail(str(exc).strip('"')) from exc

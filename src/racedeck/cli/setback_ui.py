@@ -675,3 +675,7 @@ class SetbackUI(TerminalUI):
             table.add_row(str(outcome.ranks[seat]), self.who(seat), self.where(view, seat))
         parts.append(table)
         return Group(*parts)
+
+
+UI = SetbackUI
+"""The game's terminal UI (its ``terminal`` plugin)."""

@@ -559,3 +559,7 @@ class SixDayRaceUI(TerminalUI):
         plural = "s" if len(outcome.winners) > 1 else ""
         parts.append(Text(f"Series over. Winner{plural}: {won}", style="bold green"))
         return Group(*parts)
+
+
+UI = SixDayRaceUI
+"""The game's terminal UI (its ``terminal`` plugin)."""

@@ -13,6 +13,7 @@ from rich.text import Text
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
+from racedeck.plugins import optional_plugin
 
 __all__ = ["Ask", "TerminalUI", "second_person", "ui_for"]
 
@@ -71,8 +72,17 @@ class TerminalUI:
         self.names = tuple(names)
 
     def render(self, view: Any) -> RenderableType:
-        """The table as the seat sees it."""
-        return Text(f"{self.game.spec.title}: waiting for {list(view.pending)}")
+        """The table as the seat sees it: the view's common header (move, scores, who acts)."""
+        header = view.header
+        scores = ", ".join(
+            f"{name} {score:g}"
+            for name, score in zip(header.score_names, header.scores, strict=False)
+        )
+        return Text(
+            f"{header.title} · move {header.move}"
+            + (f" · {scores}" if scores else "")
+            + (f" · {header.waiting}" if header.waiting else "")
+        )
 
     def render_outcome(self, view: Any, outcome: Any) -> RenderableType:
         """The final result."""
@@ -101,8 +111,9 @@ class TerminalUI:
             return lines
         return [second_person(line) for line in lines]
 
-    def ask_action(self, view: Any, state_for_parse: Any, ask: Ask, console: Console) -> Any:
-        """Ask for one legal action: by menu number or by its text form; re-ask on bad input."""
+    def ask_action(self, view: Any, ask: Ask, console: Console) -> Any:
+        """Ask for one legal action: by menu number or by its text form (read from the view
+        alone); re-ask on bad input."""
         legal = list(view.legal_actions)
         menu = Table.grid(padding=(0, 2))
         for i, action in enumerate(legal, 1):
@@ -113,7 +124,7 @@ class TerminalUI:
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             try:
-                action = self.game.parse_action(answer, state_for_parse, view.seat)
+                action = self.game.parse_action(answer, view)
             except IllegalAction as exc:
                 console.print(f"[red]{exc.reason}.[/] Type a number from 1 to {len(legal)}.")
                 continue
@@ -123,17 +134,7 @@ class TerminalUI:
 
 
 def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:
-    """The terminal UI of ``game``."""
-    if game.spec.id == "why-first":
-        from racedeck.cli.why_first_ui import WhyFirstUI
-
-        return WhyFirstUI(game, names)
-    if game.spec.id == "six-day-race":
-        from racedeck.cli.six_day_race_ui import SixDayRaceUI
-
-        return SixDayRaceUI(game, names)
-    if game.spec.id == "setback":
-        from racedeck.cli.setback_ui import SetbackUI
-
-        return SetbackUI(game, names)
-    return TerminalUI(game, names)
+    """The terminal UI of ``game``: its ``terminal`` plugin's ``UI``, else the generic one."""
+    module = optional_plugin(game.spec.id, "terminal")
+    factory = getattr(module, "UI", TerminalUI)
+    return factory(game, names)

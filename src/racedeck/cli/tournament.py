@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import parse_options
+from racedeck.cli.options import game_config
 from racedeck.cli.progress import game_progress
 from racedeck.sim.runner import PlayedGame
 from racedeck.sim.stats import Share
@@ -30,9 +30,7 @@ def _create(
     seed: int,
 ) -> Tournament:
     try:
-        config = parse_options(options or [])
-        if variant is not None:
-            config["variant"] = variant
+        config = game_config(game, options or [], variant=variant)
         names = [b.strip() for b in bots.split(",") if b.strip()]
         return Tournament.create(game, names, players=players, config=config, seed=seed)
     except (KeyError, ValueError, TypeError) as exc:

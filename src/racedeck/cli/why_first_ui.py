@@ -210,3 +210,7 @@ class WhyFirstUI(TerminalUI):
     def render_outcome(self, view: Any, outcome: Any) -> RenderableType:
         """Track, score sheet and the winners (second-highest total)."""
         return Group(self.render_scores(view), super().render_outcome(view, outcome))
+
+
+UI = WhyFirstUI
+"""The game's terminal UI (its ``terminal`` plugin)."""

@@ -4,15 +4,18 @@ Nothing here performs I/O or imports from outer layers (bots, sim, store, cli, s
 """
 
 from racedeck.core.errors import IllegalAction, RacedeckError
-from racedeck.core.events import Event
-from racedeck.core.game import Action, Game, GameState, View
+from racedeck.core.events import PUBLIC, RECORD, Event, feed
+from racedeck.core.game import Action, Game, GameState, Transition, View
 from racedeck.core.outcome import Outcome, competition_ranks
-from racedeck.core.record import GameRecord, RecordedAction, ReplayStep, Session, replay
+from racedeck.core.record import GameRecord, RecordedAction, ReplayStep, replay
 from racedeck.core.registry import available_games, get_spec, make, register
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.core.spec import Dynamics, GameConfig, GameSpec, OptionInfo
+from racedeck.core.table import Player, Table, run
 
 __all__ = [
+    "PUBLIC",
+    "RECORD",
     "Action",
     "Dynamics",
     "Event",
@@ -24,17 +27,21 @@ __all__ = [
     "IllegalAction",
     "OptionInfo",
     "Outcome",
+    "Player",
     "RacedeckError",
     "RecordedAction",
     "ReplayStep",
     "Rng",
-    "Session",
+    "Table",
+    "Transition",
     "View",
     "available_games",
     "competition_ranks",
     "derive_seed",
+    "feed",
     "get_spec",
     "make",
     "register",
     "replay",
+    "run",
 ]

@@ -12,7 +12,7 @@ from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import get_spec
 
-__all__ = ["GameRecord", "RecordedAction", "ReplayStep", "Session", "replay"]
+__all__ = ["GameRecord", "RecordedAction", "ReplayStep", "replay"]
 
 RECORD_FORMAT = 1
 
@@ -140,39 +140,8 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
         try:
             action = game.action_from_json(rec.action)
             transition = game.step(state, game.check_seat(rec.seat), action)
-        except (RacedeckError, ValueError) as exc:
+        # Whatever a parser trips over in a record from outside, the record is invalid.
+        except (RacedeckError, ValueError, LookupError, TypeError, AttributeError) as exc:
             raise InvalidRecord(f"record action {i} does not replay: {exc}") from exc
         state = transition.state
         yield ReplayStep(i, rec.seat, action, state, transition.events)
-
-
-class Session:
-    """A game in progress together with its record: apply actions, keep the record in step."""
-
-    def __init__(self, game: Game[Any, Any, Any], seed: int, meta: JSONObject | None = None):
-        self.game = game
-        self.seed = seed
-        start = game.start(seed)
-        self.state: Any = start.state
-        self.initial_events: tuple[Event, ...] = start.events
-        self._actions: list[RecordedAction] = []
-        self.meta: JSONObject = dict(meta or {})
-
-    def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
-        """Check and apply an action, record it, and return the events it caused."""
-        transition = self.game.step(self.state, seat, action)
-        self.state = transition.state
-        self._actions.append(RecordedAction(seat, action.to_json()))
-        return transition.events
-
-    @property
-    def record(self) -> GameRecord:
-        """The record so far."""
-        return GameRecord(
-            game=self.game.spec.id,
-            rules_version=self.game.spec.rules_version,
-            config=self.game.config.to_json(),
-            seed=self.seed,
-            actions=tuple(self._actions),
-            meta=dict(self.meta),
-        )

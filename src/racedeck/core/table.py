@@ -4,7 +4,8 @@ Every face plays through it — the terminal, ``simulate``, tournaments, reports
 the RL environments — so the rules of asking are written once:
 
 - who acts is ``state.pending``; after each answer the pending seats are read again (an
-  answer can close a reaction window or resolve a commit);
+  answer can close a reaction window or resolve a commit), and the first pending seat that
+  has a player is asked;
 - a decision the game marks as forced (:meth:`Game.forced_action`, e.g. a pass by a seat that
   holds no BLOCK, SB-9) is answered by the driver without asking the seat;
 - an action from outside names the move number it answers; an older one is refused as stale;
@@ -17,12 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from racedeck.core.errors import InvalidMessage, InvalidRecord, StaleMove
-from racedeck.core.events import Event
+from racedeck.core.events import Event, feed
 from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 
-__all__ = ["Player", "Table", "run"]
+__all__ = ["Observer", "Player", "Table", "run"]
 
 
 class Player(Protocol):
@@ -36,8 +37,9 @@ class Player(Protocol):
 class Table:
     """A game in progress with its record; the one place actions are accepted.
 
-    ``transitions`` lists every accepted transition's events with the move number they led
-    to, starting with the deal (move 0), so any seat's feed can be rebuilt after a reconnect.
+    ``history`` lists every transition's events with the move number it led to, starting
+    with the deal (move 0), so any seat's feed can be rebuilt after a reconnect
+    (:meth:`feed`).
     """
 
     def __init__(
@@ -56,8 +58,10 @@ class Table:
 
     @property
     def move(self) -> int:
-        """The move number: how many actions the table has accepted."""
-        return int(self.state.move)
+        """The move number: how many actions the table has accepted (the state's ``move``)."""
+        # Counted here rather than read from the state, so that the number a client must
+        # answer is the table's own whatever the engine keeps.
+        return len(self._actions)
 
     @property
     def pending(self) -> tuple[int, ...]:
@@ -72,6 +76,11 @@ class Table:
     def view(self, seat: int | None) -> Any:
         """``seat``'s view (``None``: the spectators')."""
         return self.game.observe(self.state, seat)
+
+    def feed(self, seat: int | None, after: int = -1) -> tuple[Event, ...]:
+        """The events ``seat`` (``None``: a spectator) may see, of every transition that led
+        to a move number above ``after`` (``-1``: from the deal on), in order."""
+        return tuple(e for move, events in self.history if move > after for e in feed(events, seat))
 
     @property
     def record(self) -> GameRecord:
@@ -90,13 +99,12 @@ class Table:
     def submit(self, seat: int, action: Any, move: int | None = None) -> Transition[Any]:
         """Check and apply ``action`` by ``seat``; record it; return the transition.
 
-        ``move``, when given, is the move number the action answers: anything else raises
+        ``seat`` must be a seat of the game (:meth:`Game.check_seat`: a plain ``int``).
+        ``move``, when given, is the move number the action answers: another number raises
         :class:`~racedeck.core.errors.StaleMove`. Illegal actions raise
         :class:`~racedeck.core.errors.IllegalAction` (with its code) and change nothing.
         """
-        self.game.check_seat(seat)
-        if move is not None and (type(move) is not int or move != self.move):
-            raise StaleMove(move if type(move) is int else -1, self.move)
+        self._check(seat, move)
         transition = self.game.step(self.state, seat, action)
         self.state = transition.state
         self._actions.append(RecordedAction(seat, action.to_json()))
@@ -106,17 +114,29 @@ class Table:
     def submit_json(self, seat: int, obj: object, move: int | None = None) -> Transition[Any]:
         """:meth:`submit` for an action's JSON form from outside.
 
-        A malformed form raises :class:`~racedeck.core.errors.InvalidMessage`.
+        The seat and the move number are checked first, so a foreign or stale message is
+        refused as such whatever it holds; a malformed form then raises
+        :class:`~racedeck.core.errors.InvalidMessage`.
         """
+        self._check(seat, move)
         if not isinstance(obj, dict):
             raise InvalidMessage("an action must be a JSON object with a 'type'")
         try:
             action = self.game.action_from_json(obj)
         except InvalidMessage:
             raise
-        except (ValueError, KeyError, TypeError) as exc:
+        # Whatever a parser trips over in a stranger's message, the message is malformed.
+        except (ValueError, LookupError, TypeError, AttributeError) as exc:
             raise InvalidMessage(f"malformed action {obj!r}: {exc}") from None
         return self.submit(seat, action, move)
+
+    def _check(self, seat: object, move: object) -> None:
+        self.game.check_seat(seat)
+        if move is not None:
+            if type(move) is not int:
+                raise InvalidMessage(f"a move number must be an integer, got {move!r}")
+            if move != self.move:
+                raise StaleMove(move, self.move)
 
     def forced_step(self) -> Transition[Any] | None:
         """Take one forced decision (:meth:`Game.forced_action`) for a pending seat, if any."""
@@ -139,7 +159,7 @@ class Table:
         for i, rec in enumerate(record.actions):
             try:
                 table.submit_json(rec.seat, rec.action)
-            except (ValueError, InvalidRecord) as exc:
+            except ValueError as exc:  # every refusal of a move is a ValueError
                 raise InvalidRecord(f"record action {i} does not replay: {exc}") from exc
         return table
 
@@ -155,36 +175,39 @@ def run(
     observer: Observer | None = None,
     max_decisions: int = 1_000_000,
 ) -> int:
-    """Play ``table`` to the end (or until a seat without a player must act); return the
-    number of decisions taken.
+    """Play ``table`` to the end (or until only seats without a player must act); return the
+    number of decisions taken, forced ones included.
 
-    Pending seats are asked one at a time in seat order, and pending is read again after
-    every answer. Seats of a simultaneous commit may be asked one after another because a
-    view never shows another seat's uncommitted choice. A seat whose player is ``None`` is left for
-    the caller to ask: the loop returns when only such seats are pending.
+    Forced decisions (:meth:`Game.forced_action`) are taken first, without asking. Otherwise
+    the first pending seat that has a player is asked, and pending is read again after every
+    answer. Seats of a simultaneous commit may be asked one after another because a view
+    never shows another seat's uncommitted choice. A seat whose player is ``None`` is left for
+    the caller (a person, a remote client): the loop returns when only such seats are pending.
+    ``observer`` is called with the table before the first decision of a fresh table
+    (transition ``None``) and after every accepted transition.
     """
-    if observer is not None and not table.history[1:]:
+    if len(players) != table.game.num_players:
+        raise ValueError(
+            f"{table.game.num_players} seats need {table.game.num_players} players "
+            f"(None for a seat nobody here plays), got {len(players)}"
+        )
+    if observer is not None and table.move == 0:
         observer(table, None)
     decisions = 0
     while not table.is_over:
+        if decisions >= max_decisions:
+            raise RuntimeError(f"game did not end within {max_decisions} decisions")
         if not table.pending:
             raise RuntimeError("the game is not over but no seat is pending")
-        forced = table.forced_step()
-        if forced is not None:
-            decisions += 1
-            if observer is not None:
-                observer(table, forced)
-            continue
-        asked = [s for s in table.pending if players[s] is not None]
-        if not asked:
-            return decisions
-        seat = asked[0]
-        player = players[seat]
-        assert player is not None
-        transition = table.submit(seat, player.act(table.view(seat)))
+        transition = table.forced_step()
+        if transition is None:
+            asked = [s for s in table.pending if players[s] is not None]
+            if not asked:
+                return decisions
+            player = players[asked[0]]
+            assert player is not None
+            transition = table.submit(asked[0], player.act(table.view(asked[0])))
         decisions += 1
         if observer is not None:
             observer(table, transition)
-        if decisions > max_decisions:
-            raise RuntimeError(f"game did not end within {max_decisions} decisions")
     return decisions

@@ -1,4 +1,4 @@
-"""One loop that plays any registered game with bots, through views only."""
+"""Bots playing any registered game through the table driver, through views only."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import Any
 from racedeck.bots.base import Bot
 from racedeck.bots.registry import make_bot
 from racedeck.core.events import Event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, Transition
 from racedeck.core.outcome import Outcome
-from racedeck.core.record import GameRecord, Session
+from racedeck.core.record import GameRecord
 from racedeck.core.rng import derive_seed
+from racedeck.core.table import Table, run
 
 __all__ = ["GameResult", "make_bots", "play_game"]
 
@@ -41,30 +42,22 @@ def play_game(
     max_decisions: int = 1_000_000,
     observer: Callable[[tuple[Event, ...], Any], None] | None = None,
 ) -> GameResult:
-    """Play a whole game: every pending seat's bot gets its own view and acts (checked path).
+    """Play a whole game on a :class:`~racedeck.core.table.Table`: every pending seat's bot gets
+    its own view and acts (checked path), forced decisions are taken by the table.
 
-    Seats of a simultaneous commit act one after another, which is safe because a seat's view
-    never shows another seat's uncommitted choice. ``observer``, if given, is called with the
-    events of the deal and of every action, and the state they led to.
+    ``observer``, if given, is called with the events of the deal and of every transition (all
+    of them, whoever may see them: reports measure the whole game) and the state they led to.
     """
-    session = Session(game, seed, meta={"bots": [b.name for b in bots]})
-    if observer is not None:
-        observer(session.initial_events, session.state)
-    decisions = 0
-    while not session.state.is_terminal:
-        pending = session.state.pending
-        if not pending:
-            raise RuntimeError("the game is not over but no seat is pending")
-        for seat in pending:
-            if seat not in session.state.pending:
-                continue  # an earlier answer changed who is asked (a reaction window)
-            view = game.observe(session.state, seat)
-            events = session.apply(seat, bots[seat].act(view))
-            if observer is not None:
-                observer(events, session.state)
-            decisions += 1
-        if decisions > max_decisions:
-            raise RuntimeError(f"game did not end within {max_decisions} decisions")
-    outcome = game.outcome(session.state)
+    table = Table(game, seed, meta={"bots": [b.name for b in bots]})
+
+    def follow(table: Table, transition: Transition[Any] | None) -> None:
+        assert observer is not None
+        events = table.history[0][1] if transition is None else transition.events
+        observer(events, table.state)
+
+    decisions = run(
+        table, bots, observer=follow if observer is not None else None, max_decisions=max_decisions
+    )
+    outcome = game.outcome(table.state)
     assert outcome is not None
-    return GameResult(session.record, outcome, decisions, session.state)
+    return GameResult(table.record, outcome, decisions, table.state)

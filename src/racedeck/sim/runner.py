@@ -1,5 +1,7 @@
 """Running many seeded games: in this process, on all local cores, or on a Ray cluster.
 
+The one runner of every batch of games: ``simulate``, tournaments, reports and the ladder.
+
 A :class:`GameJob` fully defines one game (game, configuration, bots by seat, seed), so a job's
 result does not depend on where or when it runs: :func:`run_jobs` returns results keyed by job
 index, identical for the same jobs whatever the backend or the number of workers. Jobs travel in
@@ -9,6 +11,7 @@ chunks (one process or Ray task per chunk, not per game) to keep the overhead sm
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import signal
@@ -19,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.registry import make
@@ -28,7 +32,7 @@ from racedeck.sim.play import make_bots, play_game
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["GameJob", "PlayedGame", "play_job", "run_jobs"]
+__all__ = ["GameJob", "PlayedGame", "game_for", "play_job", "run_jobs"]
 
 R = TypeVar("R")
 
@@ -90,10 +94,24 @@ class PlayedGame:
         return tuple(sorted(self.outcome.winners))
 
 
+# One game object per configuration and process: games keep caches of what their
+# configuration alone determines (legal options), which later games reuse.
+_GAMES: dict[str, Game[Any, Any, Any]] = {}
+
+
+def game_for(job: GameJob) -> Game[Any, Any, Any]:
+    """The game ``job`` is played under, made once per configuration in each process."""
+    key = json.dumps([job.game_id, job.config], sort_keys=True)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = make(job.game_id, **job.config)
+    return game
+
+
 def play_job(job: GameJob) -> PlayedGame:
     """Play the game ``job`` describes, bots seeded from ``derive_seed(job.seed, 1)``."""
     started = time.perf_counter()
-    game = make(job.game_id, **job.config)
+    game = game_for(job)
     result = play_game(game, make_bots(game, job.bots, derive_seed(job.seed, 1)), job.seed)
     return PlayedGame(
         index=job.index,

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
-from racedeck.sim.play import make_bots, play_game
+from racedeck.sim.play import make_bots
+from racedeck.sim.runner import GameJob, play_job, run_jobs
 from racedeck.sim.stats import Share
 
 __all__ = ["ContestantStats", "SimulationResult", "simulate"]
-
-_CHUNK = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,19 +21,14 @@ class _GameSummary:
     winners: tuple[int, ...]
     ranks: tuple[int, ...]
     decisions: int
+    names: tuple[str, ...]
 
 
-def _play_chunk(
-    game_id: str, config: dict[str, Any], bots: Sequence[str], seed: int, start: int, stop: int
-) -> tuple[int, list[_GameSummary]]:
-    game = make(game_id, **config)
-    out = []
-    for i in range(start, stop):
-        game_seed = derive_seed(seed, i)
-        result = play_game(game, make_bots(game, bots, derive_seed(game_seed, 1)), game_seed)
-        o = result.outcome
-        out.append(_GameSummary(o.scores, tuple(sorted(o.winners)), o.ranks, result.decisions))
-    return start, out
+def _summary(job: GameJob) -> _GameSummary:
+    """Play ``job`` and keep only what the statistics need (records stay in the worker)."""
+    played = play_job(job)
+    o = played.outcome
+    return _GameSummary(o.scores, played.winners, o.ranks, played.decisions, o.names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,32 +106,24 @@ def simulate(
     """
     game = make(game_id, **config)  # validates the configuration and the bot names up front
     make_bots(game, bots, seed)
-    chunks = [(s, min(s + _CHUNK, games)) for s in range(0, games, _CHUNK)]
-    results: dict[int, list[_GameSummary]] = {}
-    if workers <= 1:
-        for start, stop in chunks:
-            _, out = _play_chunk(game_id, config, bots, seed, start, stop)
-            results[start] = out
-            if progress:
-                progress(len(out))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [
-                pool.submit(_play_chunk, game_id, config, list(bots), seed, start, stop)
-                for start, stop in chunks
-            ]
-            try:
-                for future in as_completed(futures):
-                    start, out = future.result()
-                    results[start] = out
-                    if progress:
-                        progress(len(out))
-            except KeyboardInterrupt:
-                for f in futures:
-                    f.cancel()
-                raise
-    summaries = [g for start in sorted(results) for g in results[start]]
-    return _summarise(game_id, config, bots, seed, summaries, game.seat_names())
+    jobs = [
+        GameJob(
+            index=i,
+            game_id=game_id,
+            config=dict(config),
+            bots=tuple(bots),
+            seed=derive_seed(seed, i),
+        )
+        for i in range(games)
+    ]
+
+    def delivered(job: GameJob, summary: _GameSummary) -> None:
+        if progress:
+            progress(1)
+
+    results = run_jobs(jobs, _summary, workers=max(1, workers), on_result=delivered)
+    summaries = [results[i] for i in sorted(results)]
+    return _summarise(game_id, config, bots, seed, summaries, game.contestant_names())
 
 
 def _summarise(
@@ -147,7 +132,7 @@ def _summarise(
     bots: Sequence[str],
     seed: int,
     summaries: list[_GameSummary],
-    seat_names: Sequence[str],
+    names: Sequence[str],
 ) -> SimulationResult:
     n = len(summaries)
     count = len(summaries[0].scores) if summaries else len(bots)
@@ -165,7 +150,9 @@ def _summarise(
     contestants = []
     for i in range(count):
         is_seat = i < len(bots)
-        name = seat_names[i] if is_seat else "Leo"
+        # The outcome names every contestant, those the engine plays too (Leo).
+        known = summaries[0].names if summaries and summaries[0].names else names
+        name = known[i] if i < len(known) else f"contestant {i + 1}"
         contestants.append(
             ContestantStats(
                 index=i,

@@ -27,6 +27,13 @@ SPEC = register(
         config_type=SetbackConfig,
         rules_version="1",
         factory=Setback,
+        plugins={
+            "bots": "racedeck.bots.setback",
+            "playouts": "racedeck.bots.setback_playout",
+            "terminal": "racedeck.cli.setback_ui",
+            "measures": "racedeck.report.measures.setback",
+            "findings": "racedeck.report.findings.setback",
+        },
         summary=(
             "Race your token through lanes of cards from START to FINISH; MOVE, FOE, ALL, "
             "SHIFT, TRADE, CUT, REVAMP and SKIP — and BLOCK anything, out of turn."

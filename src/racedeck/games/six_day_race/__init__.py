@@ -18,6 +18,13 @@ SPEC = register(
         config_type=SixDayRaceConfig,
         rules_version="1",
         factory=SixDayRace,
+        plugins={
+            "bots": "racedeck.bots.six_day_race",
+            "playouts": "racedeck.bots.six_day_race_playout",
+            "terminal": "racedeck.cli.six_day_race_ui",
+            "measures": "racedeck.report.measures.six_day_race",
+            "findings": "racedeck.report.findings.six_day_race",
+        },
         summary=(
             "A series of one-lap cycling races: slipstream onto crowded spaces, change riders, "
             "avoid the crash, take the sprints; fewest laps lost wins the series."

@@ -18,6 +18,13 @@ SPEC = register(
         config_type=WhyFirstConfig,
         rules_version="1",
         factory=WhyFirst,
+        plugins={
+            "bots": "racedeck.bots.why_first",
+            "playouts": "racedeck.bots.why_first_playout",
+            "terminal": "racedeck.cli.why_first_ui",
+            "measures": "racedeck.report.measures.why_first",
+            "findings": "racedeck.report.findings.why_first",
+        },
         summary=(
             "Secretly place a card in front of any figure; the second figure scores, "
             "the second-best total wins. 2 players race with Leo; tactical variant."

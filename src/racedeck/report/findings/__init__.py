@@ -1,10 +1,8 @@
-"""What a report finds: the generic sections, and each game's own."""
+"""What a report finds: the generic sections, and each game's own (its ``findings`` plugin)."""
 
+from racedeck.plugins import optional_plugin
 from racedeck.report.batches import Batch
 from racedeck.report.findings.base import Findings, GameFindings
-from racedeck.report.findings.setback import SETBACK
-from racedeck.report.findings.six_day_race import SIX_DAY_RACE
-from racedeck.report.findings.why_first import WHY_FIRST
 
 __all__ = ["Findings", "GameFindings", "findings_for"]
 
@@ -17,9 +15,10 @@ _GENERIC = GameFindings(
     score="score", turns=None, extra_batches=_no_batches, findings=lambda results, out: Findings()
 )
 
-_BY_GAME = {"why-first": WHY_FIRST, "six-day-race": SIX_DAY_RACE, "setback": SETBACK}
-
 
 def findings_for(game_id: str) -> GameFindings:
-    """The report's knowledge of ``game_id`` (generic sections only for an unknown game)."""
-    return _BY_GAME.get(game_id, _GENERIC)
+    """The report's knowledge of ``game_id``: its ``findings`` plugin's ``FINDINGS``, or the
+    generic sections only when it registers none."""
+    module = optional_plugin(game_id, "findings")
+    found = getattr(module, "FINDINGS", None)
+    return found if isinstance(found, GameFindings) else _GENERIC

@@ -355,3 +355,7 @@ SETBACK = GameFindings(
     order_of=_turn_order,
 )
 """The Setback part of a report."""
+
+
+FINDINGS = SETBACK
+"""What a report knows about the game (its ``findings`` plugin)."""

@@ -298,3 +298,7 @@ SIX_DAY_RACE = GameFindings(
     order_of=_start_order,
 )
 """The *Six Day Race* part of a report."""
+
+
+FINDINGS = SIX_DAY_RACE
+"""What a report knows about the game (its ``findings`` plugin)."""

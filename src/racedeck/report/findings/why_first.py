@@ -446,3 +446,7 @@ WHY_FIRST = GameFindings(
     findings=findings,
 )
 """The *Why First?* part of a report."""
+
+
+FINDINGS = WHY_FIRST
+"""What a report knows about the game (its ``findings`` plugin)."""

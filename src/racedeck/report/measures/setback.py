@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.events import Event
+from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 
@@ -87,3 +88,8 @@ class SetbackCollector:
             "skips": self.skips,
             "lead_changes": self.lead_changes,
         }
+
+
+def collector(game: Game[Any, Any, Any]) -> SetbackCollector:
+    """A fresh collector for one game of ``game`` (the game's ``measures`` plugin)."""
+    return SetbackCollector(game.num_players)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.events import Event
+from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 
@@ -83,3 +84,8 @@ class SixDayRaceCollector:
             "start_order": self.start_order,
             "races": self.races,
         }
+
+
+def collector(game: Game[Any, Any, Any]) -> SixDayRaceCollector:
+    """A fresh collector for one game of ``game`` (the game's ``measures`` plugin)."""
+    return SixDayRaceCollector(game.num_players)

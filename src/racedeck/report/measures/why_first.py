@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from racedeck.core.events import Event
+from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 
@@ -42,3 +43,8 @@ class WhyFirstCollector:
     def finish(self, outcome: Outcome, state: Any) -> JSONObject:
         """``spaces``, ``scorers`` (figures scoring each stage) and ``clamped``."""
         return {"spaces": self.spaces, "scorers": self.scorers, "clamped": self.clamped}
+
+
+def collector(game: Game[Any, Any, Any]) -> WhyFirstCollector:
+    """A fresh collector for one game of ``game`` (the game's ``measures`` plugin)."""
+    return WhyFirstCollector()
