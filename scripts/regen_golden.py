@@ -9,10 +9,11 @@ that seat's ``legal_actions``. The script writes, per case:
     A header (game, rules version, configuration JSON, seed, policy), then for the initial state
     and every step: the step number, the seat, the action's text and JSON forms, the events in
     words (``describe_event``) and the view JSON (compact, sorted keys) of the spectator and of
-    every seat; finally the outcome. When that would exceed :data:`MAX_BYTES`, only the
+    every seat; finally the outcome. An event that not everyone may see names its audience
+    (``event [seat 1]:``, ``event [record]:``). When that would exceed :data:`MAX_BYTES`, only the
     spectator's and seat 0's views are written (the header says which).
 ``<case>.record.json``
-    The game record (``racedeck.Session(...).record``), one action per line.
+    The game record (``racedeck.Table(...).record``), one action per line.
 
 ``tests/test_golden.py`` regenerates every case in memory and compares it with these files, so
 any change in the rules' behaviour, the JSON forms or the wording shows up as a diff. When such
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import racedeck
-from racedeck.core import Rng, derive_seed
+from racedeck.core import PUBLIC, RECORD, Rng, derive_seed
 from racedeck.core.jsontypes import JSONObject
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,29 +130,39 @@ class _Step:
     seat: int | None
     action: Any
     state: Any
+    events: tuple[racedeck.Event, ...]
 
 
 def _compact(obj: JSONObject) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Session:
-    session = racedeck.Session(game, case.seed, meta={"golden": case.name})
+def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Table:
+    table = racedeck.Table(game, case.seed, meta={"golden": case.name})
     policy = Rng(derive_seed(case.seed, POLICY_STREAM))
-    while session.state.pending:
-        pending: Sequence[int] = session.state.pending
+    while table.pending:
+        pending: Sequence[int] = table.pending
         seat = pending[policy.below(len(pending))]
-        legal = game.legal_actions(session.state, seat)
-        session.apply(seat, legal[policy.below(len(legal))])
-    return session
+        legal = game.legal_actions(table.state, seat)
+        table.submit(seat, legal[policy.below(len(legal))])
+    return table
 
 
-def _steps(game: racedeck.Game[Any, Any, Any], session: racedeck.Session) -> list[_Step]:
-    """The initial state and the state after every recorded action (replayed, checked path)."""
-    steps = [_Step(0, None, None, game.new_initial_state(session.seed))]
-    for step in racedeck.replay(session.record):
-        steps.append(_Step(step.index + 1, step.seat, step.action, step.state))
+def _steps(game: racedeck.Game[Any, Any, Any], table: racedeck.Table) -> list[_Step]:
+    """The initial state and the state after every recorded action (replayed, checked path),
+    each with the events of the transition that led to it."""
+    start = game.start(table.seed)
+    steps = [_Step(0, None, None, start.state, start.events)]
+    for step in racedeck.replay(table.record):
+        steps.append(_Step(step.index + 1, step.seat, step.action, step.state, step.events))
     return steps
+
+
+def _event_line(game: racedeck.Game[Any, Any, Any], event: racedeck.Event) -> str:
+    if event.audience == PUBLIC:
+        return f"event: {game.describe_event(event)}"
+    to = "record" if event.audience == RECORD else f"seat {event.audience}"
+    return f"event [{to}]: {game.describe_event(event)}"
 
 
 def _render(
@@ -181,7 +192,7 @@ def _render(
         else:
             lines.append(f"== step {step.index}: seat {step.seat} plays {step.action}")
             lines.append(f"action: {_compact(step.action.to_json())}")
-        lines.extend(f"event: {game.describe_event(e)}" for e in step.state.events)
+        lines.extend(_event_line(game, e) for e in step.events)
         lines.append(f"view spectator: {_compact(game.observe(step.state, None).to_json())}")
         for seat in view_seats:
             view = game.observe(step.state, seat).to_json()
@@ -212,12 +223,12 @@ def render_record(record: JSONObject) -> str:
 def play_case(game_id: str, case: GoldenCase) -> Playthrough:
     """Play ``case`` of ``game_id`` and render its files (in memory)."""
     game = racedeck.make(game_id, **case.config)
-    session = _play(game, case)
-    steps = _steps(game, session)
+    table = _play(game, case)
+    steps = _steps(game, table)
     text = _render(game_id, game, case, steps, range(game.num_players))
     if len(text.encode("utf-8")) > MAX_BYTES:
         text = _render(game_id, game, case, steps, [0])
-    return Playthrough(game_id, case, text, render_record(session.record.to_json()))
+    return Playthrough(game_id, case, text, render_record(table.record.to_json()))
 
 
 def all_playthroughs() -> list[Playthrough]:

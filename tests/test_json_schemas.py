@@ -1,6 +1,6 @@
 """The JSON Schemas in ``docs/schemas`` describe the JSON the engine really writes.
 
-Seeded random games are played through a :class:`racedeck.Session` — *Why First?* with 2, 4
+Seeded random games are played through a :class:`racedeck.Table` — *Why First?* with 2, 4
 and 6 players, base and tactical; *Six Day Race* with 2 to 8 players, one or two riders each,
 one or two races, on the default and on a short track (where riders cross the line) and with
 small grey decks (which run out and are refilled); *Setback* with 2 to 6 players, on the
@@ -30,7 +30,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 import racedeck
-from racedeck.core import Rng, derive_seed
+from racedeck.core import Event, Rng, derive_seed
 from racedeck.games.setback.cards import DEFAULT_DECK as SB_DEFAULT_DECK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,14 +141,14 @@ CASES = [
 def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
     """Play one seeded random game, validating everything; return counts of what was checked."""
     game = racedeck.make("why-first", players=players, variant=variant)
-    session = racedeck.Session(game, seed, meta={"test": "schemas"})
+    table = racedeck.Table(game, seed, meta={"test": "schemas"})
     policy = Rng(derive_seed(seed, 7))
     counts = {"states": 0, "views": 0, "events": 0, "actions": 0}
     kinds: set[str] = set()
     actions_seen: set[Any] = set()
 
-    def check_state(where: str, acted: int | None) -> None:
-        state = session.state
+    def check_state(where: str, acted: int | None, events: tuple[Event, ...]) -> None:
+        state = table.state
         assert_valid("why-first.state", state.to_json(), where)
         counts["states"] += 1
         # Spectator, the seat that acted and the first pending seat every step; every seat at
@@ -160,32 +160,32 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
             view = game.observe(state, seat).to_json()
             assert_valid("why-first.view", view, f"{where}, view of seat {seat}")
             counts["views"] += 1
-        for event in state.events:
+        for event in events:
             # The exact why-first forms were checked with the state; here the generic form.
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
             counts["events"] += 1
 
-    check_state(f"seed {seed} initial state", None)
+    check_state(f"seed {seed} initial state", None, table.history[0][1])
     step = 0
-    while session.state.pending:
+    while table.state.pending:
         step += 1
-        pending = session.state.pending
+        pending = table.state.pending
         seat = pending[policy.below(len(pending))]
-        legal = game.legal_actions(session.state, seat)
+        legal = game.legal_actions(table.state, seat)
         for action in legal:
             if action not in actions_seen:  # actions are small frozen values: check each once
                 actions_seen.add(action)
                 assert_valid("why-first.action", action.to_json(), f"step {step}, {action}")
                 counts["actions"] += 1
         action = legal[policy.below(len(legal))]
-        session.apply(seat, action)
-        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+        events = table.submit(seat, action).events
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat, events)
 
-    outcome = game.outcome(session.state)
+    outcome = game.outcome(table.state)
     assert outcome is not None
     assert_valid("outcome", outcome.to_json(), "outcome")
-    record = session.record.to_json()
+    record = table.record.to_json()
     assert_valid("record", record, "record")
     assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
     expected = {
@@ -254,14 +254,14 @@ def _play_and_validate_game(
 ) -> set[str]:
     """Play one seeded game, validating everything against the schemas; return the event kinds."""
     game = racedeck.make(game_id, **options)
-    session = racedeck.Session(game, seed, meta={"test": "schemas"})
+    table = racedeck.Table(game, seed, meta={"test": "schemas"})
     policy = Rng(derive_seed(seed, 7))
     players = game.num_players
     kinds: set[str] = set()
     actions_seen: set[Any] = set()
 
-    def check_state(where: str, acted: int | None) -> None:
-        state = session.state
+    def check_state(where: str, acted: int | None, events: tuple[Event, ...]) -> None:
+        state = table.state
         assert_valid(f"{game_id}.state", state.to_json(), where)
         # In a BLOCK window every asked seat has its own legal actions: view them all.
         seats: list[int | None] = [None, acted, *state.pending]
@@ -270,28 +270,28 @@ def _play_and_validate_game(
         for seat in dict.fromkeys(seats):
             view = game.observe(state, seat).to_json()
             assert_valid(f"{game_id}.view", view, f"{where}, view of seat {seat}")
-        for event in state.events:
+        for event in events:
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
 
-    check_state(f"seed {seed} initial state", None)
+    check_state(f"seed {seed} initial state", None, table.history[0][1])
     step = 0
-    while session.state.pending:
+    while table.state.pending:
         step += 1
-        seat = session.state.pending[policy.below(len(session.state.pending))]
-        legal = game.legal_actions(session.state, seat)
+        seat = table.state.pending[policy.below(len(table.state.pending))]
+        legal = game.legal_actions(table.state, seat)
         for action in legal:
             if action not in actions_seen:
                 actions_seen.add(action)
                 assert_valid(f"{game_id}.action", action.to_json(), f"step {step}, {action}")
         action = legal[policy.below(len(legal))]
-        session.apply(seat, action)
-        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+        events = table.submit(seat, action).events
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat, events)
 
-    outcome = game.outcome(session.state)
+    outcome = game.outcome(table.state)
     assert outcome is not None
     assert_valid("outcome", outcome.to_json(), "outcome")
-    record = session.record.to_json()
+    record = table.record.to_json()
     assert_valid("record", record, "record")
     assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
     assert kinds <= allowed, f"unexpected event kinds: {sorted(kinds - allowed)}"
@@ -309,14 +309,16 @@ def _event_kinds(game_id: str, cases: list[Any]) -> set[str]:
         options, seed = case.values
         assert isinstance(options, dict) and isinstance(seed, int)
         game = racedeck.make(game_id, **options)
-        state = game.new_initial_state(seed)
+        start = game.start(seed)
+        state = start.state
         policy = Rng(derive_seed(seed, 7))
-        seen.update(e.kind for e in state.events)
+        seen.update(e.kind for e in start.events)
         while state.pending:
             seat = state.pending[policy.below(len(state.pending))]
             legal = game.legal_actions(state, seat)
-            state = game.apply(state, seat, legal[policy.below(len(legal))])
-            seen.update(e.kind for e in state.events)
+            step = game.step(state, seat, legal[policy.below(len(legal))])
+            state = step.state
+            seen.update(e.kind for e in step.events)
     return seen
 
 
@@ -421,24 +423,28 @@ def test_setback_cases_produce_every_event_kind() -> None:
 def _samples() -> dict[str, Any]:
     """Valid JSON of every form, taken from real games (a base and a tactical one)."""
     base = racedeck.make("why-first", players=2, variant="base")
-    session = racedeck.Session(base, 3)
-    seat = session.state.pending[0]
-    session.apply(seat, base.legal_actions(session.state, seat)[0])
-    state = session.state
+    table = racedeck.Table(base, 3)
+    seat = table.state.pending[0]
+    table.submit(seat, base.legal_actions(table.state, seat)[0])
+    state = table.state
     tactical = racedeck.make("why-first", players=3, variant="tactical")
     t_state = tactical.new_initial_state(4)
+    t_events: tuple[Event, ...] = ()
     while t_state.phase != "move":
         seat = t_state.pending[0]
-        t_state = tactical.apply(t_state, seat, tactical.legal_actions(t_state, seat)[-1])
+        t_step = tactical.step(t_state, seat, tactical.legal_actions(t_state, seat)[-1])
+        t_state, t_events = t_step.state, t_step.events
     final = t_state
+    final_events: tuple[Event, ...] = ()
     while final.pending:  # the last step of a tactical game is a move: figure_moved (by, card)
         seat = final.pending[0]
-        final = tactical.apply(final, seat, tactical.legal_actions(final, seat)[0])
-    events = {e.kind: e.to_json() for e in final.events}
+        f_step = tactical.step(final, seat, tactical.legal_actions(final, seat)[0])
+        final, final_events = f_step.state, f_step.events
+    events = {e.kind: e.to_json() for e in final_events}
     outcome = tactical.outcome(final)
     assert outcome is not None
     return {
-        "record": session.record.to_json(),
+        "record": table.record.to_json(),
         "state": state.to_json(),
         "view": base.observe(state, 0).to_json(),
         "spectator": base.observe(state, None).to_json(),
@@ -450,7 +456,7 @@ def _samples() -> dict[str, Any]:
         "game_over": events["game_over"],
         "stage_scored": events["stage_scored"],
         "figure_moved": events["figure_moved"],
-        "cards_revealed": next(e.to_json() for e in t_state.events if e.kind == "cards_revealed"),
+        "cards_revealed": next(e.to_json() for e in t_events if e.kind == "cards_revealed"),
         **_sdr_samples(),
         **_sb_samples(),
     }
@@ -462,26 +468,25 @@ def _sdr_samples() -> dict[str, Any]:
     second race, so that it has results, finishers and a final queue."""
     options = {"players": 3, "riders": 1, "races": 2, **SHORT_TRACK, **SMALL_DECKS}
     game = racedeck.make("six-day-race", **options)
-    session = racedeck.Session(game, 5)
+    table = racedeck.Table(game, 5)
     policy = Rng(derive_seed(5, 7))
     events: dict[str, Any] = {}
     mid: Any = None
-    while session.state.pending:
-        state = session.state
+    while table.state.pending:
+        state = table.state
         if mid is None and state.race == 1 and state.final_queue:
             mid = state
         seat = state.pending[policy.below(len(state.pending))]
         legal = game.legal_actions(state, seat)
-        session.apply(seat, legal[policy.below(len(legal))])
-        for event in session.state.events:
+        for event in table.submit(seat, legal[policy.below(len(legal))]).events:
             events.setdefault(event.kind, event.to_json())
     assert mid is not None and set(events) >= {"deck_refilled", "final_turns", "rider_change"}
-    outcome = game.outcome(session.state)
+    outcome = game.outcome(table.state)
     assert outcome is not None
     return {
-        "sdr_record": session.record.to_json(),
+        "sdr_record": table.record.to_json(),
         "sdr_state": mid.to_json(),
-        "sdr_over": session.state.to_json(),
+        "sdr_over": table.state.to_json(),
         "sdr_view": game.observe(mid, mid.pending[0]).to_json(),
         "sdr_spectator": game.observe(mid, None).to_json(),
         "sdr_play": game.legal_actions(mid, mid.pending[0])[0].to_json(),
@@ -495,13 +500,13 @@ def _sb_samples() -> dict[str, Any]:
     BLOCK window, the first ALL step, the first REVAMP placement, the end; the first legal play
     of each kind of card; the first event of each kind."""
     game = racedeck.make("setback", players=3)
-    session = racedeck.Session(game, 1)
+    table = racedeck.Table(game, 1)
     policy = Rng(derive_seed(1, 7))
     found: dict[str, Any] = {}
     events: dict[str, Any] = {}
     plays: dict[str, Any] = {}
-    while session.state.pending:
-        state = session.state
+    while table.state.pending:
+        state = table.state
         phase = state.phase if state.phase != "step" else state.context["kind"]
         found.setdefault(phase, state)
         seat = state.pending[policy.below(len(state.pending))]
@@ -511,8 +516,7 @@ def _sb_samples() -> dict[str, Any]:
             if key == "play":
                 key = action.card.kind + ("-lane" if action.lane >= 0 else "")
             plays.setdefault(key, action.to_json())
-        session.apply(seat, legal[policy.below(len(legal))])
-        for event in session.state.events:
+        for event in table.submit(seat, legal[policy.below(len(legal))]).events:
             events.setdefault(event.kind, event.to_json())
             if event.kind == "declared" and event.data["play"] == {"type": "play", "card": "SKIP"}:
                 events.setdefault("board_skip", event.to_json())  # SB-10: no target
@@ -522,11 +526,11 @@ def _sb_samples() -> dict[str, Any]:
     window, step = found["window"], found["all"]
     asked = window.pending[0]
     return {
-        "sb_record": session.record.to_json(),
+        "sb_record": table.record.to_json(),
         "sb_window": window.to_json(),
         "sb_step": step.to_json(),
         "sb_place": found["place"].to_json(),
-        "sb_over": session.state.to_json(),
+        "sb_over": table.state.to_json(),
         "sb_view": game.observe(window, asked).to_json(),
         "sb_spectator": game.observe(window, None).to_json(),
         "sb_step_view": game.observe(step, step.pending[0]).to_json(),
