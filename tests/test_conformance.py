@@ -181,39 +181,44 @@ def test_random_games_follow_the_contract(game_id: str, config: dict[str, Any]) 
     game = racedeck.make(game_id, **config)
     assert game.spec.id == game_id
     for seed in SEEDS:
-        rng = random.Random(seed)
-        table = Table(game, seed)
-        assert table.state.to_json() == game.new_initial_state(seed).to_json()  # deterministic
-        check_events(game, table.history[0][1])
-        steps = 0
-        while True:
-            state = table.state
-            check_state(game, state)
-            if _move(state) is not None:
-                assert _move(state) == table.move == steps
-            if state.is_terminal:
-                break
-            check_actions(game, state)
-            seat = rng.choice(tuple(state.pending))
-            transition = table.submit(seat, rng.choice(tuple(game.legal_actions(state, seat))))
-            check_events(game, transition.events)
-            steps += 1
-            assert table.move == steps, "the move number counts the accepted actions"
-            assert steps <= MAX_STEPS, f"{game_id} did not end within {MAX_STEPS} steps"
-        with pytest.raises(racedeck.IllegalAction) as over:
-            table.submit(0, _any_action(game, seed))
-        assert over.value.code == "action/game-over"
-        for seat in [None, *range(game.num_players)]:  # a seat's feed is its share of the history
-            assert table.feed(seat) == tuple(
-                e for _, events in table.history for e in feed(events, seat)
-            )
-        record = GameRecord.from_json(roundtrip(table.record.to_json()))
-        final = None
-        for step in racedeck.replay(record):
-            final = step.state
-        assert final is not None
-        assert final.to_json() == table.state.to_json()
-        assert Table.from_record(record).history == table.history
+        follow_the_contract(game, seed)
+
+
+def follow_the_contract(game: Game[Any, Any, Any], seed: int) -> None:
+    """Play one random game of ``game`` on a table, checking the contract at every step."""
+    rng = random.Random(seed)
+    table = Table(game, seed)
+    assert table.state.to_json() == game.new_initial_state(seed).to_json()  # deterministic
+    check_events(game, table.history[0][1])
+    steps = 0
+    while True:
+        state = table.state
+        check_state(game, state)
+        if _move(state) is not None:
+            assert _move(state) == table.move == steps
+        if state.is_terminal:
+            break
+        check_actions(game, state)
+        seat = rng.choice(tuple(state.pending))
+        transition = table.submit(seat, rng.choice(tuple(game.legal_actions(state, seat))))
+        check_events(game, transition.events)
+        steps += 1
+        assert table.move == steps, "the move number counts the accepted actions"
+        assert steps <= MAX_STEPS, f"{game.spec.id} did not end within {MAX_STEPS} steps"
+    with pytest.raises(racedeck.IllegalAction) as over:
+        table.submit(0, _any_action(game, seed))
+    assert over.value.code == "action/game-over"
+    for seat in [None, *range(game.num_players)]:  # a seat's feed is its share of the history
+        assert table.feed(seat) == tuple(
+            e for _, events in table.history for e in feed(events, seat)
+        )
+    record = GameRecord.from_json(roundtrip(table.record.to_json()))
+    final = None
+    for step in racedeck.replay(record):
+        final = step.state
+    assert final is not None
+    assert final.to_json() == table.state.to_json()
+    assert Table.from_record(record).history == table.history
 
 
 def _any_action(game: Game[Any, Any, Any], seed: int) -> Any:
