@@ -3,7 +3,8 @@ registration, to show that a game touches no shared module.
 
 Rules: a deck of 1s, 2s and 3s (eight of each) is shuffled and every player is dealt
 ``hand_size`` cards, face down. In turn, a player plays one card from hand, face up, and moves
-that many spaces, then draws one if the deck has any. A player with an empty hand passes (the
+that many spaces, then draws one if the deck has any — except after a 3, which costs the
+draw. A player with an empty hand passes (the
 driver answers for them: the hand sizes are public). The game ends when a player reaches
 ``goal`` or every hand is empty; the farthest player wins (ties share the win).
 
@@ -216,7 +217,7 @@ class Dash(Game[DashState, DashAction, DashView]):
             events.append(
                 Event("played", {"seat": seat, "value": action.value, "to": state.positions[seat]})
             )
-            if state.deck:
+            if state.deck and action.value != 3:
                 card = state.deck.pop(0)
                 state.hands[seat].append(card)
                 state.hands[seat].sort()
