@@ -264,6 +264,7 @@ def replay(
         record = load_record(path)
         game = record.make_game()
         names = _names(record, game)
+        steps = list(replay_record(record))  # the whole record replays before any is shown
     except (ValueError, RacedeckError) as exc:
         raise fail(f"{path}: {exc}") from exc
     ui = ui_for(game, names)
@@ -275,7 +276,7 @@ def replay(
         console.print(line)
     state = start.state
     try:
-        for step in replay_record(record):
+        for step in steps:
             state = step.state
             console.print(
                 f"[dim]#{step.index + 1}[/] [bold]{names[step.seat]}[/]: "
@@ -285,8 +286,6 @@ def replay(
                 console.print("   " + line)
             if pause:
                 console.input("[dim](Enter for the next step)[/]")
-    except RacedeckError as exc:
-        raise fail(f"{path}: {exc}") from exc
     except (KeyboardInterrupt, EOFError):
         console.print("\n[yellow]Replay stopped.[/]")
         raise typer.Exit(130) from None

@@ -1,0 +1,133 @@
+"""Bad options and broken records on the command line: one line that says what is wrong,
+exit code 2, no traceback — for every command that takes them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import racedeck
+from racedeck.cli.app import app
+from racedeck.core import Table
+
+runner = CliRunner()
+
+
+def _commands(tmp_path: Path) -> dict[str, list[str]]:
+    """Every command that takes game options, ready for ``-o`` and the game id."""
+    return {
+        "play": ["play", "--seed", "1", "--record", str(tmp_path / "r.json")],
+        "simulate": ["simulate", "--games", "2"],
+        "tournament": ["tournament", "--bots", "random,heuristic", "--games", "2"]
+        + ["--db", str(tmp_path / "t.sqlite")],
+        "report": ["report", "--games", "2", "--out", str(tmp_path / "report")],
+    }
+
+
+def _one_line_error(result: Any) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "tournament", "report"])
+@pytest.mark.parametrize(
+    ("game_id", "option", "words"),
+    [
+        ("why-first", "stages=abc", ["stages='abc'", "expected an integer"]),
+        ("why-first", "stages=2.5", ["stages=2.5", "expected an integer"]),
+        ("why-first", "hand_size=3.0", ["hand_size=3.0", "integer"]),
+        ("six-day-race", "random_first=maybe", ["random_first='maybe'", "true or false"]),
+        ("six-day-race", "races=2.5", ["races=2.5", "integer"]),
+        ("setback", "lanes=[1,2]", ["lanes=[1, 2]", "integer"]),
+        ("why-first", "no_such=1", ["unknown option(s) no_such", "options are"]),
+        ("why-first", "stages", ["'stages' must look like key=value"]),
+    ],
+)
+def test_a_bad_option_is_one_clear_line(
+    tmp_path: Path, command: str, game_id: str, option: str, words: list[str]
+) -> None:
+    args = _commands(tmp_path)[command]
+    result = runner.invoke(app, [args[0], game_id, *args[1:], "-o", option])
+    line = _one_line_error(result)
+    for word in words:
+        assert word in line
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "tournament", "report"])
+def test_an_unknown_game_is_one_clear_line(tmp_path: Path, command: str) -> None:
+    args = _commands(tmp_path)[command]
+    line = _one_line_error(runner.invoke(app, [args[0], "chess", *args[1:]]))
+    assert "unknown game 'chess'" in line and "why-first" in line
+
+
+def _saved_record(tmp_path: Path) -> dict[str, Any]:
+    game = racedeck.make("why-first", players=3)
+    table = Table(game, 5, meta={"names": ["Ann", "Bob", "Cy"]})
+    for _ in range(6):
+        seat = table.pending[0]
+        table.submit(seat, game.legal_actions(table.state, seat)[0])
+    return json.loads(json.dumps(table.record.to_json()))
+
+
+def _broken(obj: dict[str, Any], breakage: str) -> Any:
+    if breakage == "unknown action type":
+        obj["actions"][3]["action"] = {"type": "teleport"}
+    elif breakage == "wrong-typed config":
+        obj["config"]["stages"] = "five"
+    elif breakage == "bad meta":
+        obj["meta"] = "Ann, Bob"
+    elif breakage == "bad seat names":
+        obj["meta"]["names"] = ["Ann", 7]
+    elif breakage == "missing field":
+        del obj["seed"]
+    elif breakage == "unknown game":
+        obj["game"] = "chess"
+    elif breakage == "seat out of range":
+        obj["actions"][0]["seat"] = 5
+    elif breakage == "not a record":
+        return [1, 2]
+    return obj
+
+
+@pytest.mark.parametrize(
+    ("breakage", "words"),
+    [
+        ("unknown action type", "record action 3 does not replay"),
+        ("wrong-typed config", "stages='five'"),
+        ("bad meta", "'meta' must be an object"),
+        ("bad seat names", "meta.names must list 3 seat names"),
+        ("missing field", "'seed' is missing"),
+        ("unknown game", "unknown game 'chess'"),
+        ("seat out of range", "record action 0 does not replay"),
+        ("not a record", "does not hold a game record"),
+    ],
+)
+def test_replay_of_a_broken_record_is_one_clear_line(
+    tmp_path: Path, breakage: str, words: str
+) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_saved_record(tmp_path)))
+    shown = runner.invoke(app, ["replay", str(good)])
+    assert shown.exit_code == 0, shown.output
+    assert "Ann" in shown.output and "The record ends before the game does" in shown.output
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_broken(_saved_record(tmp_path), breakage)))
+    line = _one_line_error(runner.invoke(app, ["replay", str(bad)]))
+    assert words in line and str(bad) in line
+
+
+def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff{not json")
+    line = _one_line_error(runner.invoke(app, ["replay", str(bad)]))
+    assert "is not JSON" in line
