@@ -22,8 +22,10 @@ def _commands(tmp_path: Path) -> dict[str, list[str]]:
     return {
         "play": ["play", "--seed", "1", "--record", str(tmp_path / "r.json")],
         "simulate": ["simulate", "--games", "2"],
-        "tournament": ["tournament", "--bots", "random,heuristic", "--games", "2"]
-        + ["--db", str(tmp_path / "t.sqlite")],
+        "tournament": [
+            *("tournament", "--bots", "random,heuristic", "--games", "2"),
+            *("--db", str(tmp_path / "t.sqlite")),
+        ],
         "report": ["report", "--games", "2", "--out", str(tmp_path / "report")],
     }
 

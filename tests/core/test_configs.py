@@ -91,7 +91,7 @@ def test_dash_bounds_name_what_is_allowed() -> None:
     message = str(_refused(DASH, "goal", 31))
     assert message == "dash: option goal=31 is not allowed: above 30 (allowed: integer, 3 to 30)"
     assert "below 1" in str(_refused(DASH, "hand_size", 0))
-    assert DASH.make_config(goal=30, hand_size=1).goal == 30
+    assert DASH.make_config(goal=30, hand_size=1).to_json()["goal"] == 30
 
 
 @pytest.mark.parametrize("game_id", racedeck.available_games())

@@ -23,7 +23,8 @@ def _record(game_id: str, actions: int = 8) -> dict[str, Any]:
     for _ in range(actions):
         seat = table.pending[0]
         table.submit(seat, rng.choice(table.game.legal_actions(table.state, seat)))
-    return json.loads(json.dumps(table.record.to_json()))
+    obj: dict[str, Any] = json.loads(json.dumps(table.record.to_json()))
+    return obj
 
 
 def _reads_and_replays(obj: Any) -> None:

@@ -113,7 +113,7 @@ def test_only_a_plain_int_in_range_is_a_seat(game_id: str, seat: Any) -> None:
 
 def test_a_seat_not_on_turn_is_told_so() -> None:
     table = Table(racedeck.make("six-day-race", players=3), 2)
-    seat, action = _first_legal(table)
+    _, action = _first_legal(table)
     other = next(s for s in range(3) if s not in table.pending)
     before = _snapshot(table)
     with pytest.raises(NotYourTurn) as refused:
@@ -237,7 +237,7 @@ def test_run_needs_one_player_or_none_per_seat() -> None:
         run(table, [RandomPlayer(0)])
 
 
-# -- record and history -----------------------------------------------------------------------------
+# -- record and history -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("game_id", racedeck.available_games())
