@@ -144,7 +144,10 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             mask |= bit[c]
         table = self._place_options
         if table is not None:
-            return table[mask]
+            options = table.get(mask)
+            if options is not None:
+                return options
+        # A hand no deal of this configuration makes (built by hand), or a very large deck.
         values = sorted({self.values[c - 1] for c in hand})
         return tuple(PlaceCard(v, t) for v in values for t in range(self.figures))
 
@@ -187,7 +190,12 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         (``card_chosen``); reveals, moves, scoring and the end are public; a new stage's hands
         go each to its seat (``hand_dealt``).
         """
-        seat = self.check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            try:
+                self.check_seat(seat)
+            except IllegalAction as exc:
+                real = seat if type(seat) is int else None
+                raise IllegalAction(exc.reason, action=action, seat=real) from None
         if not self._is_legal(state, seat, action):
             raise self.illegal(state, seat, action)
         if state.phase == COMMIT and len(state.pending) > 1:
