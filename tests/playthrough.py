@@ -95,6 +95,7 @@ def assert_fast_path_agrees(played: Played) -> None:
     for seat, action, state in played.steps:
         step = prev.clone()
         game.apply_unchecked(step, seat, action)
+        assert getattr(step, "events", ()) == ()  # states hold no events at all
         assert _without_events(step.to_json()) == _without_events(state.to_json())
         game.apply_unchecked(fast, seat, action)  # one state driven by the fast path throughout
         assert _without_events(fast.to_json()) == _without_events(state.to_json())

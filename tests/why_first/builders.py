@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+from racedeck.core.events import Event
 from racedeck.games.why_first import DEFAULT_CARD_VALUES, WhyFirst, WhyFirstState
 
 
@@ -37,5 +39,12 @@ def build(
     s.pending = tuple(range(game.num_players))
     s.move_queue = []
     s.last_reveal = []
-    s.events = ()
     return s
+
+
+def step(
+    game: WhyFirst, state: WhyFirstState, seat: Any, action: Any
+) -> tuple[WhyFirstState, tuple[Event, ...]]:
+    """The checked path (``Game.step``): the new state and the transition's events."""
+    transition = game.step(state, seat, action)
+    return transition.state, transition.events

@@ -17,6 +17,7 @@ from playthrough import (
 )
 
 import racedeck
+from racedeck.core.events import feed
 from racedeck.games.why_first import WhyFirst, WhyFirstState
 
 ALL_CARDS = frozenset(range(1, 33))
@@ -46,15 +47,19 @@ def test_cards_are_conserved_each_stage(players: int, variant: str, seed: int, c
     leo = players == 2
     per_stage = 5 * players + (4 if leo else 0)
     s0 = p.initial
+    values = p.game.values
     dealt = [c for h in s0.hands for c in h] + s0.leo_cards
     played: list[int] = []
     finished = 0
-    for _, _, s in p.steps:
-        for e in s.events:
+    for (_, _, s), events in zip(p.steps, p.events[1:], strict=True):
+        for e in events:
             if e.kind == "cards_revealed":
-                played.extend(c["card"] for c in e.data["cards"])
+                # Values: the base game's reveals show no white numbers (WF-2); the numbers
+                # are checked below through the state's `revealed`.
+                played.extend(c["value"] for c in e.data["cards"])
             elif e.kind == "stage_scored":
-                assert Counter(played) == Counter(dealt)  # every dealt card played exactly once
+                # every dealt card played exactly once
+                assert Counter(played) == Counter(values[c - 1] for c in dealt)
                 assert len(played) == per_stage
                 finished += 1
             elif e.kind == "stage_started":
@@ -65,7 +70,8 @@ def test_cards_are_conserved_each_stage(players: int, variant: str, seed: int, c
         in_hands = [c for h in s.hands for c in h]
         assert len(dealt) == len(set(dealt)) == per_stage
         undealt = ALL_CARDS - set(dealt)
-        everything = in_hands + played + s.leo_cards + sorted(undealt)
+        assert [values[c - 1] for c in s.revealed] == played
+        everything = in_hands + s.revealed + s.leo_cards + sorted(undealt)
         assert len(everything) == 32
         assert set(everything) == ALL_CARDS
         flipped = s.round + (1 if s.phase == "move" and s.round < 4 else 0)
@@ -78,9 +84,9 @@ def test_cards_are_conserved_each_stage(players: int, variant: str, seed: int, c
 def test_positions_stay_on_the_track(players: int, variant: str, seed: int, ch: int) -> None:
     """WF-1: every figure is always on −12 … 16 and every move event agrees with positions."""
     p = play(players, variant, seed, ch)
-    for _, _, s in p.steps:
+    for (_, _, s), events in zip(p.steps, p.events[1:], strict=True):
         assert all(-12 <= x <= 16 for x in s.positions)
-        for e in s.events:
+        for e in events:
             if e.kind == "figure_moved":
                 d = e.data
                 assert -12 <= d["to"] <= 16
@@ -111,7 +117,7 @@ def test_json_round_trips(players: int, variant: str, seed: int, ch: int) -> Non
     prev = p.initial
     for seat, action, s in p.steps:
         assert g.action_from_json(roundtrip(action.to_json())) == action
-        assert g.parse_action(str(action), prev, seat) == action
+        assert g.parse_action(str(action), g.observe(prev, seat)) == action
         obj = s.to_json()
         back = g.state_from_json(roundtrip(obj))
         assert back.to_json() == obj
@@ -166,8 +172,8 @@ def _cards_named_this_stage(events: list[dict[str, Any]]) -> set[int]:
         if "card" in e:
             found.add(e["card"])
         for c in e.get("cards", []):
-            found.add(c["card"])
-    return found
+            found.add(c if isinstance(c, int) else c.get("card", 0))
+    return found - {0}
 
 
 @FAST
@@ -178,16 +184,23 @@ def test_views_hide_other_seats_secrets(players: int, variant: str, seed: int, c
     p = play(players, variant, seed, ch, stages=2)
     g = p.game
     rng = random.Random(ch)
-    for _, _, s in p.steps[:60]:
+    for i, (_, _, s) in enumerate(p.steps[:60]):
         spectator = g.observe(s, None).to_json()
         assert spectator["hand"] == [] and spectator["hand_values"] == []
         assert spectator["my_commit"] is None and spectator["legal_actions"] == []
         for seat in range(players):
             view = g.observe(s, seat).to_json()
-            assert view["hand"] == s.hands[seat]
-            assert view["hand_values"] == [g.values[c - 1] for c in s.hands[seat]]
+            hand_values = [g.values[c - 1] for c in s.hands[seat]]
             commit = s.commits[seat]
-            assert view["my_commit"] == (list(commit) if isinstance(commit, tuple) else commit)
+            if g.tactical:
+                assert view["hand"] == s.hands[seat]
+                assert view["hand_values"] == hand_values
+                assert view["my_commit"] == commit
+            else:
+                # The base game shows values only (WF-2): no white number, own ones included.
+                assert view["hand"] == [] and view["hand_values"] == sorted(hand_values)
+                mine = None if commit is None else [g.values[commit[0] - 1], commit[1]]
+                assert view["my_commit"] == mine
             assert view["hand_sizes"] == [len(h) for h in s.hands]
             assert view["leo_cards_left"] == len(s.leo_cards)
             assert "leo_cards" not in view and "hands" not in view and "rng" not in view
@@ -195,7 +208,8 @@ def test_views_hide_other_seats_secrets(players: int, variant: str, seed: int, c
                 continue
             hidden = {c for o in range(players) if o != seat for c in s.hands[o]}
             hidden |= set(s.leo_cards)
-            assert not hidden & _cards_named_this_stage(view["events"])
+            told = [e.to_json() for t in p.events[: i + 2] for e in feed(t, seat)]
+            assert not hidden & _cards_named_this_stage(told)
             for _ in range(2):
                 t = s.clone()
                 _perturb(t, seat, rng)
@@ -230,7 +244,9 @@ def test_checked_and_fast_paths_agree(players: int, variant: str, seed: int, ch:
 
 def test_fast_path_leaves_no_events() -> None:
     g = racedeck.make("why-first", players=3)
-    s = g.new_initial_state(1)
-    assert [e.kind for e in s.events] == ["stage_started"]
+    start = g.start(1)
+    assert [e.kind for e in feed(start.events, None)] == ["stage_started"]
+    s = start.state
+    assert not hasattr(s, "events") and "events" not in s.to_json()  # states hold none
     g.apply_unchecked(s, 0, g.legal_actions(s, 0)[0])
-    assert s.events == ()
+    assert not hasattr(s, "events") and "events" not in s.to_json()

@@ -7,6 +7,7 @@ Ben 1, Chris 2, Dana 3; Leo is figure ``players`` in the two-player game (WF-9).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -33,13 +34,20 @@ def play_round(
     """Apply every seat's action (checked path); return the new state and all events."""
     events: list[Event] = []
     for seat, action in actions.items():
-        s = game.apply(s, seat, action)
-        events.extend(s.events)
+        transition = game.step(s, seat, action)
+        s = transition.state
+        events.extend(transition.events)
     return s, events
 
 
 def moves(events: Iterable[Event]) -> dict[int, dict[str, object]]:
-    return {e.data["figure"]: e.data for e in events if e.kind == "figure_moved"}
+    # JSON forms: event data are read-only tuples, the rulebook's numbers are written as lists.
+    return {e.data["figure"]: _data(e) for e in events if e.kind == "figure_moved"}
+
+
+def _data(event: Event) -> dict[str, Any]:
+    """An event's data as fresh lists and dicts, without its kind."""
+    return {k: v for k, v in event.to_json().items() if k != "kind"}
 
 
 def only(events: Iterable[Event], kind: str) -> Event:
@@ -72,7 +80,7 @@ def test_anne_ben_chris_movement_example(start: tuple[int, int, int]) -> None:
     assert moved[ANNE]["net"] == 2 and moved[ANNE]["values"] == [2]
     assert moved[CHRIS]["net"] == -4 and sorted(moved[CHRIS]["values"]) == [-3, -1]
     assert moved[CHRIS]["from"] == c and moved[CHRIS]["to"] == c - 4
-    revealed = only(events, "cards_revealed").data["cards"]
+    revealed = only(events, "cards_revealed").to_json()["cards"]
     assert {(c["by"], c["value"], c["target"]) for c in revealed} == {
         (ANNE, 2, ANNE),
         (BEN, -1, CHRIS),
@@ -160,14 +168,14 @@ def test_fifth_round_card_goes_in_front_of_oneself() -> None:
         g, s, {ANNE: PlaceCard(4, ANNE), BEN: PlaceCard(2, ANNE), CHRIS: PlaceCard(1, ANNE)}
     )
     revealed = [e for e in events if e.kind == "cards_revealed"]
-    assert [e.data["round"] for e in revealed] == [4, 5]
-    assert {(c["by"], c["target"], c["value"]) for c in revealed[1].data["cards"]} == {
+    assert [e.to_json()["round"] for e in revealed] == [4, 5]
+    assert {(c["by"], c["target"], c["value"]) for c in revealed[1].to_json()["cards"]} == {
         (ANNE, ANNE, -3),
         (BEN, BEN, -2),
         (CHRIS, CHRIS, -4),
     }
     scored = only(events, "stage_scored")
-    assert scored.data["positions"] == [7 - 3, -2, -4]
+    assert scored.to_json()["positions"] == [7 - 3, -2, -4]
 
 
 # -- stage scoring (WF-6) -------------------------------------------------------------------------
@@ -206,10 +214,10 @@ def test_scoring_example_a_anne_on_six() -> None:
             DANA: PlaceCard(-1, DANA),
         },
     )
-    assert scored.data["positions"] == [6, 9, 2, -3]
-    assert scored.data["space"] == 6
-    assert scored.data["scorers"] == [ANNE]
-    assert scored.data["points"] == [6, 0, 0, 0]
+    assert scored.to_json()["positions"] == [6, 9, 2, -3]
+    assert scored.to_json()["space"] == 6
+    assert scored.to_json()["scorers"] == [ANNE]
+    assert scored.to_json()["points"] == [6, 0, 0, 0]
     assert s.totals == [6, 0, 0, 0]
     assert s.stage_history == [[6, 0, 0, 0]]
     # The next stage is set up at once (WF-3).
@@ -234,9 +242,9 @@ def test_scoring_example_b_ben_on_one() -> None:
         },
         totals=[3, 4, 5, 6],
     )
-    assert scored.data["positions"] == [4, 1, -1, 0]
-    assert scored.data["space"] == 1
-    assert scored.data["scorers"] == [BEN]
+    assert scored.to_json()["positions"] == [4, 1, -1, 0]
+    assert scored.to_json()["space"] == 1
+    assert scored.to_json()["scorers"] == [BEN]
     assert s.totals == [3, 5, 5, 6]
 
 
@@ -258,11 +266,11 @@ def test_scoring_example_c_three_figures_on_minus_two() -> None:
         },
     )
     first_round = next(e for e in events if e.kind == "cards_revealed")
-    assert first_round.data["round"] == 4
-    assert scored.data["positions"] == [3, -2, -2, -2]
-    assert scored.data["space"] == -2
-    assert scored.data["scorers"] == [BEN, CHRIS, DANA]
-    assert scored.data["points"] == [0, -2, -2, -2]
+    assert first_round.to_json()["round"] == 4
+    assert scored.to_json()["positions"] == [3, -2, -2, -2]
+    assert scored.to_json()["space"] == -2
+    assert scored.to_json()["scorers"] == [BEN, CHRIS, DANA]
+    assert scored.to_json()["points"] == [0, -2, -2, -2]
     assert s.totals == [0, -2, -2, -2]
 
 
@@ -275,10 +283,10 @@ def test_all_figures_on_one_space_nobody_scores_and_all_win() -> None:
         players=3,
         stages=1,
     )
-    assert scored.data["positions"] == [1, 1, 1]
-    assert scored.data["space"] is None
-    assert scored.data["scorers"] == []
-    assert scored.data["points"] == [0, 0, 0]
+    assert scored.to_json()["positions"] == [1, 1, 1]
+    assert scored.to_json()["space"] is None
+    assert scored.to_json()["scorers"] == []
+    assert scored.to_json()["points"] == [0, 0, 0]
     assert s.is_terminal
     outcome = racedeck.make("why-first", players=3, stages=1).outcome(s)
     assert outcome is not None
@@ -333,7 +341,7 @@ def test_second_highest_total_wins(totals: list[int], won: set[int]) -> None:
     assert outcome.winners == frozenset(won)
     assert winners(totals) == frozenset(won)
     assert outcome.scores == tuple(float(t) for t in totals)
-    assert only(events, "game_over").data["winners"] == sorted(won)
+    assert only(events, "game_over").to_json()["winners"] == sorted(won)
 
 
 # -- two players with Leo (WF-9) ------------------------------------------------------------------
@@ -351,15 +359,15 @@ def test_leo_scores_and_can_win() -> None:
         totals=[10, 0, 3],
         stages=1,
     )
-    reveals = [e.data for e in events if e.kind == "cards_revealed"]
+    reveals = [_data(e) for e in events if e.kind == "cards_revealed"]
     assert [(c["by"], c["value"], c["target"]) for c in reveals[0]["cards"]] == [
         (ANNE, 4, ANNE),
         (BEN, -1, BEN),
         (leo, 2, leo),
     ]
     assert all(c["by"] != leo for c in reveals[1]["cards"])  # round 5: Leo plays nothing
-    assert scored.data["positions"] == [5, -2, 2]
-    assert scored.data["scorers"] == [leo]
+    assert scored.to_json()["positions"] == [5, -2, 2]
+    assert scored.to_json()["scorers"] == [leo]
     assert s.totals == [10, 0, 5]
     outcome = racedeck.make("why-first", players=2, stages=1).outcome(s)
     assert outcome is not None

@@ -43,7 +43,17 @@ def first(game: WhyFirst, seed: int, want: Any) -> WhyFirstState:
 
 
 def unseen_cards(game: WhyFirst, view: WhyFirstView) -> set[int]:
+    """Tactical variant: the white numbers the seat has not seen this stage."""
     return set(range(1, len(game.values) + 1)) - set(view.hand) - set(view.revealed)
+
+
+def unseen_values(game: WhyFirst, view: WhyFirstView) -> Counter[int]:
+    """The values of the cards the seat has not seen this stage (all a base-game view tells,
+    WF-2: white numbers mean nothing there and no view shows them)."""
+    left = Counter(game.values)
+    left.subtract(view.hand_values)
+    left.subtract(view.revealed_values)
+    return +left
 
 
 def assert_consistent(game: WhyFirst, view: WhyFirstView, s: WhyFirstState) -> None:
@@ -53,10 +63,20 @@ def assert_consistent(game: WhyFirst, view: WhyFirstView, s: WhyFirstState) -> N
     assert set(placed) <= set(range(1, len(game.values) + 1))
     assert [len(h) for h in s.hands] == list(view.hand_sizes)
     assert len(s.leo_cards) == view.leo_cards_left
-    assert s.revealed == list(view.revealed)
+    values = game.values
+    assert [values[c - 1] for c in s.revealed] == list(view.revealed_values)
+    if game.tactical:
+        assert s.revealed == list(view.revealed)
     if view.seat is not None:
-        assert s.hands[view.seat] == list(view.hand)
-        assert s.commits[view.seat] == view.my_commit
+        own = s.hands[view.seat]
+        commit = s.commits[view.seat]
+        if game.tactical:
+            assert own == list(view.hand)
+            assert commit == view.my_commit
+        else:
+            assert sorted(values[c - 1] for c in own) == list(view.hand_values)
+            mine = None if commit is None else (values[commit[0] - 1], commit[1])
+            assert mine == view.my_commit
     for p, commit in enumerate(s.commits):
         assert (commit is not None) == (p in view.committed)
         if commit is None or s.phase != COMMIT:
@@ -78,14 +98,15 @@ def test_revealed_lists_every_card_revealed_this_stage(
     game = make(players, variant)
     played = play_random(game, seed, seed + 1)
     shown: list[int] = []
-    for s in played.states():
-        for e in s.events:
+    for s, events in zip(played.states(), played.events, strict=True):
+        for e in events:
             if e.kind == "stage_started":
                 shown = []
             elif e.kind == "cards_revealed":
-                shown.extend(c["card"] for c in e.data["cards"])
-        assert s.revealed == shown
-        assert not set(shown) & {c for h in s.hands for c in h} and not set(shown) & set(
+                # White numbers in the tactical variant; the base game shows values (WF-2).
+                shown.extend(c["card"] if game.tactical else c["value"] for c in e.data["cards"])
+        assert (s.revealed if game.tactical else [game.values[c - 1] for c in s.revealed]) == shown
+        assert not set(s.revealed) & {c for h in s.hands for c in h} and not set(s.revealed) & set(
             s.leo_cards
         )
 
@@ -100,7 +121,7 @@ def test_base_game_commit_round_keeps_own_cards_and_hides_the_others() -> None:
     state = first(game, 5, lambda s: s.round == 1 and s.phase == COMMIT and len(s.pending) == 2)
     seat = state.pending[0]
     view = game.observe(state, seat)
-    assert view.revealed and len(view.committed) == 2
+    assert view.revealed_values and len(view.committed) == 2
     samples = [game.sample_state(view, Rng(k)) for k in range(40)]
     for s in samples:
         assert_consistent(game, view, s)
@@ -165,18 +186,20 @@ def test_unseen_cards_land_in_a_hand_at_the_expected_rate() -> None:
     game = make(4)
     state = first(game, 9, lambda s: s.round == 1 and len(s.pending) == 4)
     view = game.observe(state, 0)
-    unseen = unseen_cards(game, view)
+    unseen = unseen_values(game, view)
     # 32 cards - 4 in hand - 4 revealed: 24 unseen, of which seat 2 holds 4.
-    assert len(unseen) == 24 and view.hand_sizes[2] == 4
+    assert unseen.total() == 24 and view.hand_sizes[2] == 4
     n = 4000
     counts: Counter[int] = Counter()
     for k in range(n):
-        counts.update(game.sample_state(view, Rng(k)).hands[2])
-    expected = n * 4 / 24  # about 667, standard deviation about 24
-    assert set(counts) == unseen
-    assert all(abs(counts[c] - expected) < 120 for c in unseen), counts
+        counts.update(game.values[c - 1] for c in game.sample_state(view, Rng(k)).hands[2])
+    # Base game: a card is its value (WF-2), so the rate is per card of each value.
+    expected = n * 4 / 24  # about 667 per card, standard deviation about 24
+    assert set(counts) == set(unseen)
+    assert all(abs(counts[v] / unseen[v] - expected) < 120 for v in unseen), counts
     # The seat's true hand is not favoured.
-    true_rate = sum(counts[c] for c in state.hands[2]) / (4 * n)
+    true_values = [game.values[c - 1] for c in state.hands[2]]
+    true_rate = sum(counts[v] / unseen[v] for v in true_values) / (4 * n)
     assert abs(true_rate - 4 / 24) < 0.02
 
 
@@ -202,12 +225,13 @@ def test_hidden_commits_are_uniform_over_the_legal_actions() -> None:
         mean = sum(counts.values()) / len(counts)
         excess += counts[value] - mean
         variance += sum(m * m for m in counts.values()) / len(counts) - mean * mean
-        leo_top[s.leo_cards[-1]] += 1
+        leo_top[game.values[s.leo_cards[-1] - 1]] += 1
     assert all(abs(targets[t] - n / 3) < 150 for t in range(3)), targets
     assert abs(excess) < 5 * variance**0.5, (excess, variance)
-    unseen = unseen_cards(game, view)
-    assert set(leo_top) == unseen
-    assert all(abs(leo_top[c] - n / len(unseen)) < 60 for c in unseen), leo_top
+    unseen = unseen_values(game, view)
+    assert set(leo_top) == set(unseen)
+    per_card = n / unseen.total()
+    assert all(abs(leo_top[v] / unseen[v] - per_card) < 60 for v in unseen), leo_top
 
 
 # -- only the view counts --------------------------------------------------------------------------

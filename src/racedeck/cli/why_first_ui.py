@@ -97,11 +97,14 @@ class WhyFirstUI(TerminalUI):
         return table
 
     def render_hand(self, view: WhyFirstView) -> RenderableType:
-        """The seat's own cards with their white numbers."""
+        """The seat's own cards: values, with white numbers in the tactical variant only (in
+        the base game they mean nothing, WF-2, and the view shows none)."""
         text = Text("Your hand: ")
-        for card, value in zip(view.hand, view.hand_values, strict=True):
+        numbers: tuple[int | None, ...] = view.hand or (None,) * len(view.hand_values)
+        for card, value in zip(numbers, view.hand_values, strict=True):
             text.append(f" {value:+d}", style="bold green" if value > 0 else "bold red")
-            text.append(f"(#{card})", style="dim")
+            if card is not None:
+                text.append(f"(#{card})", style="dim")
         return text
 
     def render(self, view: WhyFirstView) -> RenderableType:
@@ -113,7 +116,7 @@ class WhyFirstUI(TerminalUI):
             style="bold",
         )
         parts: list[RenderableType] = [title, self.render_track(view, self.width)]
-        if view.hand:
+        if view.hand_values:
             parts.append(self.render_hand(view))
         if view.phase == "move" and view.move_queue:
             order = ", ".join(

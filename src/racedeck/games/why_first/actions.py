@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from racedeck.core.errors import InvalidMessage
 from racedeck.core.jsontypes import JSONObject
 
 __all__ = [
@@ -80,25 +81,37 @@ class MoveFigure:
 WhyFirstAction: TypeAlias = PlaceCard | CommitCard | MoveFigure
 
 
+_FIELDS = {"place": ("value", "target"), "commit": ("card",), "move": ("target",)}
+
+
 def _int(obj: JSONObject, key: str) -> int:
     value = obj.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"action field {key!r} must be an integer, got {value!r}")
+    # ``type(...) is int`` refuses true/false and 2.0, which a record could not replay.
+    if type(value) is not int:
+        raise InvalidMessage(f"action field {key!r} must be an integer, got {value!r}")
     return value
 
 
 def action_from_json(obj: JSONObject) -> WhyFirstAction:
-    """Parse an action's JSON form; raise :class:`ValueError` naming what is malformed."""
+    """Parse an action's JSON form; raise :class:`~racedeck.core.errors.InvalidMessage`
+    naming what is malformed (not an object, an unknown type, a missing, extra or
+    non-integer field)."""
     if not isinstance(obj, dict):
-        raise ValueError(f"an action must be a JSON object, got {obj!r}")
+        raise InvalidMessage(f"an action must be a JSON object, got {obj!r}")
     kind = obj.get("type")
+    fields = _FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise InvalidMessage(f"unknown action type {kind!r}; expected place, commit or move")
+    extra = sorted(str(k) for k in obj if k != "type" and k not in fields)
+    if extra:
+        raise InvalidMessage(
+            f"a {kind} action has the fields {', '.join(fields)}, not {', '.join(extra)}"
+        )
     if kind == "place":
         return PlaceCard(_int(obj, "value"), _int(obj, "target"))
     if kind == "commit":
         return CommitCard(_int(obj, "card"))
-    if kind == "move":
-        return MoveFigure(_int(obj, "target"))
-    raise ValueError(f"unknown action type {kind!r}; expected place, commit or move")
+    return MoveFigure(_int(obj, "target"))
 
 
 _TARGET = r"(?:p(?P<p>\d)|(?P<leo>leo)|(?P<n>\d))"

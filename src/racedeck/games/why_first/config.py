@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from racedeck.core.spec import GameConfig
+from racedeck.core.errors import InvalidConfig
+from racedeck.core.spec import GameConfig, option
 
-__all__ = ["DEFAULT_CARD_VALUES", "VARIANTS", "WhyFirstConfig"]
+__all__ = [
+    "DEFAULT_CARD_VALUES",
+    "MAX_CARDS",
+    "MAX_HAND",
+    "MAX_STAGES",
+    "MAX_TRACK",
+    "MAX_VALUE",
+    "VARIANTS",
+    "WhyFirstConfig",
+]
 
 
 def _default_card_values() -> tuple[int, ...]:
@@ -36,24 +46,38 @@ DEFAULT_CARD_VALUES = _default_card_values()
 VARIANTS = ("base", "tactical")
 """Rule variants: the base game and the tactical variant (WF-10)."""
 
+# Bounds on what a configuration may ask for, so that every accepted game ends and stays small
+# (a stranger's configuration reaches the engine through a server or a record).
+MAX_STAGES = 20
+"""Most stages a game may have (WF-7 plays 5)."""
+MAX_HAND = 21
+"""Most cards per hand: two players and Leo need ``3 * hand_size - 1`` cards of at most 64."""
+MAX_TRACK = 64
+"""Farthest a track end may lie from the start space (WF-1 uses −12 and 16)."""
+MAX_CARDS = 64
+"""Most cards a deck may hold (WF-2 has 32)."""
+MAX_VALUE = 16
+"""Largest absolute card value (WF-2 goes from −4 to +5)."""
+
 
 @dataclass(frozen=True)
 class WhyFirstConfig(GameConfig):
     """Options of *Why First?*. Two players play with the imaginary Leo (WF-9)."""
 
-    players: int = field(default=4, metadata={"help": "number of players, 2 (with Leo) to 6"})
-    variant: str = field(
-        default="base", metadata={"help": "base, or tactical (white-number order, WF-10)"}
+    players: int = option(4, "number of players, 2 (with Leo) to 6 (WF-11)", min=2, max=6)
+    variant: str = option("base", "base, or tactical (white-number order, WF-10)", choices=VARIANTS)
+    track_min: int = option(-12, "lowest space (WF-1)", min=-MAX_TRACK, max=0)
+    track_max: int = option(16, "highest space (WF-1)", min=0, max=MAX_TRACK)
+    stages: int = option(5, "stages per game (WF-7)", min=1, max=MAX_STAGES)
+    hand_size: int = option(
+        5, "cards dealt per stage = card rounds per stage (WF-3)", min=2, max=MAX_HAND
     )
-    track_min: int = field(default=-12, metadata={"help": "lowest space (WF-1)"})
-    track_max: int = field(default=16, metadata={"help": "highest space (WF-1)"})
-    stages: int = field(default=5, metadata={"help": "stages per game (WF-7)"})
-    hand_size: int = field(
-        default=5, metadata={"help": "cards dealt per stage = card rounds per stage (WF-3)"}
-    )
-    card_values: tuple[int, ...] = field(
-        default=DEFAULT_CARD_VALUES,
-        metadata={"help": "value of each card by white number 1..N (WF-2)"},
+    card_values: tuple[int, ...] = option(
+        DEFAULT_CARD_VALUES,
+        "value of each card by white number 1..N, non-zero (WF-2)",
+        min=-MAX_VALUE,
+        max=MAX_VALUE,
+        max_items=MAX_CARDS,
     )
 
     @property
@@ -63,6 +87,8 @@ class WhyFirstConfig(GameConfig):
 
     def validate(self) -> None:
         """Reject configurations the rules cannot be played with."""
+        # Each option alone has been checked by its declaration (type and bounds); what is
+        # left are the checks across options, repeated here for configs built directly.
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
         if not self.track_min <= 0 <= self.track_max:
@@ -73,13 +99,20 @@ class WhyFirstConfig(GameConfig):
             raise ValueError("stages must be at least 1")
         if self.hand_size < 2:
             raise ValueError("hand_size must be at least 2 (the last card round is automatic)")
-        if any(not isinstance(v, int) or v == 0 for v in self.card_values):
-            raise ValueError("card_values must be non-zero integers")
+        if any(type(v) is not int or v == 0 for v in self.card_values):
+            raise InvalidConfig(
+                "why-first: option card_values is not allowed: every card value must be a "
+                f"non-zero integer (allowed: a list of integers, -{MAX_VALUE} to {MAX_VALUE}, "
+                "not 0)",
+                option="card_values",
+            )
         needed = self.players * self.hand_size + (self.hand_size - 1 if self.has_leo else 0)
         if needed > len(self.card_values):
-            raise ValueError(
-                f"{self.players} players need {needed} cards per stage, "
-                f"the deck has {len(self.card_values)}"
+            raise InvalidConfig(
+                f"why-first: option hand_size={self.hand_size} is not allowed with "
+                f"players={self.players}: {self.players} players need {needed} cards per stage, "
+                f"the deck has {len(self.card_values)} (card_values)",
+                option="hand_size",
             )
 
     def value_counts(self) -> Counter[int]:

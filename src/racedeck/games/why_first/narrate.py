@@ -20,15 +20,28 @@ def describe(event: Event, names: Sequence[str]) -> str:
     kind = event.kind
     if kind == "stage_started":
         return f"Stage {d['stage']} begins: all figures on the start space, new hands dealt."
+    if kind == "hand_dealt":
+        cards = d.get("cards")
+        if cards is not None:
+            shown = " ".join(f"{v:+d}(#{c})" for c, v in zip(cards, d["values"], strict=True))
+        else:
+            shown = " ".join(f"{v:+d}" for v in d["values"])
+        return f"{_name(names, d['seat'])}'s hand for stage {d['stage']}: {shown}."
     if kind == "card_committed":
         return f"{_name(names, d['seat'])} has chosen a card."
+    if kind == "card_chosen":
+        who = _name(names, d["seat"])
+        if "card" in d:
+            return f"{who}'s card, face down: #{d['card']} ({d['value']:+d})."
+        return f"{who}'s card, face down: {d['value']:+d} in front of {_name(names, d['target'])}."
     if kind == "last_round_automatic":
         return f"Round {d['round']}: everyone's last card is played automatically."
     if kind == "cards_revealed":
         parts = []
         for c in d["cards"]:
             where = f" in front of {_name(names, c['target'])}" if c["target"] >= 0 else ""
-            parts.append(f"{_name(names, c['by'])} {c['value']:+d} (#{c['card']}){where}")
+            number = f" (#{c['card']})" if "card" in c else ""  # tactical only (WF-10)
+            parts.append(f"{_name(names, c['by'])} {c['value']:+d}{number}{where}")
         return f"Round {d['round']} revealed: " + "; ".join(parts) + "."
     if kind == "figure_moved":
         who = _name(names, d["figure"])

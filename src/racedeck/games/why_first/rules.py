@@ -7,10 +7,13 @@ WF-6 stage scoring, WF-7 game end, WF-8 outcome, WF-9 Leo, WF-10 tactical varian
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
+from math import comb
 from typing import ClassVar
 
+from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import Event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -41,6 +44,9 @@ __all__ = ["WhyFirst"]
 
 _Events = list[Event] | None
 
+_MOST_PLACE_SETS = 4096
+"""Most value sets whose base-game options a game builds up front (the WF-2 deck has 381)."""
+
 
 class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     """*Why First?* under one configuration (see :class:`WhyFirstConfig`)."""
@@ -60,13 +66,43 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         self._seats = tuple(range(self.n))
         self._move_actions = tuple(MoveFigure(t) for t in range(self.figures))
         self._commit_action = {c: CommitCard(c) for c in range(1, len(self.values) + 1)}
+        # A shared game object keeps nothing a state's secrets decide (not even which hands it
+        # has seen, as a lazily filled cache would): everything below follows from the config.
         # Base game: the legal actions depend only on the *set of values* in hand, kept as a
-        # bit mask over the distinct values, so the options are built once per set.
+        # bit mask over the distinct values; the options of every set a hand can hold are built
+        # here when there are few enough of them, else on each call.
         distinct = sorted(set(self.values))
         self._value_bit = [0] + [1 << distinct.index(v) for v in self.values]
-        self._place_cache: dict[int, tuple[WhyFirstAction, ...]] = {}
-        self._without: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-        self._sampler = WhyFirstSampler(config)
+        self._place_options = self._all_place_options(distinct, config.hand_size)
+        # Commits leave the pending seats in ascending order, so every pending tuple is an
+        # ascending subset of the seats: what remains when one of them commits, for all.
+        self._sampler = WhyFirstSampler(config)  # config-derived tables only
+        self._without = {
+            (subset, seat): tuple(p for p in subset if p != seat)
+            for size in range(1, self.n + 1)
+            for subset in combinations(self._seats, size)
+            for seat in subset
+        }
+
+    def _all_place_options(
+        self, distinct: list[int], hand_size: int
+    ) -> dict[int, tuple[WhyFirstAction, ...]] | None:
+        """Base game: the legal actions of every set of distinct values a hand can hold, by
+        bit mask; ``None`` when there are too many sets to build (a large custom deck)."""
+        if self.tactical:
+            return {}
+        most = min(hand_size, len(distinct))
+        if sum(comb(len(distinct), k) for k in range(1, most + 1)) > _MOST_PLACE_SETS:
+            return None
+        place = {(v, t): PlaceCard(v, t) for v in distinct for t in range(self.figures)}
+        options: dict[int, tuple[WhyFirstAction, ...]] = {}
+        for k in range(1, most + 1):
+            for chosen in combinations(range(len(distinct)), k):
+                mask = sum(1 << i for i in chosen)
+                options[mask] = tuple(
+                    place[distinct[i], t] for i in chosen for t in range(self.figures)
+                )
+        return options
 
     # -- names -------------------------------------------------------------------------------
 
@@ -74,18 +110,22 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         """Names of all figures: the seats' names, then ``Leo`` in the two-player game."""
         return tuple(figure_name(i, self.n) for i in range(self.figures))
 
+    def contestant_names(self) -> tuple[str, ...]:
+        """The seats' names, then ``Leo`` in the two-player game (WF-9)."""
+        return self.seat_names() + (("Leo",) if self.leo else ())
+
     # -- life cycle ------------------------------------------------------------------------------
 
-    def new_initial_state(self, seed: int) -> WhyFirstState:
-        """Deal the first stage (WF-3) from a deck shuffled by ``seed``."""
+    def start(self, seed: int) -> Transition[WhyFirstState]:
+        """Deal the first stage (WF-3) from a deck shuffled by ``seed``; each seat's hand goes to
+        that seat alone (``hand_dealt``)."""
         s = WhyFirstState()
         s.players = self.n
         s.rng = Rng(seed)
         s.totals = [0] * self.figures
         ev: list[Event] = []
         self._start_stage(s, ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
 
     def legal_actions(self, state: WhyFirstState, seat: int) -> tuple[WhyFirstAction, ...]:
         """Legal actions of ``seat``: distinct card values × targets (base game), cards to
@@ -102,12 +142,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         mask = 0
         for c in hand:
             mask |= bit[c]
-        options = self._place_cache.get(mask)
-        if options is None:
-            values = sorted({self.values[c - 1] for c in hand})
-            options = tuple(PlaceCard(v, t) for v in values for t in range(self.figures))
-            self._place_cache[mask] = options
-        return options
+        table = self._place_options
+        if table is not None:
+            options = table.get(mask)
+            if options is not None:
+                return options
+        # A hand no deal of this configuration makes (built by hand), or a very large deck.
+        values = sorted({self.values[c - 1] for c in hand})
+        return tuple(PlaceCard(v, t) for v in values for t in range(self.figures))
 
     def _is_legal(self, s: WhyFirstState, seat: int, action: object) -> bool:
         if seat not in s.pending:
@@ -139,30 +181,51 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 return True
         return False
 
-    def apply(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> WhyFirstState:
-        """Check and apply; the new state's ``events`` explain the resolution."""
+    def step(
+        self, state: WhyFirstState, seat: int, action: WhyFirstAction
+    ) -> Transition[WhyFirstState]:
+        """Check and apply; the events explain the resolution, each to its audience.
+
+        Everyone learns that ``seat`` has committed (``card_committed``), only ``seat`` what
+        (``card_chosen``); reveals, moves, scoring and the end are public; a new stage's hands
+        go each to its seat (``hand_dealt``).
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            try:
+                self.check_seat(seat)
+            except IllegalAction as exc:
+                real = seat if type(seat) is int else None
+                raise IllegalAction(exc.reason, action=action, seat=real) from None
         if not self._is_legal(state, seat, action):
             raise self.illegal(state, seat, action)
         if state.phase == COMMIT and len(state.pending) > 1:
-            # Only `commits` and `pending` change until the last seat commits: share the rest.
+            # Only `commits`, `pending` and `move` change until the last seat commits: share
+            # the rest.
             s = state.copy_for_commit()
         else:
             s = state.clone()
         ev: list[Event] = []
         if s.phase == COMMIT:
             ev.append(Event("card_committed", {"seat": seat}))
+            ev.append(Event("card_chosen", self._chosen(s, seat, action), audience=seat))
         self._step(s, seat, action, ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
+
+    def _chosen(self, s: WhyFirstState, seat: int, action: WhyFirstAction) -> dict[str, int]:
+        """What ``seat`` committed, in the words of its own view (values only in the base game)."""
+        if type(action) is PlaceCard:
+            return {"seat": seat, "value": action.value, "target": action.target}
+        assert type(action) is CommitCard
+        return {"seat": seat, "card": action.card, "value": self.values[action.card - 1]}
 
     def apply_unchecked(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> None:
         """Fast path: apply a legal action in place, without checks or events."""
         if state.shared:
             state.unshare()
-        state.events = ()
         self._step(state, seat, action, None)
 
     def _step(self, s: WhyFirstState, seat: int, action: WhyFirstAction, ev: _Events) -> None:
+        s.move += 1
         if s.phase == COMMIT:
             if type(action) is PlaceCard:
                 value = action.value
@@ -174,10 +237,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             else:
                 assert type(action) is CommitCard
                 s.commits[seat] = action.card
-            key = (s.pending, seat)
-            rest = self._without.get(key)
-            if rest is None:
-                rest = self._without[key] = tuple(p for p in s.pending if p != seat)
+            rest = self._without[s.pending, seat]
             s.pending = rest
             if not rest:
                 self._reveal(s, ev)
@@ -204,7 +264,25 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.revealed = []
         if ev is not None:
             ev.append(Event("stage_started", {"stage": s.stage + 1}))
+            for seat in self._seats:
+                ev.append(Event("hand_dealt", self._dealt(s, seat), audience=seat))
         self._start_round(s, ev)
+
+    def _dealt(self, s: WhyFirstState, seat: int) -> dict[str, object]:
+        """A seat's new hand as its view shows it: values only in the base game (WF-2)."""
+        hand = s.hands[seat]
+        if self.tactical:
+            return {
+                "seat": seat,
+                "stage": s.stage + 1,
+                "cards": hand[:],
+                "values": [self.values[c - 1] for c in hand],
+            }
+        return {
+            "seat": seat,
+            "stage": s.stage + 1,
+            "values": sorted(self.values[c - 1] for c in hand),
+        }
 
     def _start_round(self, s: WhyFirstState, ev: _Events) -> None:
         if s.round == self.cfg.hand_size - 1:
@@ -239,17 +317,20 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             revealed.append(leo_card)
         s.last_reveal = reveal
         if ev is not None:
+            values = self.values
+            if self.tactical:
+                cards = [
+                    {"by": by, "card": c, "value": values[c - 1], "target": t}
+                    for by, c, t in reveal
+                ]
+            else:
+                # The base game shows values only: the white number of a placed card would
+                # tell which equal cards stayed in the hand (WF-2: they mean nothing here).
+                cards = [{"by": by, "value": values[c - 1], "target": t} for by, c, t in reveal]
             ev.append(
                 Event(
                     "cards_revealed",
-                    {
-                        "stage": s.stage + 1,
-                        "round": s.round + 1,
-                        "cards": [
-                            {"by": by, "card": c, "value": self.values[c - 1], "target": t}
-                            for by, c, t in reveal
-                        ],
-                    },
+                    {"stage": s.stage + 1, "round": s.round + 1, "cards": cards},
                 )
             )
         if self.tactical:
@@ -396,14 +477,33 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         )
 
     def observe(self, state: WhyFirstState, seat: int | None) -> WhyFirstView:
-        """``seat``'s view (its hand and commit only) or the spectator view (``None``)."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
-        own = seat is not None
-        hand: tuple[int, ...] = tuple(state.hands[seat]) if own and seat is not None else ()
-        my_commit = state.commits[seat] if own and seat is not None else None
+        """``seat``'s view (its hand and commit only) or the spectator view (``None``).
+
+        In the base game the view shows card values only, never white numbers (WF-2).
+        """
+        if seat is not None:
+            seat = self.check_seat(seat)
+        values = self.values
+        tactical = self.tactical
+        hand: tuple[int, ...] = ()
+        hand_values: tuple[int, ...] = ()
+        my_commit: tuple[int, int] | int | None = None
+        legal: tuple[WhyFirstAction, ...] = ()
+        if seat is not None:
+            cards = state.hands[seat]
+            commit = state.commits[seat]
+            if tactical:
+                hand = tuple(cards)
+                hand_values = tuple(values[c - 1] for c in cards)
+                my_commit = commit
+            else:
+                hand_values = tuple(sorted(values[c - 1] for c in cards))
+                if commit is not None:
+                    my_commit = (values[commit[0] - 1], commit[1])
+            legal = self.legal_actions(state, seat)
         return WhyFirstView(
             seat=seat,
+            header=self.header(state, seat),
             players=self.n,
             variant=self.cfg.variant,
             stage=state.stage,
@@ -415,20 +515,41 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             hand_sizes=tuple(len(h) for h in state.hands),
             leo_cards_left=len(state.leo_cards),
             committed=tuple(i for i, c in enumerate(state.commits) if c is not None),
-            pending=state.pending,
-            last_reveal=tuple(state.last_reveal),
-            revealed=tuple(state.revealed),
+            last_reveal=tuple(
+                (by, c if tactical else None, values[c - 1], t) for by, c, t in state.last_reveal
+            ),
+            revealed=tuple(state.revealed) if tactical else (),
+            revealed_values=tuple(values[c - 1] for c in state.revealed),
             move_queue=tuple(state.move_queue),
             hand=hand,
-            hand_values=tuple(self.values[c - 1] for c in hand),
+            hand_values=hand_values,
             my_commit=my_commit,
-            legal_actions=self.legal_actions(state, seat) if own and seat is not None else (),
-            events=state.events,
-            card_values=self.values,
+            legal_actions=legal,
+            card_values=values,
             track=(self.low, self.high),
             stages=self.cfg.stages,
             hand_size=self.cfg.hand_size,
         )
+
+    # -- the view header ---------------------------------------------------------------------
+
+    def scores(self, state: WhyFirstState) -> tuple[float, ...]:
+        """Every figure's total so far, Leo's last (WF-6, WF-9)."""
+        return tuple(float(t) for t in state.totals)
+
+    def describe_waiting(self, state: WhyFirstState) -> str:
+        """Who is still to commit (public, WF-4), or who moves which revealed card (WF-10)."""
+        if state.phase == OVER:
+            return "the game is over"
+        names = self.seat_names()
+        who = ", ".join(names[p] for p in state.pending)
+        if state.phase == MOVE:
+            card = state.move_queue[0][0]
+            return f"waiting for {who} to move a figure with #{card} ({self.values[card - 1]:+d})"
+        what = "commit a card" if self.tactical else "place a card"
+        return f"waiting for {who} to {what}"
+
+    # -- search ------------------------------------------------------------------------------
 
     def sample_state(self, view: WhyFirstView, rng: Rng) -> WhyFirstState:
         """A state consistent with ``view``: hidden hands, commits, Leo's cards and the RNG drawn
@@ -442,28 +563,63 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     # -- forms ------------------------------------------------------------------------------------
 
     def action_from_json(self, obj: JSONObject) -> WhyFirstAction:
-        """Parse ``{"type": "place"|"commit"|"move", ...}``."""
+        """Parse ``{"type": "place"|"commit"|"move", ...}``; raise
+        :class:`~racedeck.core.errors.InvalidMessage` when it is malformed."""
         return action_from_json(obj)
 
-    def parse_action(self, text: str, state: WhyFirstState, seat: int) -> WhyFirstAction:
+    def parse_action(self, text: str, view: WhyFirstView) -> WhyFirstAction:
         """Parse ``+3>P2`` / ``+3 leo`` (base), ``#27`` or ``27`` (tactical commit), ``@P2`` or
-        ``P2`` (tactical move); raise :class:`IllegalAction` unless it names a legal action."""
+        ``P2`` (tactical move) for the seat of ``view``; raise :class:`IllegalAction` unless it
+        names one of the view's legal actions."""
         action = parse_text(text, self.n)
         if action is None:
             t = text.strip().lower()
-            if state.phase == MOVE:
+            if view.phase == MOVE:
                 action = parse_text("@" + t, self.n)
             elif self.tactical and t.isdigit():
                 action = CommitCard(int(t))
         if action is None:
-            raise self.illegal(state, seat, None, f"cannot read {text!r} as an action")
-        if not self._is_legal(state, seat, action):
-            raise self.illegal(state, seat, action)
+            raise self._refuse(view, None, f"cannot read {text!r} as an action")
+        if action not in view.legal_actions:
+            if self.tactical:
+                hand = tuple(zip(view.hand, view.hand_values, strict=True))
+            else:
+                hand = tuple((0, v) for v in view.hand_values)  # values only (WF-2)
+            acting = view.seat is not None and view.seat in view.header.acting
+            raise self._refuse(view, action, self._why_not(view.phase, acting, hand, action))
         return action
 
+    def _refuse(self, view: WhyFirstView, action: object, reason: str) -> IllegalAction:
+        """The error for text that names no legal action, with the narrowest code."""
+        kind: type[IllegalAction] = IllegalAction
+        if view.header.terminal:
+            kind = GameOver
+        elif view.seat is None or view.seat not in view.header.acting:
+            kind = NotYourTurn
+        return kind(
+            reason,
+            action=action,
+            seat=view.seat,
+            legal=view.legal_actions,
+            situation=_situation(view.phase, view.stage, view.round),
+        )
+
     def state_from_json(self, obj: JSONObject) -> WhyFirstState:
-        """Rebuild a state from its JSON form."""
-        return WhyFirstState.from_json(obj)
+        """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong
+        when it is not a state of this game's configuration."""
+        s = WhyFirstState.from_json(obj)
+        if s.players != self.n:
+            raise ValueError(f"not a state of this game: {s.players} players, not {self.n}")
+        if len(s.positions) != self.figures or len(s.totals) != self.figures:
+            raise ValueError(f"not a state of this game: positions and totals need {self.figures}")
+        if len(s.hands) != self.n or len(s.commits) != self.n:
+            raise ValueError(f"not a state of this game: hands and commits need {self.n}")
+        if any(not 0 <= p < self.n for p in s.pending):
+            raise ValueError(f"not a state of this game: pending seats must be 0..{self.n - 1}")
+        cards = [c for h in s.hands for c in h] + s.leo_cards + s.revealed
+        if len(set(cards)) != len(cards) or any(not 1 <= c <= len(self.values) for c in cards):
+            raise ValueError("not a state of this game: every card must be in one place only")
+        return s
 
     def view_from_json(self, obj: JSONObject) -> WhyFirstView:
         """Rebuild a view from its JSON form."""
@@ -486,22 +642,27 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
     def describe_situation(self, s: WhyFirstState) -> str:
         """Where the game stands, for error messages."""
-        if s.phase == OVER:
-            return "the game is over"
-        phase = "placing cards" if s.phase == COMMIT else "moving figures"
-        return f"stage {s.stage + 1}, round {s.round + 1}, {phase}"
+        return _situation(s.phase, s.stage, s.round)
 
     def why_illegal(self, s: WhyFirstState, seat: int, action: object) -> str:
         """Why ``action`` is not legal for ``seat`` now, in words."""
-        if s.phase == OVER:
-            return "the game is over"
         if not 0 <= seat < self.n:
             return f"there is no seat {seat} (seats are 0..{self.n - 1})"
-        if seat not in s.pending:
-            if s.phase == COMMIT:
+        hand = tuple((c, self.values[c - 1]) for c in s.hands[seat])
+        return self._why_not(s.phase, seat in s.pending, hand, action)
+
+    def _why_not(
+        self, phase: str, acting: bool, hand: tuple[tuple[int, int], ...], action: object
+    ) -> str:
+        """Why ``action`` is not legal, from public facts and the seat's own ``(card, value)``
+        pairs (the state's or, for :meth:`parse_action`, the view's)."""
+        if phase == OVER:
+            return "the game is over"
+        if not acting:
+            if phase == COMMIT:
                 return "this seat has already committed its card this round"
             return "it is another seat's turn to move a figure"
-        expected = MoveFigure if s.phase == MOVE else CommitCard if self.tactical else PlaceCard
+        expected = MoveFigure if phase == MOVE else CommitCard if self.tactical else PlaceCard
         if not isinstance(action, expected):
             what = {
                 PlaceCard: "place a card in front of a figure (e.g. +3>P2)",
@@ -517,11 +678,18 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         target = getattr(action, "target", 0)
         if not 0 <= target < self.figures:
             return f"there is no figure {target} (figures are {', '.join(self.figure_names())})"
-        hand = s.hands[seat]
         if isinstance(action, PlaceCard):
-            held = ", ".join(f"{self.values[c - 1]:+d}" for c in hand)
+            held = ", ".join(f"{v:+d}" for v in sorted(v for _, v in hand))
             return f"you hold no {action.value:+d} card (your hand: {held})"
         if isinstance(action, CommitCard):
-            held = ", ".join(f"#{c} ({self.values[c - 1]:+d})" for c in hand)
+            held = ", ".join(f"#{c} ({v:+d})" for c, v in hand)
             return f"card #{action.card} is not in your hand (your hand: {held})"
         return "not a legal action here"
+
+
+def _situation(phase: str, stage: int, round_: int) -> str:
+    """Where a game stands, in a few public words."""
+    if phase == OVER:
+        return "the game is over"
+    doing = "placing cards" if phase == COMMIT else "moving figures"
+    return f"stage {stage + 1}, round {round_ + 1}, {doing}"

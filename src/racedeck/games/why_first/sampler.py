@@ -9,44 +9,40 @@ deals the other hands and Leo's pile uniformly among the deals the view allows. 
 commit is then one of its seat's legal actions, drawn uniformly: a card of its hand in the
 tactical variant; in the base game a value in hand and a target, with the card the engine
 takes for that value (cards of equal value are interchangeable, WF-4).
+
+In the base game a view shows values only (the white numbers mean nothing there, WF-2), so
+the sampler gives the seat's own cards and the revealed ones white numbers of their values
+itself (any will do: no view can tell them apart) and deals the remaining numbers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from racedeck.core.rng import Rng
 from racedeck.games.why_first.config import WhyFirstConfig
-from racedeck.games.why_first.state import COMMIT, WhyFirstState
+from racedeck.games.why_first.state import COMMIT, MOVE, WhyFirstState
 from racedeck.games.why_first.view import WhyFirstView
 
 __all__ = ["WhyFirstSampler", "sample_state"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What every sample of one view shares."""
-
-    unseen: tuple[int, ...]  # cards neither in the seat's hand nor revealed this stage
-    deal: tuple[tuple[int, int], ...]  # (seat, hand size) of the hands to draw
-    commits: tuple[Any, ...]  # known commits; None also for the hidden ones
-    hidden: tuple[int, ...]  # seats whose commit is hidden (to draw from their hands)
-
-
 class WhyFirstSampler:
     """Samples states of one configuration.
 
-    A search samples the same view once per iteration, so the work that depends on the view
-    alone is done once per view: the last view's plan is kept, and later calls with that very
-    view only shuffle and deal.
+    It holds only what the configuration determines (the white numbers of every value); all
+    that a view tells, the seat's own cards included, stays local to one call, so a shared
+    game object keeps no secret between calls.
     """
 
     def __init__(self, config: WhyFirstConfig) -> None:
         self._cards = range(1, len(config.card_values) + 1)
         self._values = config.card_values
         self._tactical = config.variant == "tactical"
-        self._last: tuple[WhyFirstView, _Plan] | None = None
+        by_value: dict[int, list[int]] = {}
+        for number, value in enumerate(config.card_values, 1):
+            by_value.setdefault(value, []).append(number)
+        self._by_value = {v: tuple(ns) for v, ns in by_value.items()}
 
     def __call__(self, view: WhyFirstView, rng: Rng) -> WhyFirstState:
         """A state consistent with ``view``, its secrets drawn uniformly from ``rng``.
@@ -55,38 +51,62 @@ class WhyFirstSampler:
         the view, and its own RNG is reseeded from ``rng``, so the future chance (the next
         deals) is no more the real game's than the hidden cards are.
         """
-        last = self._last
-        if last is not None and last[0] is view:
-            plan = last[1]
+        seat = view.seat
+        if self._tactical:
+            own = list(view.hand)
+            revealed = list(view.revealed)
+            seen = set(revealed)
+            seen.update(own)
+            unseen = [c for c in self._cards if c not in seen]
+            # Tactical views show every revealed card's white number (WF-10).
+            last_reveal = [(by, c or 0, t) for by, c, _, t in view.last_reveal]
+            own_commit: Any = view.my_commit
         else:
-            plan = self._plan(view)
-            self._last = (view, plan)
+            own, revealed, unseen = self._number(view)
+            tail = revealed[len(revealed) - len(view.last_reveal) :]
+            last_reveal = [
+                (by, card, t) for (by, _, _, t), card in zip(view.last_reveal, tail, strict=True)
+            ]
+            own_commit = None
+            if view.my_commit is not None:
+                value, target = view.my_commit  # type: ignore[misc]
+                card = min(c for c in own if self._values[c - 1] == value)
+                own_commit = (card, target)
+        deal = [(p, size) for p, size in enumerate(view.hand_sizes) if p != seat]
+        if sum(size for _, size in deal) + view.leo_cards_left > len(unseen):
+            raise ValueError("the view's hands hold more cards than are unseen")
 
-        unseen = list(plan.unseen)
         rng.shuffle(unseen)
         hands: list[list[int]] = [[] for _ in view.hand_sizes]
-        if view.seat is not None:
-            hands[view.seat] = list(view.hand)
+        if seat is not None:
+            hands[seat] = own
         at = 0
-        for p, size in plan.deal:
+        for p, size in deal:
             end = at + size
             hand = unseen[at:end]
             hand.sort()
             hands[p] = hand
             at = end
-        commits = list(plan.commits)
-        if plan.hidden:
-            figures = len(view.positions)
-            values = self._values
-            for p in plan.hidden:
+
+        # Commits: the seat's own from the view; another seat's is hidden while cards are being
+        # committed, and is its revealed card once the round is revealed (tactical MOVE phase).
+        commits: list[Any] = [None] * view.players
+        revealed_by = {by: card for by, card, _ in last_reveal}
+        figures = len(view.positions)
+        values = self._values
+        for p in view.committed:
+            if p == seat:
+                commits[p] = own_commit
+            elif view.phase != COMMIT:
+                commits[p] = revealed_by[p]
+            elif self._tactical:
                 hand = hands[p]
-                if self._tactical:
-                    commits[p] = hand[rng.below(len(hand))]
-                    continue
+                commits[p] = hand[rng.below(len(hand))]
+            else:
                 # The engine places the lowest-numbered card of the chosen value.
                 firsts: list[int] = []
                 taken: set[int] = set()
-                for c in hand:
+                for c in hands[p]:
                     v = values[c - 1]
                     if v not in taken:
                         taken.add(v)
@@ -105,36 +125,37 @@ class WhyFirstSampler:
         s.leo_cards = unseen[at : at + view.leo_cards_left]
         s.commits = commits
         s.move_queue = list(view.move_queue)
-        s.last_reveal = list(view.last_reveal)
-        s.revealed = list(view.revealed)
-        s.pending = view.pending
-        s.events = view.events
+        s.last_reveal = last_reveal
+        s.revealed = revealed
+        if view.phase == COMMIT:
+            s.pending = tuple(p for p in range(view.players) if commits[p] is None)
+        elif view.phase == MOVE:
+            s.pending = (view.move_queue[0][1],)
+        else:
+            s.pending = ()
+        s.move = view.header.move
         s.rng = Rng(rng.next_u64())
         s.shared = False
         return s
 
-    def _plan(self, view: WhyFirstView) -> _Plan:
-        seat = view.seat
-        # WF-3: a stage deals from the whole deck, so earlier stages tell nothing.
-        seen = set(view.revealed)
-        seen.update(view.hand)
-        unseen = tuple(c for c in self._cards if c not in seen)
-        deal = tuple((p, size) for p, size in enumerate(view.hand_sizes) if p != seat)
-        if sum(size for _, size in deal) + view.leo_cards_left > len(unseen):
-            raise ValueError("the view's hands hold more cards than are unseen")
-        # Commits: the seat's own from the view; another seat's is hidden while cards are being
-        # committed, and is its revealed card once the round is revealed (tactical MOVE phase).
-        commits: list[Any] = [None] * view.players
-        hidden: list[int] = []
-        revealed_by = {by: card for by, card, _ in view.last_reveal}
-        for p in view.committed:
-            if p == seat:
-                commits[p] = view.my_commit
-            elif view.phase == COMMIT:
-                hidden.append(p)
-            else:
-                commits[p] = revealed_by[p]
-        return _Plan(unseen, deal, tuple(commits), tuple(hidden))
+    def _number(self, view: WhyFirstView) -> tuple[list[int], list[int], list[int]]:
+        """Base game: white numbers for the seat's own cards and the revealed ones (taken in
+        order from each value's numbers), and the numbers left unseen."""
+        used = dict.fromkeys(self._by_value, 0)
+        by_value = self._by_value
+
+        def take(value: int) -> int:
+            numbers = by_value.get(value, ())
+            k = used.get(value, 0)
+            if k >= len(numbers):
+                raise ValueError(f"the view shows more {value:+d} cards than the deck holds")
+            used[value] = k + 1
+            return numbers[k]
+
+        own = sorted(take(v) for v in view.hand_values)
+        revealed = [take(v) for v in view.revealed_values]
+        unseen = [c for v, numbers in by_value.items() for c in numbers[used[v] :]]
+        return own, revealed, unseen
 
 
 def sample_state(config: WhyFirstConfig, view: WhyFirstView, rng: Rng) -> WhyFirstState:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
 
@@ -26,14 +25,16 @@ class WhyFirstState:
     variant; ``move_queue`` holds the revealed ``(card, owner)`` pairs still to move, highest
     white number first (WF-10). ``revealed`` lists every card revealed so far this stage, in
     the order revealed (Leo's included): public, and out of every hand until the next deal.
+    ``move`` counts the actions accepted so far. A state holds no events: a transition returns
+    them (:meth:`WhyFirst.step`).
     """
 
     __slots__ = (
         "commits",
-        "events",
         "hands",
         "last_reveal",
         "leo_cards",
+        "move",
         "move_queue",
         "pending",
         "phase",
@@ -63,7 +64,7 @@ class WhyFirstState:
         self.last_reveal: list[tuple[int, int, int]] = []
         self.revealed: list[int] = []
         self.pending: tuple[int, ...] = ()
-        self.events: tuple[Event, ...] = ()
+        self.move: int = 0
         self.rng: Rng = Rng(0)
         self.shared: bool = False
 
@@ -94,7 +95,7 @@ class WhyFirstState:
         s.last_reveal = self.last_reveal[:]
         s.revealed = self.revealed[:]
         s.pending = self.pending
-        s.events = self.events
+        s.move = self.move
         s.rng = self.rng.copy()
         s.shared = False
         return s
@@ -135,7 +136,7 @@ class WhyFirstState:
         s.last_reveal = self.last_reveal
         s.revealed = self.revealed
         s.pending = self.pending
-        s.events = self.events
+        s.move = self.move
         s.rng = self.rng  # not advanced by a commit that resolves nothing
         s.shared = True
         return s
@@ -157,30 +158,43 @@ class WhyFirstState:
             "last_reveal": [list(r) for r in self.last_reveal],
             "revealed": self.revealed[:],
             "pending": list(self.pending),
-            "events": [e.to_json() for e in self.events],
+            "move": self.move,
             "rng": self.rng.state,
         }
 
     @classmethod
     def from_json(cls, obj: JSONObject) -> WhyFirstState:
-        """Rebuild a state from :meth:`to_json`."""
+        """Rebuild a state from :meth:`to_json`; raise :class:`ValueError` naming what is wrong
+        when ``obj`` is not such a form (a missing key, a wrong type)."""
+        if not isinstance(obj, dict):
+            raise ValueError(f"a Why First? state must be a JSON object, got {type(obj).__name__}")
+        missing = [k for k in _KEYS if k not in obj]
+        if missing:
+            raise ValueError(f"not a Why First? state: missing {', '.join(missing)}")
+        unknown = sorted(set(obj) - set(_KEYS))
+        if unknown:
+            raise ValueError(f"not a Why First? state: unknown key(s) {', '.join(unknown)}")
         s = cls()
-        s.players = int(obj["players"])
-        s.stage = int(obj["stage"])
-        s.round = int(obj["round"])
-        s.phase = str(obj["phase"])
-        s.positions = [int(p) for p in obj["positions"]]
-        s.totals = [int(t) for t in obj["totals"]]
-        s.stage_history = [[int(x) for x in row] for row in obj["stage_history"]]
-        s.hands = [[int(c) for c in h] for h in obj["hands"]]
-        s.leo_cards = [int(c) for c in obj["leo_cards"]]
-        s.commits = [tuple(c) if isinstance(c, list) else c for c in obj["commits"]]
-        s.move_queue = [(int(a), int(b)) for a, b in obj["move_queue"]]
-        s.last_reveal = [(int(a), int(b), int(c)) for a, b, c in obj["last_reveal"]]
-        s.revealed = [int(c) for c in obj["revealed"]]
-        s.pending = tuple(int(p) for p in obj["pending"])
-        s.events = tuple(Event.from_json(e) for e in obj["events"])
-        s.rng = Rng(int(obj["rng"]))
+        s.players = _int(obj, "players")
+        s.stage = _int(obj, "stage")
+        s.round = _int(obj, "round")
+        s.phase = obj["phase"]
+        if s.phase not in (COMMIT, MOVE, OVER):
+            raise ValueError(f"not a Why First? state: unknown phase {s.phase!r}")
+        s.positions = _ints(obj, "positions")
+        s.totals = _ints(obj, "totals")
+        s.stage_history = [_ints({"row": row}, "row") for row in _list(obj, "stage_history")]
+        s.hands = [_ints({"hand": h}, "hand") for h in _list(obj, "hands")]
+        s.leo_cards = _ints(obj, "leo_cards")
+        s.commits = [_commit(c) for c in _list(obj, "commits")]
+        pairs = [_pair(m, 2, "move_queue") for m in _list(obj, "move_queue")]
+        s.move_queue = [(m[0], m[1]) for m in pairs]
+        triples = [_pair(r, 3, "last_reveal") for r in _list(obj, "last_reveal")]
+        s.last_reveal = [(r[0], r[1], r[2]) for r in triples]
+        s.revealed = _ints(obj, "revealed")
+        s.pending = tuple(_ints(obj, "pending"))
+        s.move = _int(obj, "move")
+        s.rng = Rng(_int(obj, "rng"))
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -195,3 +209,59 @@ class WhyFirstState:
             f"<WhyFirstState stage={self.stage + 1} round={self.round + 1} phase={self.phase} "
             f"positions={self.positions} totals={self.totals} pending={self.pending}>"
         )
+
+
+_KEYS = (
+    "players",
+    "stage",
+    "round",
+    "phase",
+    "positions",
+    "totals",
+    "stage_history",
+    "hands",
+    "leo_cards",
+    "commits",
+    "move_queue",
+    "last_reveal",
+    "revealed",
+    "pending",
+    "move",
+    "rng",
+)
+
+
+def _int(obj: JSONObject, key: str) -> int:
+    value = obj[key]
+    if type(value) is not int:
+        raise ValueError(f"not a Why First? state: {key} must be an integer, got {value!r}")
+    return value
+
+
+def _list(obj: JSONObject, key: str) -> list[Any]:
+    value = obj[key]
+    if not isinstance(value, list):
+        raise ValueError(f"not a Why First? state: {key} must be a list, got {value!r}")
+    return value
+
+
+def _ints(obj: JSONObject, key: str) -> list[int]:
+    items = _list(obj, key)
+    if any(type(x) is not int for x in items):
+        raise ValueError(f"not a Why First? state: {key} must hold integers, got {items!r}")
+    return list(items)
+
+
+def _pair(value: Any, size: int, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != size or any(type(x) is not int for x in value):
+        raise ValueError(
+            f"not a Why First? state: every item of {key} must be {size} integers, got {value!r}"
+        )
+    return tuple(value)
+
+
+def _commit(value: Any) -> Any:
+    """``null``, a card (tactical) or ``[card, target]`` (base game)."""
+    if value is None or type(value) is int:
+        return value
+    return _pair(value, 2, "commits")

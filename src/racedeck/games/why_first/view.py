@@ -5,11 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from racedeck.core.events import Event
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.why_first.actions import WhyFirstAction, action_from_json
 
-__all__ = ["WhyFirstView"]
+__all__ = ["Revealed", "WhyFirstView"]
+
+Revealed = tuple[int, int | None, int, int]
+"""A revealed card in a view: ``(by, card, value, target)``; ``card`` (the white number) is
+``None`` in the base game and ``target`` is −1 while a tactical card has not moved yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,11 +22,18 @@ class WhyFirstView:
 
     Public facts: positions, totals and stage history, hand sizes, how many face-down cards Leo
     has left, who has committed this round (not what), the latest round's revealed cards with
-    who placed them where, every card revealed so far this stage (``revealed``), the tactical
-    move order, and the events of the latest transition.
+    who placed them where, every card revealed so far this stage, and the tactical move order.
+
+    White numbers appear only in the tactical variant, where they are public and order the
+    moves (WF-10). In the base game they mean nothing (WF-2) and the view shows values only:
+    ``hand`` and ``revealed`` are empty there and ``hand_values``/``revealed_values`` say it
+    all, so which of several equal cards a seat holds or played can never be told apart.
+
+    A view is an immutable value (tuples all the way down) that shares nothing with the state.
     """
 
     seat: int | None
+    header: ViewHeader
     players: int
     variant: str
     stage: int
@@ -34,15 +45,14 @@ class WhyFirstView:
     hand_sizes: tuple[int, ...]
     leo_cards_left: int
     committed: tuple[int, ...]
-    pending: tuple[int, ...]
-    last_reveal: tuple[tuple[int, int, int], ...]
+    last_reveal: tuple[Revealed, ...]
     revealed: tuple[int, ...]
+    revealed_values: tuple[int, ...]
     move_queue: tuple[tuple[int, int], ...]
     hand: tuple[int, ...]
     hand_values: tuple[int, ...]
-    my_commit: Any
+    my_commit: tuple[int, int] | int | None
     legal_actions: tuple[WhyFirstAction, ...]
-    events: tuple[Event, ...]
     card_values: tuple[int, ...]
     track: tuple[int, int]
     stages: int
@@ -53,10 +63,16 @@ class WhyFirstView:
         """True in the two-player game (WF-9)."""
         return len(self.positions) > self.players
 
+    @property
+    def tactical(self) -> bool:
+        """True in the tactical variant (WF-10)."""
+        return self.variant == "tactical"
+
     def to_json(self) -> JSONObject:
-        """Return the JSON form (see ``docs/json.md``)."""
+        """Return the JSON form ``{"header": ..., ...}`` (see ``docs/json.md``)."""
         commit = self.my_commit
         return {
+            "header": self.header.to_json(),
             "seat": self.seat,
             "players": self.players,
             "variant": self.variant,
@@ -69,15 +85,14 @@ class WhyFirstView:
             "hand_sizes": list(self.hand_sizes),
             "leo_cards_left": self.leo_cards_left,
             "committed": list(self.committed),
-            "pending": list(self.pending),
             "last_reveal": [list(r) for r in self.last_reveal],
             "revealed": list(self.revealed),
+            "revealed_values": list(self.revealed_values),
             "move_queue": [list(m) for m in self.move_queue],
             "hand": list(self.hand),
             "hand_values": list(self.hand_values),
             "my_commit": list(commit) if isinstance(commit, tuple) else commit,
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "events": [e.to_json() for e in self.events],
             "card_values": list(self.card_values),
             "track": list(self.track),
             "stages": self.stages,
@@ -87,9 +102,10 @@ class WhyFirstView:
     @classmethod
     def from_json(cls, obj: JSONObject) -> WhyFirstView:
         """Rebuild a view from :meth:`to_json`."""
-        commit = obj["my_commit"]
+        commit: Any = obj["my_commit"]
         return cls(
             seat=obj["seat"],
+            header=ViewHeader.from_json(obj["header"]),
             players=obj["players"],
             variant=obj["variant"],
             stage=obj["stage"],
@@ -101,15 +117,14 @@ class WhyFirstView:
             hand_sizes=tuple(obj["hand_sizes"]),
             leo_cards_left=obj["leo_cards_left"],
             committed=tuple(obj["committed"]),
-            pending=tuple(obj["pending"]),
-            last_reveal=tuple((a, b, c) for a, b, c in obj["last_reveal"]),
+            last_reveal=tuple((a, b, c, d) for a, b, c, d in obj["last_reveal"]),
             revealed=tuple(obj["revealed"]),
+            revealed_values=tuple(obj["revealed_values"]),
             move_queue=tuple((a, b) for a, b in obj["move_queue"]),
             hand=tuple(obj["hand"]),
             hand_values=tuple(obj["hand_values"]),
-            my_commit=tuple(commit) if isinstance(commit, list) else commit,
+            my_commit=(commit[0], commit[1]) if isinstance(commit, list) else commit,
             legal_actions=tuple(action_from_json(a) for a in obj["legal_actions"]),
-            events=tuple(Event.from_json(e) for e in obj["events"]),
             card_values=tuple(obj["card_values"]),
             track=(obj["track"][0], obj["track"][1]),
             stages=obj["stages"],
