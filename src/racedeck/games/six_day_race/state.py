@@ -279,7 +279,13 @@ class SixDayRaceState:
             field = "rng"
             s.rng = Rng(_int(obj["rng"]))
         except KeyError as exc:
-            raise ValueError(f"six-day-race state: field {exc.args[0]!r} is missing") from None
+            missing = exc.args[0]
+            what = (
+                f"field {missing!r} is missing"
+                if missing == field
+                else f"field {field!r} is malformed: {missing!r} is missing"
+            )
+            raise ValueError(f"six-day-race state: {what}") from None
         except (TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
             raise ValueError(f"six-day-race state: field {field!r} is malformed: {exc}") from None
         return s
