@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import racedeck
 from racedeck.core.events import Event
@@ -26,8 +27,9 @@ def play(game: SixDayRace, s: SixDayRaceState, *values: int) -> tuple[SixDayRace
     events: list[Event] = []
     for value in values:
         assert len(s.pending) == 1, f"nobody to play {value}: {s!r}"
-        s = game.apply(s, s.pending[0], PlayCard(value))
-        events.extend(s.events)
+        transition = game.step(s, s.pending[0], PlayCard(value))
+        s = transition.state
+        events.extend(transition.events)
     return s, events
 
 
@@ -37,8 +39,14 @@ def only(events: Iterable[Event], kind: str) -> Event:
     return found[0]
 
 
-def of_kind(events: Iterable[Event], kind: str) -> list[dict[str, object]]:
-    return [e.data for e in events if e.kind == kind]
+def data_of(event: Event) -> dict[str, Any]:
+    """An event's data as JSON (lists, not the event's frozen tuples)."""
+    return {k: v for k, v in event.to_json().items() if k not in ("kind", "audience")}
+
+
+def of_kind(events: Iterable[Event], kind: str) -> list[dict[str, Any]]:
+    """The data of every event of ``kind``, as JSON (lists, not the events' frozen tuples)."""
+    return [data_of(e) for e in events if e.kind == kind]
 
 
 def build(
@@ -72,10 +80,9 @@ def build(
     s.sprint_order = (
         [list(o) for o in sprint_order] if sprint_order else [[] for _ in game.cfg.sprints]
     )
-    s.events = ()
     return s
 
 
 def finish_points(s: SixDayRaceState, race: int = -1) -> list[Fraction]:
     """Finish points of every rider in a scored race, as exact fractions."""
-    return [Fraction(str(r["finish"])) for r in s.results[race]]
+    return [Fraction(r.finish) for r in s.results[race]]

@@ -17,7 +17,7 @@ import pytest
 from racedeck.games.six_day_race import SixDayRaceState
 from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_pile, card_value
 
-from .builders import build, finish_points, green, make, of_kind, only, play
+from .builders import build, data_of, finish_points, green, make, of_kind, only, play
 
 SMALL_HAND = {1: 4, 2: 4, 3: 3, 4: 3, 5: 2, 7: 1}
 LARGE_HAND = {1: 3, 2: 3, 3: 3, 4: 3, 5: 2, 7: 1}
@@ -33,7 +33,7 @@ def test_a_3_onto_three_riders_moves_twelve_in_all() -> None:
     s = build(g, positions=[10, 13, 13, 13, 0], hands=[green(3), *[green(1)] * 4], mover=0)
     s, events = play(g, s, 3)
     assert s.positions == [22, 13, 13, 13, 0]
-    assert only(events, "card_played").data == {
+    assert data_of(only(events, "card_played")) == {
         "rider": 0,
         "value": 3,
         "card": 3,
@@ -54,7 +54,7 @@ def test_each_rider_on_the_first_space_adds_the_card_once_more(k: int, end: int)
     s = build(g, positions=positions, hands=[green(3), *[green(1)] * 5], mover=0)
     s, events = play(g, s, 3)
     assert s.positions[0] == end == 10 + 3 * (k + 1)
-    assert only(events, "card_played").data["multiplier"] == k + 1
+    assert data_of(only(events, "card_played"))["multiplier"] == k + 1
 
 
 def test_slipstream_only_on_the_first_space_reached() -> None:
@@ -65,7 +65,7 @@ def test_slipstream_only_on_the_first_space_reached() -> None:
     s = build(g, positions=[10, 12, 14, 14, 0], hands=[green(2), *[green(1)] * 4], mover=0)
     s, events = play(g, s, 2)
     assert s.positions == [14, 12, 14, 14, 0]
-    move = only(events, "card_played").data
+    move = data_of(only(events, "card_played"))
     assert (move["first"], move["riders_there"], move["multiplier"], move["to"]) == (12, 1, 2, 14)
     assert s.pending == (1,)  # the move is over: the next rider is to play
 
@@ -84,7 +84,7 @@ def test_landing_on_an_empty_space_ends_the_move(value: int) -> None:
     )
     s, events = play(g, s, value)
     assert s.positions[0] == 10 + value
-    move = only(events, "card_played").data
+    move = data_of(only(events, "card_played"))
     assert (move["riders_there"], move["multiplier"], move["to"]) == (0, 1, 10 + value)
 
 
@@ -135,7 +135,11 @@ def test_rider_change_discards_green_and_draws_grey(players: int, draw: tuple[in
     top_low, top_high = s.deck_low[-low:], s.deck_high[-high:]
     s, events = play(g, s, 3)
     assert s.positions[0] == 30
-    assert only(events, "rider_change").data == {"rider": 0, "discarded": 3, "drawn": [low, high]}
+    assert data_of(only(events, "rider_change")) == {
+        "rider": 0,
+        "discarded": 3,
+        "drawn": [low, high],
+    }
     assert sorted(s.hands[0]) == sorted(top_low + top_high)  # drawn from the top of each deck
     assert Counter(card_pile(c) for c in s.hands[0]) == {LOW: low, HIGH: high}
     assert sorted(s.discard_green) == green(1, 2, 3, 7)
@@ -148,7 +152,7 @@ def test_sturz_loses_the_next_turn() -> None:
     g = make(3, riders=1)
     s = build(g, positions=[45, 0, 0], hands=[green(5, 1), green(1, 2), green(1, 2)], mover=0)
     s, events = play(g, s, 5)
-    assert s.positions[0] == 50 and only(events, "crash").data == {"rider": 0}
+    assert s.positions[0] == 50 and data_of(only(events, "crash")) == {"rider": 0}
     assert s.crashed == [True, False, False]
     s, _ = play(g, s, 1)  # rider 1
     s, events = play(g, s, 1)  # rider 2; rider 0's turn is lost, rider 1 is next
@@ -167,10 +171,10 @@ def test_no_slipstream_on_fahrerwechsel_or_sturz(space: int, effect: str) -> Non
     s = build(g, positions=positions, hands=[green(5), *[green(1)] * 4], mover=0)
     s, events = play(g, s, 5)
     assert s.positions[0] == space
-    move = only(events, "card_played").data
+    move = data_of(only(events, "card_played"))
     assert move["riders_there"] == 3 and move["special"] is True
     assert move["multiplier"] == 1 and move["to"] == space
-    assert only(events, effect).data["rider"] == 0
+    assert data_of(only(events, effect))["rider"] == 0
 
 
 # -- sprints (SD-8) and the finish (SD-9) ----------------------------------------------------------
@@ -193,7 +197,14 @@ def test_sprint_points_5_3_2_1_then_nothing() -> None:
         (5, 6, 0),
     ]
     assert all(d["sprint"] == 1 for d in sprints)
-    assert [r["sprints"] for r in s.results[0]] == [[5, 0], [3, 0], [2, 0], [1, 0], [0, 0], [0, 0]]
+    assert [list(r.sprints) for r in s.results[0]] == [
+        [5, 0],
+        [3, 0],
+        [2, 0],
+        [1, 0],
+        [0, 0],
+        [0, 0],
+    ]
 
 
 def test_finish_points_10_6_4_2_in_crossing_order() -> None:
@@ -211,8 +222,8 @@ def test_finish_points_10_6_4_2_in_crossing_order() -> None:
     assert [(d["rider"], d["place"]) for d in crossed] == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]
     assert s.positions == [81, 86, 82, 85, 84]
     assert finish_points(s) == [10, 6, 4, 2, 0]
-    assert [r["place"] for r in s.results[0]] == [1, 2, 3, 4, 5]
-    assert [r["laps"] for r in s.results[0]] == [0] * 5
+    assert [r.place for r in s.results[0]] == [1, 2, 3, 4, 5]
+    assert [r.laps for r in s.results[0]] == [0] * 5
 
 
 def test_after_the_first_crossing_each_other_player_has_one_more_turn() -> None:
@@ -222,14 +233,14 @@ def test_after_the_first_crossing_each_other_player_has_one_more_turn() -> None:
     order = [2, 3, 4, 0, 1]
     s = build(g, positions=[40, 41, 42, 43, 79], hands=[green(1, 2, 3)] * 5, mover=4, order=order)
     s, events = play(g, s, 3)
-    assert only(events, "crossed_line").data == {"rider": 4, "place": 1}
-    assert only(events, "final_turns").data == {"riders": [0, 1, 2, 3]}
+    assert data_of(only(events, "crossed_line")) == {"rider": 4, "place": 1}
+    assert data_of(only(events, "final_turns")) == {"riders": [0, 1, 2, 3]}
     movers = []
     while s.pending:
         movers.append(s.current)
         s, events = play(g, s, 1)
     assert movers == [0, 1, 2, 3]
-    assert only(events, "race_scored").data["reason"] == "final turns played"
+    assert data_of(only(events, "race_scored"))["reason"] == "final turns played"
     assert [len(h) for h in s.hands] == [2, 2, 2, 2, 2]
     assert finish_points(s)[4] == 10
 
@@ -252,8 +263,8 @@ def test_two_riders_two_spaces_short_split_third_and_fourth() -> None:
     assert of_kind(events, "turn_lost") == [{"rider": 2}]
     assert of_kind(events, "passed") == [{"rider": 3}]
     assert finish_points(s) == [10, 6, 3, 3, 0]
-    assert [r["place"] for r in s.results[0]] == [1, 2, 3, 3, 5]
-    scored = only(events, "race_scored").data["riders"]
+    assert [r.place for r in s.results[0]] == [1, 2, 3, 3, 5]
+    scored = data_of(only(events, "race_scored"))["riders"]
     assert [r["finish"] for r in scored] == ["10", "6", "3", "3", "0"]
 
 
@@ -263,7 +274,7 @@ def test_fewer_than_four_crossers_the_closest_riders_get_the_points() -> None:
     g = make(5, races=1)
     s = build(g, positions=[70, 75, 60, 74, 40], hands=[green(1), [], [], [], []], mover=0)
     s, events = play(g, s, 1)
-    assert only(events, "race_scored").data["reason"] == "no rider has cards left"
+    assert data_of(only(events, "race_scored"))["reason"] == "no rider has cards left"
     assert finish_points(s) == [4, 10, 2, 6, 0]
 
 
@@ -277,10 +288,10 @@ def test_a_lap_lost_for_every_four_spaces_up_to_five() -> None:
     positions = [78, 77, 73, 61, 60, 9]
     s = build(g, positions=positions, hands=[[], [], [], [], [], green(1)], mover=5)
     s, events = play(g, s, 1)
-    scored = only(events, "race_scored").data
+    scored = data_of(only(events, "race_scored"))
     assert scored["positions"] == [78, 77, 73, 61, 60, 10]
     # 3, 4, 8, 20, 21 and 71 spaces short of the line.
-    assert [r["laps"] for r in s.results[0]] == [0, 1, 2, 5, 5, 5]
+    assert [r.laps for r in s.results[0]] == [0, 1, 2, 5, 5, 5]
     assert [r["laps"] for r in scored["riders"]] == [0, 1, 2, 5, 5, 5]
     assert g.standings(s)[0] == [0, 1, 2, 5, 5, 5]
 
@@ -375,8 +386,8 @@ def test_next_race_starts_with_the_last_rider() -> None:
     s = build(g, positions=[60, 75, 40, 70, 48], hands=[[], [], [], [], green(1)], mover=4)
     s, events = play(g, s, 1)
     # Places: rider 1 (75), 3 (70), 0 (60), 4 (49), 2 (40).
-    assert [r["place"] for r in s.results[0]] == [3, 1, 5, 2, 4]
-    assert only(events, "race_started").data == {"race": 2, "order": [2, 4, 0, 3, 1]}
+    assert [r.place for r in s.results[0]] == [3, 1, 5, 2, 4]
+    assert data_of(only(events, "race_started")) == {"race": 2, "order": [2, 4, 0, 3, 1]}
     assert s.order == [2, 4, 0, 3, 1] and s.current == 2
 
 
@@ -394,10 +405,10 @@ def test_next_race_ties_give_priority_to_more_laps_lost() -> None:
     s = build(g, positions=positions, hands=hands, mover=a2, order=[c1, b1, a1, c2, b2, a2])
     s, events = play(g, s, 1)
     race = s.results[0]
-    assert [race[r]["place"] for r in (a1, b1, c1, c2, b2, a2)] == [1, 2, 3, 4, 5, 6]
+    assert [race[r].place for r in (a1, b1, c1, c2, b2, a2)] == [1, 2, 3, 4, 5, 6]
     laps, _ = g.standings(s)
     assert laps == [5, 4, 2]  # A: 0 + 5, B: 0 + 4, C: 0 + 2
-    assert only(events, "race_started").data["order"] == [0, 1, 2, 3, 4, 5]
+    assert data_of(only(events, "race_started"))["order"] == [0, 1, 2, 3, 4, 5]
 
 
 # -- two riders (SD-12) ----------------------------------------------------------------------------
@@ -429,8 +440,8 @@ def test_two_riders_laps_and_points_are_summed() -> None:
     race = s.results[0]
     # Places by distance: 1 (78), 0 (72), 3 (65), 2 (40).
     assert finish_points(s) == [6, 10, 2, 4]
-    assert [r["sprints"] for r in race] == [[5, 5], [3, 3], [1, 0], [2, 2]]
-    assert [r["laps"] for r in race] == [2, 0, 5, 4]
+    assert [list(r.sprints) for r in race] == [[5, 5], [3, 3], [1, 0], [2, 2]]
+    assert [r.laps for r in race] == [2, 0, 5, 4]
     laps, points = g.standings(s)
     assert laps == [2 + 5, 0 + 4]
     assert points == [(6 + 10) + (2 + 1), (10 + 6) + (4 + 4)]

@@ -107,8 +107,9 @@ def test_played_and_drawn_follow_the_events(
     game = make(players, **options)
     played: list[list[int]] = []
     drawn: list[Any] = []
-    for s in play_random(game, seed, seed + 1).states():
-        for e in s.events:
+    p = play_random(game, seed, seed + 1)
+    for s, events in zip(p.states(), (game.start(seed).events, *p.events), strict=True):
+        for e in events:
             if e.kind == "race_started":
                 played = [[] for _ in range(game.riders)]
                 drawn = [None] * game.riders

@@ -16,7 +16,7 @@ SPEC = register(
         max_players=8,
         dynamics=frozenset({Dynamics.SEQUENTIAL}),
         config_type=SixDayRaceConfig,
-        rules_version="1",
+        rules_version="2",  # 2: SD-11 Amended reorder ties by series laps lost
         factory=SixDayRace,
         plugins={
             "bots": "racedeck.bots.six_day_race",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from racedeck.core.errors import InvalidMessage
 from racedeck.core.jsontypes import JSONObject
 
 __all__ = ["PlayCard", "action_from_json", "parse_text"]
@@ -25,14 +26,18 @@ class PlayCard:
 
 
 def action_from_json(obj: JSONObject) -> PlayCard:
-    """Parse an action's JSON form; raise :class:`ValueError` naming what is malformed."""
+    """Parse an action's JSON form; raise :class:`InvalidMessage` (``message/invalid``, a
+    :class:`ValueError`) naming what is malformed. ``true`` and ``3.0`` are not card values."""
     if not isinstance(obj, dict):
-        raise ValueError(f"an action must be a JSON object, got {obj!r}")
+        raise InvalidMessage(f"an action must be a JSON object, got {type(obj).__name__}")
     if obj.get("type") != "play":
-        raise ValueError(f"unknown action type {obj.get('type')!r}; expected play")
+        raise InvalidMessage(f"unknown action type {obj.get('type')!r}; expected 'play'")
+    extra = sorted(str(k) for k in obj if k not in ("type", "value"))
+    if extra:
+        raise InvalidMessage(f"unknown action field(s) {', '.join(extra)}; a play has 'value'")
     value = obj.get("value")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"action field 'value' must be an integer, got {value!r}")
+    if type(value) is not int:
+        raise InvalidMessage(f"action field 'value' must be an integer, got {value!r}")
     return PlayCard(value)
 
 

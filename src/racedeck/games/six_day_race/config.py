@@ -1,70 +1,113 @@
-"""Configuration of *Six Day Race*: every *(config)* value of the SD rulings."""
+"""Configuration of *Six Day Race*: every *(config)* value of the SD rulings.
+
+Every option is bounded (:func:`~racedeck.core.spec.option`), so a configuration from a
+stranger cannot make a game that never ends or grows without limit: positions only grow (every
+card moves at least one space), a rider changes at most once per race (it lands on
+FAHRERWECHSEL once), so a race holds a bounded number of cards and ends when they are played
+(SD-9), and a series is a bounded number of races (SD-11).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from racedeck.core.spec import GameConfig
+from racedeck.core.errors import InvalidConfig
+from racedeck.core.spec import GameConfig, option
 
-__all__ = ["ORDER_RULES", "SixDayRaceConfig"]
+__all__ = ["MAX_LINE", "MAX_RACES", "ORDER_RULES", "SixDayRaceConfig"]
 
 ORDER_RULES = ("sum", "best")
 """How a player with two riders is placed when seats are reordered between races (SD-11/12)."""
+
+MAX_RACES = 20
+"""Most races in a series."""
+MAX_LINE = 200
+"""Farthest position of the start/finish line."""
+_MAX_COPIES = 10
+"""Most green cards of one value in a hand."""
+_MAX_GREY = 64
+"""Most grey cards of one value in a deck."""
+_MAX_DRAW = 20
+"""Most cards drawn from one deck at a rider change."""
+_MAX_POINTS = 100
+"""Most points one sprint or finish place pays."""
+
+
+def _refused(message: str, option: str) -> InvalidConfig:
+    """The error for an option that does not fit the others, named like the core's own."""
+    return InvalidConfig(f"six-day-race: {message}", option=option)
 
 
 @dataclass(frozen=True)
 class SixDayRaceConfig(GameConfig):
     """Options of *Six Day Race*. Card counts are given per value, lowest value first."""
 
-    players: int = field(default=4, metadata={"help": "number of players, 2 to 8"})
-    riders: int = field(
-        default=0,
-        metadata={"help": "riders per player: 1, 2 (4 players or fewer), 0 = 2 up to 4 (SD-12)"},
+    players: int = option(4, "number of players, 2 to 8", min=2, max=8)
+    riders: int = option(
+        0,
+        "riders per player: 1, 2 (4 players or fewer), 0 = 2 up to 4 (SD-12)",
+        choices=(0, 1, 2),
     )
-    races: int = field(default=6, metadata={"help": "races in the series (SD-11)"})
-    line: int = field(default=81, metadata={"help": "position of the start/finish line (SD-1)"})
-    sprints: tuple[int, ...] = field(
-        default=(27, 54), metadata={"help": "positions of the sprint lines (SD-1)"}
+    races: int = option(6, "races in the series (SD-11)", min=1, max=MAX_RACES)
+    line: int = option(81, "position of the start/finish line (SD-1)", min=2, max=MAX_LINE)
+    sprints: tuple[int, ...] = option(
+        (27, 54),
+        "positions of the sprint lines, in order, before the line (SD-1)",
+        min=1,
+        max=MAX_LINE - 1,
+        max_items=4,
     )
-    rider_change: int = field(default=30, metadata={"help": "FAHRERWECHSEL space (SD-1, SD-6)"})
-    crash: int = field(default=50, metadata={"help": "STURZ space (SD-1, SD-7)"})
-    sprint_points: tuple[int, ...] = field(
-        default=(5, 3, 2, 1), metadata={"help": "points by crossing order at a sprint (SD-8)"}
+    rider_change: int = option(
+        30, "FAHRERWECHSEL space, before the line (SD-1, SD-6)", min=1, max=MAX_LINE - 1
     )
-    finish_points: tuple[int, ...] = field(
-        default=(10, 6, 4, 2), metadata={"help": "points by finish rank (SD-9)"}
+    crash: int = option(50, "STURZ space, before the line (SD-1, SD-7)", min=1, max=MAX_LINE - 1)
+    sprint_points: tuple[int, ...] = option(
+        (5, 3, 2, 1),
+        "points by crossing order at a sprint (SD-8)",
+        min=0,
+        max=_MAX_POINTS,
+        max_items=16,
     )
-    lap_spaces: int = field(default=4, metadata={"help": "spaces per lap lost (SD-10)"})
-    max_laps_lost: int = field(default=5, metadata={"help": "most laps lost in a race (SD-10)"})
-    small_field: int = field(
-        default=5, metadata={"help": "up to this many riders use the larger hands (SD-2, SD-6)"}
+    finish_points: tuple[int, ...] = option(
+        (10, 6, 4, 2), "points by finish rank (SD-9)", min=0, max=_MAX_POINTS, max_items=16
     )
-    green_small: tuple[int, ...] = field(
-        default=(4, 4, 3, 3, 2, 0, 1),
-        metadata={"help": "green cards of value 1..7 per rider, small field (SD-2)"},
+    lap_spaces: int = option(4, "spaces per lap lost (SD-10)", min=1, max=MAX_LINE)
+    max_laps_lost: int = option(5, "most laps lost in a race (SD-10)", min=0, max=50)
+    small_field: int = option(
+        5, "up to this many riders use the larger hands (SD-2, SD-6)", min=1, max=16
     )
-    green_large: tuple[int, ...] = field(
-        default=(3, 3, 3, 3, 2, 0, 1),
-        metadata={"help": "green cards of value 1..7 per rider, 6 riders or more (SD-2)"},
+    green_small: tuple[int, int, int, int, int, int, int] = option(
+        (4, 4, 3, 3, 2, 0, 1),
+        "green cards of value 1..7 per rider, small field (SD-2)",
+        min=0,
+        max=_MAX_COPIES,
     )
-    grey_low: tuple[int, ...] = field(
-        default=(16, 16, 16), metadata={"help": "grey deck 1-3: cards of value 1..3 (SD-3)"}
+    green_large: tuple[int, int, int, int, int, int, int] = option(
+        (3, 3, 3, 3, 2, 0, 1),
+        "green cards of value 1..7 per rider, 6 riders or more (SD-2)",
+        min=0,
+        max=_MAX_COPIES,
     )
-    grey_high: tuple[int, ...] = field(
-        default=(11, 11, 10), metadata={"help": "grey deck 4-6: cards of value 4..6 (SD-3)"}
+    grey_low: tuple[int, int, int] = option(
+        (16, 16, 16), "grey deck 1-3: cards of value 1..3 (SD-3)", min=0, max=_MAX_GREY
     )
-    change_draw_small: tuple[int, int] = field(
-        default=(7, 4), metadata={"help": "cards drawn from decks 1-3 and 4-6 at a rider change"}
+    grey_high: tuple[int, int, int] = option(
+        (11, 11, 10), "grey deck 4-6: cards of value 4..6 (SD-3)", min=0, max=_MAX_GREY
     )
-    change_draw_large: tuple[int, int] = field(
-        default=(6, 4), metadata={"help": "the same with 6 riders or more (SD-6)"}
+    change_draw_small: tuple[int, int] = option(
+        (7, 4),
+        "cards drawn from decks 1-3 and 4-6 at a rider change (SD-6)",
+        min=0,
+        max=_MAX_DRAW,
     )
-    random_first: bool = field(
-        default=True, metadata={"help": "the first race starts with a random player (SD-4)"}
+    change_draw_large: tuple[int, int] = option(
+        (6, 4), "the same with 6 riders or more (SD-6)", min=0, max=_MAX_DRAW
     )
-    two_rider_order: str = field(
-        default="sum",
-        metadata={"help": "reorder two-rider players by the sum or the best of their places"},
+    random_first: bool = option(True, "the first race starts with a random player (SD-4)")
+    two_rider_order: str = option(
+        "sum",
+        "reorder two-rider players by the sum or the best of their places (SD-11, SD-12)",
+        choices=ORDER_RULES,
     )
 
     @property
@@ -80,30 +123,52 @@ class SixDayRaceConfig(GameConfig):
         return self.players * self.riders_per_player
 
     def validate(self) -> None:
-        """Reject configurations the rules cannot be played with."""
-        if self.riders not in (0, 1, 2):
-            raise ValueError("riders must be 1 or 2 (or 0 for the automatic choice)")
+        """Reject options that are allowed alone but cannot be played together."""
         if self.riders == 2 and self.players > 4:
-            raise ValueError("two riders per player are for 4 players or fewer (SD-12)")
+            raise _refused(
+                f"option riders=2 is not allowed with players={self.players}: two riders per "
+                "player are for 4 players or fewer (SD-12)",
+                option="riders",
+            )
         if self.players == 2 and self.riders_per_player != 2:
-            raise ValueError("two players race two riders each (SD-12)")
-        if self.races < 1:
-            raise ValueError("races must be at least 1")
-        if self.line < 2:
-            raise ValueError("the line must be at position 2 or beyond")
-        for name, pos in [("rider_change", self.rider_change), ("crash", self.crash)]:
+            raise _refused(
+                f"option riders={self.riders} is not allowed with players=2: two players race "
+                "two riders each (allowed: 0 or 2, SD-12)",
+                option="riders",
+            )
+        for name, pos in (("rider_change", self.rider_change), ("crash", self.crash)):
             if not 0 < pos < self.line:
-                raise ValueError(f"{name} must lie between the start and the line")
+                raise _refused(
+                    f"option {name}={pos} is not allowed with line={self.line}: it must lie "
+                    f"between the start and the line (allowed: 1 to {self.line - 1})",
+                    option=name,
+                )
+        if self.rider_change == self.crash:
+            raise _refused(
+                f"option crash={self.crash} is not allowed: FAHRERWECHSEL and STURZ need "
+                "spaces of their own (allowed: any space before the line but rider_change)",
+                option="crash",
+            )
         if any(not 0 < s < self.line for s in self.sprints):
-            raise ValueError("sprint lines must lie between the start and the line")
-        if len(self.green_small) != 7 or len(self.green_large) != 7:
-            raise ValueError("green hands give counts for the values 1..7")
-        if len(self.grey_low) != 3 or len(self.grey_high) != 3:
-            raise ValueError("grey decks give counts for the values 1..3 and 4..6")
-        if self.two_rider_order not in ORDER_RULES:
-            raise ValueError(f"two_rider_order must be one of {', '.join(ORDER_RULES)}")
-        if self.lap_spaces < 1 or self.max_laps_lost < 0:
-            raise ValueError("lap_spaces must be positive and max_laps_lost not negative")
+            raise _refused(
+                f"option sprints={list(self.sprints)} is not allowed with line={self.line}: "
+                f"sprint lines lie between the start and the line (allowed: 1 to "
+                f"{self.line - 1})",
+                option="sprints",
+            )
+        if any(a >= b for a, b in zip(self.sprints, self.sprints[1:], strict=False)):
+            raise _refused(
+                f"option sprints={list(self.sprints)} is not allowed: the sprint lines are "
+                "listed in order along the track, each once (allowed: increasing positions)",
+                option="sprints",
+            )
+        for name, counts in (("green_small", self.green_small), ("green_large", self.green_large)):
+            if not any(counts):
+                raise _refused(
+                    f"option {name}={list(counts)} is not allowed: a green hand holds at least "
+                    "one card",
+                    option=name,
+                )
 
     @property
     def green_counts(self) -> tuple[int, ...]:

@@ -30,6 +30,14 @@ def describe(
     if kind == "race_started":
         order = ", ".join(_name(riders, r) for r in d["order"])
         return f"Race {d['race']} of {cfg.races} starts. Order: {order}."
+    if kind == "hands_dealt":
+        hands = "; ".join(
+            f"{_name(riders, r)}: {' '.join(str(c % 10) for c in cards)}" for r, cards in d["hands"]
+        )
+        return f"Your hand{'s' if len(d['hands']) > 1 else ''} for race {d['race']}: {hands}."
+    if kind == "cards_drawn":
+        cards = " ".join(str(c % 10) for c in d["cards"])
+        return f"{_name(riders, d['rider'])} draws {cards}."
     if kind == "card_played":
         who = _name(riders, d["rider"])
         text = f"{who} plays {d['value']} → lands on {d['first']}"

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar
 
+from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import Event
-from racedeck.core.game import Game
+from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -30,12 +31,7 @@ from racedeck.games.six_day_race.scoring import (
     series_ranks,
     slipstream_destination,
 )
-from racedeck.games.six_day_race.state import (
-    OVER,
-    RiderResult,
-    SixDayRaceState,
-    copy_result,
-)
+from racedeck.games.six_day_race.state import OVER, RiderResult, SixDayRaceState
 from racedeck.games.six_day_race.view import SixDayRaceView
 
 __all__ = ["SixDayRace"]
@@ -63,8 +59,13 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         self._high = [
             card_code(HIGH, v) for v, k in enumerate(config.grey_high, 4) for _ in range(k)
         ]
-        self._play = {v: PlayCard(v) for v in range(1, 10)}
-        self._legal_cache: dict[int, tuple[PlayCard, ...]] = {}
+        # The legal plays of every possible hand, by the bit mask of the values it holds. Built
+        # from the configuration alone: a cache filled by play would keep, on this shared
+        # object, which hands some seat has held.
+        play = [PlayCard(v) for v in range(10)]
+        self._legal_by_mask = tuple(
+            tuple(play[v] for v in range(1, 10) if mask >> v & 1) for mask in range(1 << 10)
+        )
         self._sampler = SixDayRaceSampler(config)
 
     # -- riders ----------------------------------------------------------------------------------
@@ -86,8 +87,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
 
     # -- life cycle ------------------------------------------------------------------------------
 
-    def new_initial_state(self, seed: int) -> SixDayRaceState:
-        """Start the first race; with ``random_first`` a random player goes first (SD-4)."""
+    def start(self, seed: int) -> Transition[SixDayRaceState]:
+        """Start the first race; with ``random_first`` a random player goes first (SD-4).
+
+        Events: the race's start (public) and each seat's dealt hand (to that seat, SD-2).
+        """
         s = SixDayRaceState()
         s.players = self.n
         s.rng = Rng(seed)
@@ -96,21 +100,16 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         first = s.rng.below(self.n) if self.cfg.random_first else 0
         ev: list[Event] = []
         self._start_race(s, [(first + i) % self.n for i in range(self.n)], ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
 
     def legal_actions(self, state: SixDayRaceState, seat: int) -> tuple[PlayCard, ...]:
         """The distinct card values in the moving rider's hand, if ``seat`` plays it."""
-        if seat not in state.pending:
+        if type(seat) is not int or seat not in state.pending:
             return ()
         mask = 0
         for c in state.hands[state.current]:
             mask |= 1 << (c % 10)
-        options = self._legal_cache.get(mask)
-        if options is None:
-            options = tuple(self._play[v] for v in range(1, 10) if mask >> v & 1)
-            self._legal_cache[mask] = options
-        return options
+        return self._legal_by_mask[mask]
 
     def _is_legal(self, s: SixDayRaceState, seat: int, action: object) -> bool:
         if seat not in s.pending or type(action) is not PlayCard or type(action.value) is not int:
@@ -118,19 +117,29 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         value = action.value
         return any(c % 10 == value for c in s.hands[s.current])
 
-    def apply(self, state: SixDayRaceState, seat: int, action: PlayCard) -> SixDayRaceState:
-        """Check and apply; the new state's ``events`` tell the race."""
+    def step(
+        self, state: SixDayRaceState, seat: int, action: PlayCard
+    ) -> Transition[SixDayRaceState]:
+        """Check and apply; the events tell the race, each to whoever may see it."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            # Only a plain int is a seat: True, 0.0 or "0" would be written into the record.
+            raise IllegalAction(
+                f"there is no seat {seat!r} (seats are the integers 0..{self.n - 1})",
+                action=action,
+                seat=seat if type(seat) is int else None,
+                situation=self.describe_situation(state),
+            )
         if not self._is_legal(state, seat, action):
             raise self.illegal(state, seat, action)
         s = state.clone()
+        s.move += 1
         ev: list[Event] = []
         self._step(s, action.value, ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
 
     def apply_unchecked(self, state: SixDayRaceState, seat: int, action: PlayCard) -> None:
         """Fast path: apply a legal action in place, without checks or events."""
-        state.events = ()
+        state.move += 1
         self._step(state, action.value, None)
 
     # -- a turn ----------------------------------------------------------------------------------
@@ -223,11 +232,16 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         hand.sort()
         s.drawn[rider] = (drawn_low, drawn_high)
         if ev is not None:
+            # Everyone sees the hand go and how many cards come from each deck; only the
+            # rider's player sees which (SD-3: the decks are face down).
             ev.append(
                 Event(
                     "rider_change",
                     {"rider": rider, "discarded": discarded, "drawn": [drawn_low, drawn_high]},
                 )
+            )
+            ev.append(
+                Event("cards_drawn", {"rider": rider, "cards": hand[:]}, audience=self.owner(rider))
             )
 
     def _draw(self, s: SixDayRaceState, pile: int, count: int, hand: list[int], ev: _Events) -> int:
@@ -300,6 +314,10 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s.finishers = []
         if ev is not None:
             ev.append(Event("race_started", {"race": s.race + 1, "order": s.order[:]}))
+            # SD-2: hands are private; each player is told its own riders' hands.
+            for seat in range(self.n):
+                hands = [[r, s.hands[r][:]] for r in self.riders_of(seat)]
+                ev.append(Event("hands_dealt", {"race": s.race + 1, "hands": hands}, audience=seat))
         self._next_turn(s, ev)
 
     def _end_race(self, s: SixDayRaceState, ev: _Events, reason: str) -> None:
@@ -314,24 +332,24 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 points = cfg.sprint_points
                 sprints.append(points[place - 1] if 0 < place <= len(points) else 0)
             results.append(
-                {
-                    "place": places[rider],
-                    "sprints": sprints,
-                    "finish": str(finish[rider]),
-                    "laps": laps_lost(
+                RiderResult(
+                    place=places[rider],
+                    sprints=tuple(sprints),
+                    finish=str(finish[rider]),
+                    laps=laps_lost(
                         s.positions[rider],
                         rider in crossed,
                         self.line,
                         cfg.lap_spaces,
                         cfg.max_laps_lost,
                     ),
-                }
+                )
             )
         s.results = (*s.results, tuple(results))
         for rider, r in enumerate(results):
             p = self.owner(rider)
-            s.laps[p] += r["laps"]
-            s.points[p] = str(Fraction(s.points[p]) + sum(r["sprints"]) + finish[rider])
+            s.laps[p] += r.laps
+            s.points[p] = str(Fraction(s.points[p]) + sum(r.sprints) + finish[rider])
         s.current = -1
         s.pending = ()
         if ev is not None:
@@ -342,7 +360,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                         "race": s.race + 1,
                         "reason": reason,
                         "positions": s.positions[:],
-                        "riders": [{**copy_result(r), "rider": i} for i, r in enumerate(results)],
+                        "riders": [{**r.to_json(), "rider": i} for i, r in enumerate(results)],
                     },
                 )
             )
@@ -356,8 +374,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 ev.append(Event("game_over", {**outcome.to_json(), "laps": laps}))
             return
         previous = [self.owner(r) for r in s.order[: self.n]]
-        laps = [r["laps"] for r in results]
-        order = next_race_players(previous, places, laps, self.n, cfg.two_rider_order)
+        # SD-11 Amended: ties go to more laps lost over the series so far, this race included
+        # (s.laps has just been brought up to date).
+        order = next_race_players(previous, places, s.laps, self.n, cfg.two_rider_order)
         self._start_race(s, order, ev)
 
     def standings(self, state: SixDayRaceState) -> tuple[list[int], list[Fraction]]:
@@ -377,14 +396,45 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             names=self.seat_names(),
         )
 
+    # -- the view header ---------------------------------------------------------------------
+
+    def scores(self, state: SixDayRaceState) -> tuple[float, ...]:
+        """Every player's series points so far (the outcome's scores; laps lost are in the
+        view's ``laps``, and decide first in a series, SD-11)."""
+        return tuple(float(Fraction(p)) for p in state.points)
+
+    def phase_name(self, state: SixDayRaceState) -> str:
+        """``race``, ``final-turns`` once the line is crossed (SD-9), or ``over``."""
+        if state.phase == OVER:
+            return "over"
+        return "race" if state.final_queue is None else "final-turns"
+
+    def public_acting(self, state: SixDayRaceState) -> tuple[int, ...]:
+        """The player of the rider on turn (turns are public, SD-4)."""
+        return (self.owner(state.current),) if state.current >= 0 else ()
+
+    def describe_waiting(self, state: SixDayRaceState) -> str:
+        """Whose rider is to play, in which race."""
+        if state.phase == OVER:
+            return "the series is over"
+        seat = self.owner(state.current)
+        rider = self.rider_names()[state.current]
+        who = self.seat_names()[seat] + (f" (rider {rider})" if self.per > 1 else "")
+        return f"race {state.race + 1} of {self.cfg.races}: waiting for {who}"
+
     # -- views -----------------------------------------------------------------------------------
 
     def observe(self, state: SixDayRaceState, seat: int | None) -> SixDayRaceView:
-        """``seat``'s view (its riders' hands only) or the spectator view (``None``)."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
+        """``seat``'s view (its riders' hands only) or the spectator view (``None``).
+
+        The view is a value: tuples all the way down (race results are frozen), so nothing a
+        client does to it can reach the state.
+        """
+        if seat is not None:
+            seat = self.check_seat(seat)
         mine = self.riders_of(seat) if seat is not None else ()
         return SixDayRaceView(
+            header=self.header(state, seat),
             seat=seat,
             players=self.n,
             riders_per_player=self.per,
@@ -406,12 +456,10 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             drawn=tuple(state.drawn),
             sprint_order=tuple(tuple(o) for o in state.sprint_order),
             finishers=tuple(state.finishers),
-            results=state.results,
+            results=state.results,  # tuples of frozen results: nothing to change
             laps=tuple(state.laps),
             points=tuple(state.points),
-            pending=state.pending,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
-            events=state.events,
             line=self.line,
             sprints=tuple(self.cfg.sprints),
             rider_change=self.cfg.rider_change,
@@ -426,24 +474,69 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     # -- forms -----------------------------------------------------------------------------------
 
     def action_from_json(self, obj: JSONObject) -> PlayCard:
-        """Parse ``{"type": "play", "value": v}``."""
+        """Parse ``{"type": "play", "value": v}``; raise :class:`InvalidMessage` otherwise."""
         return action_from_json(obj)
 
-    def parse_action(self, text: str, state: SixDayRaceState, seat: int) -> PlayCard:
-        """Parse ``3`` or ``play 3``; raise :class:`IllegalAction` unless it is legal."""
+    def parse_action(self, text: str, view: SixDayRaceView) -> PlayCard:
+        """Parse ``3`` or ``play 3`` for the seat of ``view``; raise :class:`IllegalAction`
+        (``action/not-your-turn``, ``action/game-over``) unless it is one of its legal plays."""
         action = parse_text(text)
-        if action is None or not self._is_legal(state, seat, action):
-            reason = (
-                f"cannot read {text!r} as a card value"
-                if action is None
-                else self.why_illegal(state, seat, action)
-            )
-            raise self.illegal(state, seat, action, reason)
-        return action
+        legal = view.legal_actions
+        if action is not None and action in legal:
+            return action
+        kind: type[IllegalAction] = IllegalAction
+        if view.header.terminal:
+            kind, reason = GameOver, "the series is over"
+        elif not legal:
+            kind, reason = NotYourTurn, "it is another player's turn"
+        elif action is None:
+            reason = f"cannot read {text!r} as a card value"
+        else:
+            held = " ".join(str(c % 10) for c in view.hand_of(view.current))
+            reason = f"the moving rider holds no {action.value} (hand: {held})"
+        situation = view.header.waiting
+        raise kind(reason, action=action, seat=view.seat, legal=legal, situation=situation)
 
     def state_from_json(self, obj: JSONObject) -> SixDayRaceState:
-        """Rebuild a state from its JSON form."""
-        return SixDayRaceState.from_json(obj)
+        """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong
+        when it is malformed or does not fit this configuration."""
+        s = SixDayRaceState.from_json(obj)
+        problem = self._misfit(s)
+        if problem:
+            raise ValueError(f"six-day-race state does not fit this configuration: {problem}")
+        return s
+
+    def _misfit(self, s: SixDayRaceState) -> str:
+        """What in ``s`` cannot belong to a game of this configuration (empty if nothing)."""
+        riders = self.riders
+        if s.players != self.n:
+            return f"{s.players} players, the configuration has {self.n}"
+        per_rider = ("positions", "hands", "crashed", "played", "drawn")
+        for name in per_rider:
+            if len(getattr(s, name)) != riders:
+                return f"{name} must list {riders} riders"
+        if len(s.laps) != self.n or len(s.points) != self.n:
+            return f"laps and points must list {self.n} players"
+        if sorted(s.order) != list(range(riders)):
+            return "order must list every rider once"
+        if len(s.sprint_order) != len(self.cfg.sprints):
+            return f"sprint_order must list {len(self.cfg.sprints)} sprint lines"
+        if not 0 <= s.race <= self.cfg.races or len(s.results) != s.race:
+            return "race and results do not match the series"
+        if s.move < 0 or not 0 <= s.turn < riders:
+            return "move and turn must be in range"
+        if s.phase == OVER:
+            if s.pending or s.race != self.cfg.races:
+                return "a finished series waits on nobody"
+        elif not 0 <= s.current < riders or s.pending != (self.owner(s.current),):
+            return "the rider on turn and the pending seat do not match"
+        for seq in (s.final_queue or [], s.finishers, *s.sprint_order):
+            if any(not 0 <= r < riders for r in seq):
+                return "a rider number is out of range"
+        for race in s.results:
+            if len(race) != riders:
+                return f"each race's results must list {riders} riders"
+        return ""
 
     def view_from_json(self, obj: JSONObject) -> SixDayRaceView:
         """Rebuild a view from its JSON form."""

@@ -42,9 +42,9 @@ class _Plan:
 class SixDayRaceSampler:
     """Samples states of one configuration.
 
-    A search samples the same view once per iteration, so the work that depends on the view
-    alone (the known hands, the unseen cards) is done once per view: the last view's plan is
-    kept, and later calls with that very view only shuffle and deal.
+    It holds what the configuration alone determines and nothing from a call: a view holds its
+    seat's hands, and the game object that owns a sampler is shared by every table and seat, so
+    each call works out the view's plan afresh and keeps nothing.
     """
 
     def __init__(self, config: SixDayRaceConfig) -> None:
@@ -55,7 +55,6 @@ class SixDayRaceSampler:
         )
         self._low = tuple((card_code(LOW, v), k) for v, k in enumerate(config.grey_low, 1))
         self._high = tuple((card_code(HIGH, v), k) for v, k in enumerate(config.grey_high, 4))
-        self._last: tuple[SixDayRaceView, _Plan] | None = None
 
     def __call__(self, view: SixDayRaceView, rng: Rng) -> SixDayRaceState:
         """A state consistent with ``view``, its secrets drawn uniformly from ``rng``.
@@ -63,13 +62,7 @@ class SixDayRaceSampler:
         ``observe(result, view.seat)`` equals ``view``. The result shares nothing mutable with
         the view, and its RNG is reseeded from ``rng``.
         """
-        last = self._last
-        if last is not None and last[0] is view:
-            plan = last[1]
-        else:
-            plan = self._plan(view)
-            self._last = (view, plan)
-
+        plan = self._plan(view)
         hands: list[list[int]] = [[] for _ in view.positions]
         for r, cards in plan.known:
             hands[r] = list(cards)
@@ -105,12 +98,12 @@ class SixDayRaceSampler:
         s.drawn = list(view.drawn)
         s.sprint_order = [list(o) for o in view.sprint_order]
         s.finishers = list(view.finishers)
-        # Race results are never changed once written: the state may share them with the view.
+        # Race results are frozen: the state may share them with the view.
         s.results = view.results
         s.laps = list(view.laps)
         s.points = list(view.points)
-        s.pending = view.pending
-        s.events = view.events
+        s.pending = view.header.acting
+        s.move = view.header.move
         s.rng = Rng(rng.next_u64())
         return s
 

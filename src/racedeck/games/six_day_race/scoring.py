@@ -89,24 +89,24 @@ def series_ranks(laps: Sequence[int], points: Sequence[Fraction], races: int) ->
 def next_race_players(
     previous: Sequence[int],
     places: Sequence[int],
-    laps: Sequence[int],
+    series_laps: Sequence[int],
     players: int,
     rule: str,
 ) -> list[int]:
     """SD-11: the players in the order they start the next race.
 
-    Whoever finished last goes first; ties go to the player with more laps lost, then keep the
-    previous order. A player with two riders (SD-12) is placed by the sum (``rule="sum"``) or the
-    best (``"best"``) of its riders' places, and by the sum of their laps.
+    Whoever finished last goes first; ties go to the player with more laps lost *over the
+    series so far* (SD-11 Amended: the races already run, the last one included — within one
+    race, riders tied on position always lost the same laps), then keep the previous order.
+    ``series_laps`` is indexed by player. A player with two riders (SD-12) is placed by the sum
+    (``rule="sum"``) or the best (``"best"``) of its riders' places.
     """
     riders = len(places)
     per_player = riders // players
 
-    def standing(p: int) -> tuple[int, int]:
-        own = [p + k * players for k in range(per_player)]
-        ps = [places[r] for r in own]
-        place = sum(ps) if rule == "sum" else min(ps)
-        return place, sum(laps[r] for r in own)
+    def place(p: int) -> int:
+        ps = [places[p + k * players] for k in range(per_player)]
+        return sum(ps) if rule == "sum" else min(ps)
 
     seat_of = {p: i for i, p in enumerate(previous)}
-    return sorted(previous, key=lambda p: (-standing(p)[0], -standing(p)[1], seat_of[p]))
+    return sorted(previous, key=lambda p: (-place(p), -series_laps[p], seat_of[p]))

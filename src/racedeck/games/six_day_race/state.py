@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
 
@@ -14,7 +14,6 @@ __all__ = [
     "RACING",
     "RiderResult",
     "SixDayRaceState",
-    "copy_result",
     "fraction_from_json",
 ]
 
@@ -23,28 +22,61 @@ RACING = "race"
 OVER = "over"
 """Phase: the series has ended."""
 
-RiderResult = dict[str, Any]
-"""One rider's race: ``place`` (finish rank), ``sprints`` (points per line), ``finish`` points
-(an exact fraction written ``"20/3"``), ``laps`` lost."""
-
 
 def fraction_from_json(value: Any) -> Fraction:
     """Read points written as ``"20/3"``, ``"6"`` or a number."""
     return Fraction(str(value))
 
 
-def copy_result(r: RiderResult) -> RiderResult:
-    """An independent copy of a rider's race result (its ``sprints`` list included)."""
-    return {**r, "sprints": list(r["sprints"])}
+@dataclass(frozen=True, slots=True)
+class RiderResult:
+    """One rider's race, never changed once written (states and views share it safely).
+
+    ``place`` is its finish rank, ``sprints`` its points per sprint line, ``finish`` its
+    finish points (an exact fraction written ``"20/3"``), ``laps`` the laps it lost.
+    """
+
+    place: int
+    sprints: tuple[int, ...]
+    finish: str
+    laps: int
+
+    def to_json(self) -> JSONObject:
+        """Return ``{"place", "sprints", "finish", "laps"}`` (fresh lists)."""
+        return {
+            "place": self.place,
+            "sprints": list(self.sprints),
+            "finish": self.finish,
+            "laps": self.laps,
+        }
+
+    @classmethod
+    def from_json(cls, obj: JSONObject) -> RiderResult:
+        """Rebuild a result from :meth:`to_json`."""
+        return cls(
+            place=_int(obj["place"]),
+            sprints=tuple(_int(x) for x in obj["sprints"]),
+            finish=str(fraction_from_json(obj["finish"])),
+            laps=_int(obj["laps"]),
+        )
 
 
-def _result_from_json(obj: JSONObject) -> RiderResult:
-    return {
-        "place": int(obj["place"]),
-        "sprints": [int(x) for x in obj["sprints"]],
-        "finish": str(fraction_from_json(obj["finish"])),
-        "laps": int(obj["laps"]),
-    }
+def _int(value: Any) -> int:
+    """An integer from JSON, refusing ``true`` and ``2.5``."""
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    a, b = _ints(value)
+    return a, b
+
+
+def _ints(values: Any) -> list[int]:
+    if not isinstance(values, list):
+        raise ValueError(f"expected a list of integers, got {values!r}")
+    return [_int(v) for v in values]
 
 
 class SixDayRaceState:
@@ -59,7 +91,8 @@ class SixDayRaceState:
     ``played`` holds, per rider, the cards it has played this race in order (face up, so public);
     ``drawn`` the ``(deck 1-3, deck 4-6)`` counts it drew at its rider change this race (SD-6),
     ``None`` before. With the green hand everyone starts from, they tell every rider's green hand
-    and how many grey cards of each deck a changed rider holds.
+    and how many grey cards of each deck a changed rider holds. ``move`` counts the actions
+    accepted so far (the move number).
     """
 
     __slots__ = (
@@ -71,11 +104,11 @@ class SixDayRaceState:
         "discard_high",
         "discard_low",
         "drawn",
-        "events",
         "final_queue",
         "finishers",
         "hands",
         "laps",
+        "move",
         "order",
         "pending",
         "phase",
@@ -114,7 +147,7 @@ class SixDayRaceState:
         self.laps: list[int] = []
         self.points: list[str] = []
         self.pending: tuple[int, ...] = ()
-        self.events: tuple[Event, ...] = ()
+        self.move: int = 0
         self.rng: Rng = Rng(0)
 
     @property
@@ -148,7 +181,7 @@ class SixDayRaceState:
         s.laps = self.laps[:]
         s.points = self.points[:]
         s.pending = self.pending
-        s.events = self.events
+        s.move = self.move
         s.rng = self.rng.copy()
         return s
 
@@ -174,44 +207,87 @@ class SixDayRaceState:
             "drawn": [None if d is None else list(d) for d in self.drawn],
             "sprint_order": [o[:] for o in self.sprint_order],
             "finishers": self.finishers[:],
-            "results": [[copy_result(r) for r in race] for race in self.results],
+            "results": [[r.to_json() for r in race] for race in self.results],
             "laps": self.laps[:],
             "points": self.points[:],
             "pending": list(self.pending),
-            "events": [e.to_json() for e in self.events],
+            "move": self.move,
             "rng": self.rng.state,
         }
 
     @classmethod
     def from_json(cls, obj: JSONObject) -> SixDayRaceState:
-        """Rebuild a state from :meth:`to_json`."""
-        s = cls()
-        s.players = int(obj["players"])
-        s.race = int(obj["race"])
-        s.phase = str(obj["phase"])
-        s.positions = [int(p) for p in obj["positions"]]
-        s.hands = [[int(c) for c in h] for h in obj["hands"]]
-        s.crashed = [bool(c) for c in obj["crashed"]]
-        s.order = [int(r) for r in obj["order"]]
-        s.turn = int(obj["turn"])
-        s.current = int(obj["current"])
-        fq = obj["final_queue"]
-        s.final_queue = None if fq is None else [int(r) for r in fq]
-        s.deck_low = [int(c) for c in obj["deck_low"]]
-        s.deck_high = [int(c) for c in obj["deck_high"]]
-        s.discard_low = [int(c) for c in obj["discard_low"]]
-        s.discard_high = [int(c) for c in obj["discard_high"]]
-        s.discard_green = [int(c) for c in obj["discard_green"]]
-        s.played = [tuple(int(c) for c in p) for p in obj["played"]]
-        s.drawn = [None if d is None else (int(d[0]), int(d[1])) for d in obj["drawn"]]
-        s.sprint_order = [[int(r) for r in o] for o in obj["sprint_order"]]
-        s.finishers = [int(r) for r in obj["finishers"]]
-        s.results = tuple(tuple(_result_from_json(r) for r in race) for race in obj["results"])
-        s.laps = [int(x) for x in obj["laps"]]
-        s.points = [str(fraction_from_json(x)) for x in obj["points"]]
-        s.pending = tuple(int(p) for p in obj["pending"])
-        s.events = tuple(Event.from_json(e) for e in obj["events"])
-        s.rng = Rng(int(obj["rng"]))
+        """Rebuild a state from :meth:`to_json`.
+
+        Raises :class:`ValueError` naming the field when ``obj`` is not such a form (a missing
+        field, a wrong type), never a bare ``KeyError``.
+        """
+        if not isinstance(obj, dict):
+            kind = type(obj).__name__
+            raise ValueError(f"a six-day-race state must be a JSON object, got {kind}")
+        field = ""
+        try:
+            s = cls()
+            field = "players"
+            s.players = _int(obj["players"])
+            field = "race"
+            s.race = _int(obj["race"])
+            field = "phase"
+            s.phase = obj["phase"]
+            if s.phase not in (RACING, OVER):
+                raise ValueError(f"expected {RACING!r} or {OVER!r}, got {s.phase!r}")
+            field = "positions"
+            s.positions = _ints(obj["positions"])
+            field = "hands"
+            s.hands = [_ints(h) for h in obj["hands"]]
+            field = "crashed"
+            s.crashed = [c for c in obj["crashed"] if type(c) is bool]
+            if len(s.crashed) != len(obj["crashed"]):
+                raise ValueError("expected a list of true/false")
+            field = "order"
+            s.order = _ints(obj["order"])
+            field = "turn"
+            s.turn = _int(obj["turn"])
+            field = "current"
+            s.current = _int(obj["current"])
+            field = "final_queue"
+            fq = obj["final_queue"]
+            s.final_queue = None if fq is None else _ints(fq)
+            for name in ("deck_low", "deck_high", "discard_low", "discard_high", "discard_green"):
+                field = name
+                setattr(s, name, _ints(obj[name]))
+            field = "played"
+            s.played = [tuple(_ints(p)) for p in obj["played"]]
+            field = "drawn"
+            s.drawn = [None if d is None else _pair(d) for d in obj["drawn"]]
+            field = "sprint_order"
+            s.sprint_order = [_ints(o) for o in obj["sprint_order"]]
+            field = "finishers"
+            s.finishers = _ints(obj["finishers"])
+            field = "results"
+            s.results = tuple(
+                tuple(RiderResult.from_json(r) for r in race) for race in obj["results"]
+            )
+            field = "laps"
+            s.laps = _ints(obj["laps"])
+            field = "points"
+            s.points = [str(fraction_from_json(x)) for x in obj["points"]]
+            field = "pending"
+            s.pending = tuple(_ints(obj["pending"]))
+            field = "move"
+            s.move = _int(obj["move"])
+            field = "rng"
+            s.rng = Rng(_int(obj["rng"]))
+        except KeyError as exc:
+            missing = exc.args[0]
+            what = (
+                f"field {missing!r} is missing"
+                if missing == field
+                else f"field {field!r} is malformed: {missing!r} is missing"
+            )
+            raise ValueError(f"six-day-race state: {what}") from None
+        except (TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+            raise ValueError(f"six-day-race state: field {field!r} is malformed: {exc}") from None
         return s
 
     def __eq__(self, other: object) -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from racedeck.core.events import Event
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.six_day_race.actions import PlayCard, action_from_json
-from racedeck.games.six_day_race.state import copy_result
+from racedeck.games.six_day_race.state import RiderResult
 
 __all__ = ["SixDayRaceView"]
 
@@ -21,9 +21,12 @@ class SixDayRaceView:
     last turn, hand sizes, the size of both grey decks and every discard pile (cards are played
     face up), the cards each rider played this race and what it drew at a rider change, sprint
     and finish crossings, race results and standings (points as exact fractions written
-    ``"20/3"``).
+    ``"20/3"``). The ``header`` says who is to act (the player of the rider on turn), the
+    phase, the series points as scores and the outcome. A view is immutable and shares nothing
+    changeable with the state: tuples all the way down, race results frozen.
     """
 
+    header: ViewHeader
     seat: int | None
     players: int
     riders_per_player: int
@@ -45,12 +48,10 @@ class SixDayRaceView:
     drawn: tuple[tuple[int, int] | None, ...]
     sprint_order: tuple[tuple[int, ...], ...]
     finishers: tuple[int, ...]
-    results: tuple[tuple[JSONObject, ...], ...]
+    results: tuple[tuple[RiderResult, ...], ...]
     laps: tuple[int, ...]
     points: tuple[str, ...]
-    pending: tuple[int, ...]
     legal_actions: tuple[PlayCard, ...]
-    events: tuple[Event, ...]
     line: int
     sprints: tuple[int, ...]
     rider_change: int
@@ -64,8 +65,9 @@ class SixDayRaceView:
         return ()
 
     def to_json(self) -> JSONObject:
-        """Return the JSON form."""
+        """Return the JSON form: ``{"header": ..., <the race>}`` (fresh lists and objects)."""
         return {
+            "header": self.header.to_json(),
             "seat": self.seat,
             "players": self.players,
             "riders_per_player": self.riders_per_player,
@@ -87,12 +89,10 @@ class SixDayRaceView:
             "drawn": [None if d is None else list(d) for d in self.drawn],
             "sprint_order": [list(o) for o in self.sprint_order],
             "finishers": list(self.finishers),
-            "results": [[copy_result(r) for r in race] for race in self.results],
+            "results": [[r.to_json() for r in race] for race in self.results],
             "laps": list(self.laps),
             "points": list(self.points),
-            "pending": list(self.pending),
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "events": [e.to_json() for e in self.events],
             "line": self.line,
             "sprints": list(self.sprints),
             "rider_change": self.rider_change,
@@ -104,6 +104,7 @@ class SixDayRaceView:
         """Rebuild a view from :meth:`to_json`."""
         fq: Any = obj["final_queue"]
         return cls(
+            header=ViewHeader.from_json(obj["header"]),
             seat=obj["seat"],
             players=obj["players"],
             riders_per_player=obj["riders_per_player"],
@@ -125,12 +126,10 @@ class SixDayRaceView:
             drawn=tuple(None if d is None else (d[0], d[1]) for d in obj["drawn"]),
             sprint_order=tuple(tuple(o) for o in obj["sprint_order"]),
             finishers=tuple(obj["finishers"]),
-            results=tuple(tuple(race) for race in obj["results"]),
+            results=tuple(tuple(RiderResult.from_json(r) for r in race) for race in obj["results"]),
             laps=tuple(obj["laps"]),
             points=tuple(obj["points"]),
-            pending=tuple(obj["pending"]),
             legal_actions=tuple(action_from_json(a) for a in obj["legal_actions"]),
-            events=tuple(Event.from_json(e) for e in obj["events"]),
             line=obj["line"],
             sprints=tuple(obj["sprints"]),
             rider_change=obj["rider_change"],
