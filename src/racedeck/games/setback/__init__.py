@@ -25,7 +25,7 @@ SPEC = register(
         max_players=6,
         dynamics=frozenset({Dynamics.SEQUENTIAL, Dynamics.REACTIVE}),
         config_type=SetbackConfig,
-        rules_version="1",
+        rules_version="2",
         factory=Setback,
         summary=(
             "Race your token through lanes of cards from START to FINISH; MOVE, FOE, ALL, "
