@@ -23,7 +23,7 @@ from playthrough import (
 )
 
 import racedeck
-from racedeck.games.setback import Setback, SetbackState
+from racedeck.games.setback import Block, Pass, Setback, SetbackState
 from racedeck.games.setback.state import START
 
 FAST = settings(max_examples=25, deadline=None)
@@ -151,12 +151,13 @@ def test_tokens_are_on_the_board_start_or_finish_one_per_card(
     assert final.is_terminal and final.row[final.winner] == final.rows
     # Several tokens end on FINISH only when they reached it in the same (last) transition: the
     # winner first (SB-5: the first in the order of an ALL).
-    finished = [e.data["player"] for e in final.events if e.kind == "finished"]
+    last = p.events[-1]  # the events of the transition that ended the game
+    finished = [e.data["player"] for e in last if e.kind == "finished"]
     on_finish = {q for q in range(g.n) if final.row[q] == final.rows}
     assert finished and finished[0] == final.winner and set(finished) == on_finish
     assert len(finished) == len(on_finish)
     if len(finished) > 1:
-        assert any(e.kind == "token_moved" and e.data["why"] == "ALL" for e in final.events)
+        assert any(e.kind == "token_moved" and e.data["why"] == "ALL" for e in last)
 
 
 @FAST
@@ -195,7 +196,7 @@ def test_a_board_skip_is_declared_and_then_stands_or_is_cancelled(
     """SB-10: a turn lost on a board SKIP always follows its declaration as a Board Action, and
     a declared board SKIP always ends in a lost turn or a cancellation (SB-9)."""
     p = play(setup, seed, choices)
-    events = [e for s in p.states() for e in s.events]
+    events = [e for batch in (p.session.initial_events, *p.events) for e in batch]
     board_skip = {"type": "play", "card": "SKIP"}
     open_skip = -1
     for e in events:
@@ -220,17 +221,22 @@ def test_a_board_skip_is_declared_and_then_stands_or_is_cancelled(
 
 @FAST
 @given(setups(), seed_st, choices_st)
-def test_a_window_asks_only_block_holders_and_the_declarer_as_self_block_allows(
+def test_a_window_asks_who_may_answer_and_the_declarer_as_self_block_allows(
     setup: Setup, seed: int, choices: int
 ) -> None:
-    """SB-9: everyone asked holds a BLOCK; never the player of the BLOCK on top; the declarer
-    of a bare action only as ``self_block`` allows (its Board Action under "board")."""
+    """SB-9 amended: a window asks whoever may answer, BLOCK in hand or not (it used to ask
+    only BLOCK holders); one without a BLOCK may only pass, and that pass is forced; never the
+    player of the BLOCK on top; the declarer of a bare action only as ``self_block`` allows
+    (its Board Action under "board")."""
     p = play(setup, seed, choices)
     g = p.game
     for s in p.states():
         if s.phase != "window":
             continue
-        assert all(any(g.types[c].kind == "BLOCK" for c in s.hands[q]) for q in s.asked)
+        for q in s.asked:
+            holds = any(g.types[c].kind == "BLOCK" for c in s.hands[q])
+            assert g.legal_actions(s, q) == ((Block(), Pass()) if holds else (Pass(),))
+            assert g.forced_action(s, q) == (None if holds else Pass())
         declared = s.stack[0]
         if len(s.stack) > 1:
             assert s.stack[-1]["by"] not in s.asked
@@ -258,7 +264,7 @@ def test_json_round_trips(setup: Setup, seed: int, choices: int) -> None:
     prev = p.initial
     for i, (seat, action, s) in enumerate(p.steps):
         assert g.action_from_json(roundtrip(action.to_json())) == action
-        assert g.parse_action(str(action), prev, seat) == action
+        assert g.parse_action(str(action), g.observe(prev, seat)) == action
         obj = s.to_json()
         back = g.state_from_json(roundtrip(obj))
         assert back == s and back.to_json() == obj

@@ -17,6 +17,7 @@ import pytest
 
 import racedeck
 from racedeck.core.events import Event
+from racedeck.core.game import Transition
 from racedeck.games.setback import (
     Block,
     CardType,
@@ -35,6 +36,45 @@ from racedeck.games.setback.state import START
 
 P1, P2, P3, P4, P5 = 0, 1, 2, 3, 4
 Pos = tuple[int, int]
+
+
+_EVENTS: dict[int, tuple[SetbackState, list[Event]]] = {}
+"""The events that led to each state made by :func:`act` or :func:`begin` (by ``id``; the
+state is kept alive with them, so an ``id`` is never reused)."""
+
+
+def _remember(s: SetbackState, events: list[Event]) -> SetbackState:
+    _EVENTS[id(s)] = (s, events)
+    return s
+
+
+def events_of(s: SetbackState) -> list[Event]:
+    """The events of the transition(s) that made ``s`` (see :func:`act`)."""
+    return _EVENTS[id(s)][1]
+
+
+def drive_forced(g: Setback, t: Transition[SetbackState]) -> tuple[SetbackState, list[Event]]:
+    """``t``'s state after the driver answered every forced pass (SB-9 amended: a seat asked
+    in a BLOCK window without a BLOCK can only pass), as ``core.table`` does; every event."""
+    s, events = t.state, list(t.events)
+    while True:
+        forced = [(q, a) for q in s.pending if (a := g.forced_action(s, q)) is not None]
+        if not forced:
+            return s, events
+        t = g.step(s, *forced[0])
+        s = t.state
+        events.extend(t.events)
+
+
+def act(g: Setback, s: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
+    """The checked step, then the forced passes a driver answers; :func:`events_of` the
+    result gives every event on the way."""
+    return _remember(*drive_forced(g, g.step(s, seat, action)))
+
+
+def begin(g: Setback, seed: int) -> SetbackState:
+    """The state at the start (its events by :func:`events_of`)."""
+    return _remember(*drive_forced(g, g.start(seed)))
 
 
 def make(players: int = 3, **options: Any) -> Setback:
@@ -75,7 +115,7 @@ def build(
     def take(name: str) -> int:
         return pool[card(name)].pop()
 
-    s = g.new_initial_state(0)
+    s = begin(g, 0)
     rows, lanes = g.cfg.rows, g.cfg.start_lanes
     named = {rc: take(name) for rc, name in (cells or {}).items()}
     s.hands = [sorted(take(c) for c in (hands or {}).get(p, ())) for p in range(g.n)]
@@ -105,7 +145,7 @@ def build(
     s.nonfree_played = False
     s.stack, s.asked, s.context = [], [], {}
     s.winner = -1
-    s.events = ()
+    s.move = 0
     assert_conserved(g, s)
     return s
 
@@ -126,7 +166,7 @@ def turn_of(g: Setback, s: SetbackState, p: int) -> SetbackState:
     assert s.hands[prev], "the seat before needs a card to end its Hand Action"
     s.current, s.phase, s.pending = prev, "hand", (prev,)
     s.hand_played, s.nonfree_played = 1, True
-    return g.apply(s, prev, EndHand())
+    return act(g, s, prev, EndHand())
 
 
 def run(
@@ -136,8 +176,8 @@ def run(
     events: list[Event] = []
     for seat, action in steps:
         assert action in g.legal_actions(s, seat), f"{action} not legal for {seat}: {s!r}"
-        s = g.apply(s, seat, action)
-        events.extend(s.events)
+        s = act(g, s, seat, action)
+        events.extend(events_of(s))
     return s, events
 
 
@@ -149,21 +189,28 @@ def where(s: SetbackState, p: int) -> Pos | str:
     return (s.row[p], s.lane[p])
 
 
+def data(e: Event) -> dict[str, Any]:
+    """An event's details in their JSON form (event data itself is read-only: tuples)."""
+    return {k: v for k, v in e.to_json().items() if k not in ("kind", "audience")}
+
+
 def moves(events: Iterable[Event]) -> list[tuple[int, Any, Any, str]]:
     """``token_moved`` events as (player, from, to, why)."""
     return [
-        (e.data["player"], e.data["from"], e.data["to"], e.data["why"])
+        (d["player"], d["from"], d["to"], d["why"])
         for e in events
         if e.kind == "token_moved"
+        for d in [data(e)]
     ]
 
 
 def of_kind(events: Iterable[Event], kind: str) -> list[dict[str, Any]]:
-    return [dict(e.data) for e in events if e.kind == kind]
+    return [data(e) for e in events if e.kind == kind]
 
 
 def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
+    """The kinds of the public events, in order: what the table sees happen."""
+    return [e.kind for e in events if e.is_public]
 
 
 def names(g: Setback, cards: Iterable[int]) -> Counter[str]:
@@ -182,8 +229,8 @@ def test_move_plus_one_moves_only_its_player() -> None:
     g = make()
     s = build(g, tokens={P1: (2, 0), P2: (2, 1)}, hands={P1: ["MOVE+1", "DRAW"]})
     assert plays_of(g, s, P1, "MOVE+1") == [play("MOVE+1")]
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert moves(s.events) == [(P1, [2, 0], [3, 0], "MOVE")]
+    s = act(g, s, P1, play("MOVE+1"))
+    assert moves(events_of(s)) == [(P1, [2, 0], [3, 0], "MOVE")]
     assert (where(s, P1), where(s, P2), where(s, P3)) == ((3, 0), (2, 1), "START")
     assert s.phase == "hand" and s.pending == (P1,)  # the FREE DRAW may still follow
 
@@ -192,16 +239,16 @@ def test_move_plus_two_jumps_over_the_token_in_front() -> None:
     """+2 jumps over tokens sitting immediately in front: no bump, only the destination counts."""
     g = make()
     s = build(g, tokens={P1: (1, 0), P2: (2, 0)}, hands={P1: ["MOVE+2", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE+2"))
-    assert moves(s.events) == [(P1, [1, 0], [3, 0], "MOVE")]
+    s = act(g, s, P1, play("MOVE+2"))
+    assert moves(events_of(s)) == [(P1, [1, 0], [3, 0], "MOVE")]
     assert where(s, P2) == (2, 0)
 
 
 def test_move_minus_two_jumps_back_over_the_token_behind() -> None:
     g = make()
     s = build(g, tokens={P1: (3, 1), P2: (2, 1)}, hands={P1: ["MOVE-2", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE-2"))
-    assert moves(s.events) == [(P1, [3, 1], [1, 1], "MOVE")]
+    s = act(g, s, P1, play("MOVE-2"))
+    assert moves(events_of(s)) == [(P1, [3, 1], [1, 1], "MOVE")]
     assert where(s, P2) == (2, 1)
 
 
@@ -210,10 +257,10 @@ def test_moving_off_the_board_forward_wins(start: int, name: str) -> None:
     """A MOVE +2 from the row closest to FINISH still wins: reaching or crossing FINISH wins."""
     g = make()
     s = build(g, tokens={P1: (start, 2), P2: (5, 0)}, hands={P1: [name, "DRAW"]})
-    s = g.apply(s, P1, play(name))
+    s = act(g, s, P1, play(name))
     assert s.is_terminal and s.winner == P1 and where(s, P1) == "FINISH"
-    assert moves(s.events) == [(P1, [start, 2], "FINISH", "MOVE")]
-    assert kinds(s.events)[-2:] == ["finished", "game_over"]
+    assert moves(events_of(s)) == [(P1, [start, 2], "FINISH", "MOVE")]
+    assert kinds(events_of(s))[-2:] == ["finished", "game_over"]
     outcome = g.outcome(s)
     assert outcome is not None and outcome.winners == frozenset({P1})
     assert g.legal_actions(s, P1) == () and s.pending == ()
@@ -224,12 +271,12 @@ def test_forced_minus_two_from_the_first_row_goes_back_to_start() -> None:
     START card" — here by a FOE -2; a MOVE -2 from the first row does the same."""
     g = make()
     s = build(g, tokens={P1: (1, 0), P2: (0, 1)}, hands={P1: ["FOE-2", "DRAW"]})
-    s = g.apply(s, P1, play("FOE-2", target=P2))
-    assert moves(s.events) == [(P2, [0, 1], "START", "FOE")]
+    s = act(g, s, P1, play("FOE-2", target=P2))
+    assert moves(events_of(s)) == [(P2, [0, 1], "START", "FOE")]
     assert where(s, P2) == "START"
     s = build(g, tokens={P1: (0, 0)}, hands={P1: ["MOVE-2", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE-2"))
-    assert moves(s.events) == [(P1, [0, 0], "START", "MOVE")]
+    s = act(g, s, P1, play("MOVE-2"))
+    assert moves(events_of(s)) == [(P1, [0, 0], "START", "MOVE")]
 
 
 def test_moving_off_start_enters_the_lane_of_ones_choice() -> None:
@@ -238,9 +285,9 @@ def test_moving_off_start_enters_the_lane_of_ones_choice() -> None:
     s = build(g, hands={P1: ["MOVE+1", "MOVE+2", "DRAW"]})
     assert plays_of(g, s, P1, "MOVE+1") == [play("MOVE+1", lane=ln) for ln in range(3)]
     assert plays_of(g, s, P1, "MOVE+2") == [play("MOVE+2", lane=ln) for ln in range(3)]
-    t = g.apply(s, P1, play("MOVE+1", lane=2))
-    assert moves(t.events) == [(P1, [-1, -1], [0, 2], "MOVE")]
-    t = g.apply(s, P1, play("MOVE+2", lane=1))
+    t = act(g, s, P1, play("MOVE+1", lane=2))
+    assert moves(events_of(t)) == [(P1, [-1, -1], [0, 2], "MOVE")]
+    t = act(g, s, P1, play("MOVE+2", lane=1))
     assert where(t, P1) == (1, 1)  # +2 from START lands on the second row
 
 
@@ -249,8 +296,8 @@ def test_minus_move_on_start_does_nothing_but_may_be_played() -> None:
     g = make()
     s = build(g, hands={P1: ["MOVE-1", "DRAW"]})
     assert plays_of(g, s, P1, "MOVE-1") == [play("MOVE-1")]
-    s = g.apply(s, P1, play("MOVE-1"))
-    assert of_kind(s.events, "no_effect") == [{"player": P1, "why": "on START"}]
+    s = act(g, s, P1, play("MOVE-1"))
+    assert of_kind(events_of(s), "no_effect") == [{"player": P1, "why": "on START"}]
     assert where(s, P1) == "START" and names(g, s.discard) == Counter({"MOVE-1": 1})
     assert s.nonfree_played and s.hand_played == 1
 
@@ -262,8 +309,8 @@ def test_foe_moves_the_opponent_chosen_by_its_player() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 0), P2: (3, 1), P3: (2, 2)}, hands={P1: ["FOE-1", "DRAW"]})
     assert plays_of(g, s, P1, "FOE-1") == [play("FOE-1", target=P2), play("FOE-1", target=P3)]
-    s = g.apply(s, P1, play("FOE-1", target=P2))
-    assert moves(s.events) == [(P2, [3, 1], [2, 1], "FOE")]
+    s = act(g, s, P1, play("FOE-1", target=P2))
+    assert moves(events_of(s)) == [(P2, [3, 1], [2, 1], "FOE")]
     assert (where(s, P1), where(s, P3)) == ((0, 0), (2, 2))
 
 
@@ -271,8 +318,8 @@ def test_foe_plus_moves_the_opponent_forward_and_bumps() -> None:
     """FAQ 1: the earlier occupant is bumped in the direction of the movement."""
     g = make()
     s = build(g, tokens={P1: (3, 1), P2: (2, 1)}, hands={P1: ["FOE+1", "DRAW"]})
-    s = g.apply(s, P1, play("FOE+1", target=P2))
-    assert moves(s.events) == [(P2, [2, 1], [3, 1], "FOE"), (P1, [3, 1], [4, 1], "bumped")]
+    s = act(g, s, P1, play("FOE+1", target=P2))
+    assert moves(events_of(s)) == [(P2, [2, 1], [3, 1], "FOE"), (P1, [3, 1], [4, 1], "bumped")]
 
 
 def test_foe_has_no_effect_on_a_token_on_block() -> None:
@@ -283,8 +330,8 @@ def test_foe_has_no_effect_on_a_token_on_block() -> None:
         g, cells={(3, 1): "BLOCK"}, tokens={P1: (1, 0), P2: (3, 1)}, hands={P1: ["FOE-2", "DRAW"]}
     )
     assert play("FOE-2", target=P2) in g.legal_actions(s, P1)
-    s = g.apply(s, P1, play("FOE-2", target=P2))
-    assert of_kind(s.events, "no_effect") == [{"player": P2, "why": "on BLOCK"}]
+    s = act(g, s, P1, play("FOE-2", target=P2))
+    assert of_kind(events_of(s), "no_effect") == [{"player": P2, "why": "on BLOCK"}]
     assert where(s, P2) == (3, 1) and names(g, s.discard) == Counter({"FOE-2": 1})
 
 
@@ -296,8 +343,8 @@ def test_faq2_the_player_causing_a_move_off_start_chooses_the_lane() -> None:
         *(play("FOE+1", target=P2, lane=ln) for ln in range(3)),
         play("FOE+1", target=P3),
     ]
-    s = g.apply(s, P1, play("FOE+1", target=P2, lane=2))
-    assert moves(s.events) == [(P2, [-1, -1], [0, 2], "FOE")]
+    s = act(g, s, P1, play("FOE+1", target=P2, lane=2))
+    assert moves(events_of(s)) == [(P2, [-1, -1], [0, 2], "FOE")]
 
 
 def test_faq2_a_board_foe_plus_lets_the_player_on_it_choose_the_lane() -> None:
@@ -314,8 +361,8 @@ def test_faq2_a_board_foe_plus_lets_the_player_on_it_choose_the_lane() -> None:
         *(play("FOE+2", target=P2, lane=ln) for ln in range(3)),
         *(play("FOE+2", target=P3, lane=ln) for ln in range(3)),
     )
-    s = g.apply(s, P1, play("FOE+2", target=P3, lane=2))
-    assert moves(s.events) == [(P3, [-1, -1], [1, 2], "FOE")]
+    s = act(g, s, P1, play("FOE+2", target=P3, lane=2))
+    assert moves(events_of(s)) == [(P3, [-1, -1], [1, 2], "FOE")]
     assert s.phase == "hand" and s.pending == (P1,)  # then the Hand Action
 
 
@@ -326,7 +373,7 @@ def test_all_its_player_chooses_the_order_and_the_entry_lanes() -> None:
     """ALL affects all players; tokens leaving START that enter the same lane bump each other."""
     g = make()
     s = build(g, tokens={P1: (1, 0)}, hands={P1: ["ALL+1", "DRAW"]})
-    s = g.apply(s, P1, play("ALL+1"))
+    s = act(g, s, P1, play("ALL+1"))
     assert s.phase == "step" and s.pending == (P1,)
     assert s.context == {"kind": "all", "player": P1, "amount": 1, "left": [P1, P2, P3]}
     assert g.legal_actions(s, P1) == (
@@ -367,7 +414,7 @@ def test_all_bumps_a_token_on_block_which_it_does_not_move() -> None:
         tokens={P1: (1, 0), P2: (2, 0)},
         hands={P1: ["ALL+1", "DRAW"]},
     )
-    s = g.apply(s, P1, play("ALL+1"))
+    s = act(g, s, P1, play("ALL+1"))
     assert s.context["left"] == [P1, P3]  # P2 on BLOCK does not move
     s, events = run(g, s, (P1, Step(P1)), (P1, Step(P3, 2)))
     assert moves(events) == [
@@ -380,7 +427,7 @@ def test_all_bumps_a_token_on_block_which_it_does_not_move() -> None:
 def test_all_minus_moves_board_tokens_back_and_leaves_start_alone() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 0), P2: (3, 1)}, hands={P1: ["ALL-2", "DRAW"]})
-    s = g.apply(s, P1, play("ALL-2"))
+    s = act(g, s, P1, play("ALL-2"))
     assert g.legal_actions(s, P1) == (Step(P1), Step(P2))
     s, events = run(g, s, (P1, Step(P2)))
     assert moves(events) == [(P2, [3, 1], [1, 1], "ALL"), (P1, [0, 0], "START", "ALL")]
@@ -416,7 +463,7 @@ def test_all_from_the_board_is_resolved_by_the_player_standing_on_it() -> None:
     g = make()
     s = build(g, cells={(1, 1): "ALL+1"}, tokens={P2: (1, 1), P3: (3, 2)}, hands={P1: ["MOVE+1"]})
     s = turn_of(g, s, P2)
-    assert of_kind(s.events, "declared") == [
+    assert of_kind(events_of(s), "declared") == [
         {"player": P2, "source": "board", "play": {"type": "play", "card": "ALL+1"}}
     ]
     assert s.phase == "step" and s.pending == (P2,)
@@ -435,10 +482,10 @@ def test_shift_moves_own_or_an_opponents_token_to_another_lane_of_the_row() -> N
         play("SHIFT", target=P2, lane=0),
         play("SHIFT", target=P2, lane=1),
     ]  # P3 on START cannot be shifted
-    t = g.apply(s, P1, play("SHIFT", target=P1, lane=2))
-    assert moves(t.events) == [(P1, [2, 0], [2, 2], "SHIFT")]  # jumps, only the destination
-    t = g.apply(s, P1, play("SHIFT", target=P2, lane=0))
-    assert moves(t.events) == [(P2, [4, 2], [4, 0], "SHIFT")]
+    t = act(g, s, P1, play("SHIFT", target=P1, lane=2))
+    assert moves(events_of(t)) == [(P1, [2, 0], [2, 2], "SHIFT")]  # jumps, only the destination
+    t = act(g, s, P1, play("SHIFT", target=P2, lane=0))
+    assert moves(events_of(t)) == [(P2, [4, 2], [4, 0], "SHIFT")]
 
 
 def test_shift_cannot_move_someone_from_start() -> None:
@@ -446,8 +493,8 @@ def test_shift_cannot_move_someone_from_start() -> None:
     g = make()
     s = build(g, hands={P1: ["SHIFT", "DRAW"]})
     assert plays_of(g, s, P1, "SHIFT") == [play("SHIFT")]
-    s = g.apply(s, P1, play("SHIFT"))
-    assert moves(s.events) == [] and s.nonfree_played
+    s = act(g, s, P1, play("SHIFT"))
+    assert moves(events_of(s)) == [] and s.nonfree_played
 
 
 def test_shift_bumps_sideways_in_a_chain() -> None:
@@ -456,8 +503,8 @@ def test_shift_bumps_sideways_in_a_chain() -> None:
     s = build(
         g, tokens={P1: (2, 0), P2: (2, 2), P3: (2, 3), P4: (4, 1)}, hands={P1: ["SHIFT", "DRAW"]}
     )
-    s = g.apply(s, P1, play("SHIFT", target=P1, lane=2))
-    assert moves(s.events) == [
+    s = act(g, s, P1, play("SHIFT", target=P1, lane=2))
+    assert moves(events_of(s)) == [
         (P1, [2, 0], [2, 2], "SHIFT"),
         (P2, [2, 2], [2, 3], "bumped"),
         (P3, [2, 3], [1, 3], "bumped"),  # off the edge: backward one row (decision)
@@ -467,11 +514,11 @@ def test_shift_bumps_sideways_in_a_chain() -> None:
 def test_shift_left_bump_off_the_edge_goes_back_and_can_chain_to_start() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 2), P2: (0, 0), P3: (1, 1)}, hands={P1: ["SHIFT", "DRAW"]})
-    s = g.apply(s, P1, play("SHIFT", target=P3, lane=0))
-    assert moves(s.events) == [(P3, [1, 1], [1, 0], "SHIFT")]
+    s = act(g, s, P1, play("SHIFT", target=P3, lane=0))
+    assert moves(events_of(s)) == [(P3, [1, 1], [1, 0], "SHIFT")]
     s2 = build(g, tokens={P1: (0, 2), P2: (0, 0)}, hands={P1: ["SHIFT", "DRAW"]})
-    s2 = g.apply(s2, P1, play("SHIFT", target=P1, lane=0))
-    assert moves(s2.events) == [
+    s2 = act(g, s2, P1, play("SHIFT", target=P1, lane=0))
+    assert moves(events_of(s2)) == [
         (P1, [0, 2], [0, 0], "SHIFT"),
         (P2, [0, 0], "START", "bumped"),  # off the left edge of the first row: back to START
     ]
@@ -502,10 +549,10 @@ def test_trade_own_position_with_another_player_or_two_opponents() -> None:
         play("TRADE", target=P1, other=P3),
         play("TRADE", target=P2, other=P3),
     ]
-    t = g.apply(s, P1, play("TRADE", target=P1, other=P3))
-    assert of_kind(t.events, "traded") == [{"a": P1, "b": P3}]
+    t = act(g, s, P1, play("TRADE", target=P1, other=P3))
+    assert of_kind(events_of(t), "traded") == [{"a": P1, "b": P3}]
     assert (where(t, P1), where(t, P3)) == ((4, 2), (1, 0))
-    t = g.apply(s, P1, play("TRADE", target=P2, other=P3))
+    t = act(g, s, P1, play("TRADE", target=P2, other=P3))
     assert (where(t, P1), where(t, P2), where(t, P3)) == ((1, 0), (4, 2), (3, 1))
 
 
@@ -518,7 +565,7 @@ def test_trade_with_a_token_on_start_and_not_with_one_on_block() -> None:
         hands={P1: ["TRADE", "DRAW"]},
     )
     assert plays_of(g, s, P1, "TRADE") == [play("TRADE", target=P1, other=P3)]
-    s = g.apply(s, P1, play("TRADE", target=P1, other=P3))
+    s = act(g, s, P1, play("TRADE", target=P1, other=P3))
     assert (where(s, P1), where(s, P3)) == ("START", (2, 0))
 
 
@@ -533,8 +580,8 @@ def test_trade_never_offers_two_tokens_on_start() -> None:
     ]  # not P2<>P3, both on START
     s = build(g, hands={P1: ["TRADE", "DRAW"]})
     assert plays_of(g, s, P1, "TRADE") == [play("TRADE")]
-    s = g.apply(s, P1, play("TRADE"))
-    assert of_kind(s.events, "traded") == [] and moves(s.events) == []
+    s = act(g, s, P1, play("TRADE"))
+    assert of_kind(events_of(s), "traded") == [] and moves(events_of(s)) == []
     assert names(g, s.discard) == Counter({"TRADE": 1}) and s.nonfree_played
 
 
@@ -547,10 +594,10 @@ def test_cut_puts_a_token_on_the_card_in_front_of_another() -> None:
     assert plays_of(g, s, P1, "CUT") == [
         play("CUT", target=q, other=x) for q in (P1, P2, P3) for x in (P1, P2, P3) if x != q
     ]
-    t = g.apply(s, P1, play("CUT", target=P1, other=P2))
-    assert moves(t.events) == [(P1, [0, 0], [4, 1], "CUT")]
-    t = g.apply(s, P1, play("CUT", target=P3, other=P1))  # an opponent in front of oneself
-    assert moves(t.events) == [(P3, [1, 2], [1, 0], "CUT")]
+    t = act(g, s, P1, play("CUT", target=P1, other=P2))
+    assert moves(events_of(t)) == [(P1, [0, 0], [4, 1], "CUT")]
+    t = act(g, s, P1, play("CUT", target=P3, other=P1))  # an opponent in front of oneself
+    assert moves(events_of(t)) == [(P3, [1, 2], [1, 0], "CUT")]
 
 
 def test_cut_may_move_backwards_and_still_bumps_forward() -> None:
@@ -558,8 +605,8 @@ def test_cut_may_move_backwards_and_still_bumps_forward() -> None:
     bumped forward "no matter in which direction the cut is moving"."""
     g = make()
     s = build(g, tokens={P1: (4, 0), P2: (1, 2), P3: (2, 2)}, hands={P1: ["CUT", "DRAW"]})
-    s = g.apply(s, P1, play("CUT", target=P1, other=P2))
-    assert moves(s.events) == [(P1, [4, 0], [2, 2], "CUT"), (P3, [2, 2], [3, 2], "bumped")]
+    s = act(g, s, P1, play("CUT", target=P1, other=P2))
+    assert moves(events_of(s)) == [(P1, [4, 0], [2, 2], "CUT"), (P3, [2, 2], [3, 2], "bumped")]
 
 
 def test_cut_not_onto_finish_but_a_bump_may_reach_it() -> None:
@@ -569,8 +616,8 @@ def test_cut_not_onto_finish_but_a_bump_may_reach_it() -> None:
     s = build(g, tokens={P1: (0, 0), P2: (5, 0), P3: (4, 1)}, hands={P1: ["CUT", "DRAW"]})
     assert all(a.other != P2 for a in plays_of(g, s, P1, "CUT"))  # P2 is in the last row
     t = build(g, tokens={P1: (0, 0), P2: (4, 1), P3: (5, 1)}, hands={P1: ["CUT", "DRAW"]})
-    t = g.apply(t, P1, play("CUT", target=P1, other=P2))
-    assert moves(t.events) == [(P1, [0, 0], [5, 1], "CUT"), (P3, [5, 1], "FINISH", "bumped")]
+    t = act(g, t, P1, play("CUT", target=P1, other=P2))
+    assert moves(events_of(t)) == [(P1, [0, 0], [5, 1], "CUT"), (P3, [5, 1], "FINISH", "bumped")]
     assert t.is_terminal and t.winner == P3
 
 
@@ -586,8 +633,8 @@ def test_cut_in_front_of_a_block_sitter_and_bumping_one() -> None:
     options = plays_of(g, s, P1, "CUT")
     assert {a.target for a in options} == {P1}  # neither BLOCK-sitter can be the target
     assert {a.other for a in options} == {P2, P3}
-    s = g.apply(s, P1, play("CUT", target=P1, other=P2))
-    assert moves(s.events) == [(P1, [0, 0], [3, 1], "CUT"), (P3, [3, 1], [4, 1], "bumped")]
+    s = act(g, s, P1, play("CUT", target=P1, other=P2))
+    assert moves(events_of(s)) == [(P1, [0, 0], [3, 1], "CUT"), (P3, [3, 1], [4, 1], "bumped")]
 
 
 def test_cut_is_not_offered_where_the_target_already_stands() -> None:
@@ -610,15 +657,15 @@ def test_cut_is_not_offered_where_the_target_already_stands() -> None:
         hands={P1: ["CUT", "DRAW"]},
     )
     assert plays_of(g2, s, P1, "CUT") == [play("CUT")]  # P2 on BLOCK cannot be cut either
-    s = g2.apply(s, P1, play("CUT"))
-    assert moves(s.events) == [] and names(g2, s.discard) == Counter({"CUT": 1})
+    s = act(g2, s, P1, play("CUT"))
+    assert moves(events_of(s)) == [] and names(g2, s.discard) == Counter({"CUT": 1})
 
 
 def test_cut_can_take_a_token_off_start() -> None:
     g = make()
     s = build(g, tokens={P1: (2, 0), P2: (3, 1)}, hands={P1: ["CUT", "DRAW"]})
-    s = g.apply(s, P1, play("CUT", target=P3, other=P2))
-    assert moves(s.events) == [(P3, [-1, -1], [4, 1], "CUT")]
+    s = act(g, s, P1, play("CUT", target=P3, other=P2))
+    assert moves(events_of(s)) == [(P3, [-1, -1], [4, 1], "CUT")]
 
 
 # -- DRAW ------------------------------------------------------------------------------------
@@ -628,8 +675,8 @@ def test_draw_draws_two_cards_and_is_free() -> None:
     """ "All DRAW cards are free cards": the non-FREE card may still be played after it."""
     g = make()
     s = build(g, tokens={P1: (1, 0)}, hands={P1: ["DRAW", "MOVE+1"]}, draw_top=["CUT", "TRADE"])
-    s = g.apply(s, P1, play("DRAW"))
-    assert of_kind(s.events, "cards_drawn") == [{"player": P1, "count": 2}]
+    s = act(g, s, P1, play("DRAW"))
+    assert of_kind(events_of(s), "cards_drawn") == [{"player": P1, "count": 2}]
     assert names(g, s.hands[P1]) == Counter({"MOVE+1": 1, "CUT": 1, "TRADE": 1})
     assert not s.nonfree_played and EndHand() in g.legal_actions(s, P1)
     assert play("MOVE+1") in g.legal_actions(s, P1)
@@ -641,10 +688,10 @@ def test_draw_on_the_board_draws_two_then_the_hand_action_follows() -> None:
     g = make()
     s = build(g, cells={(1, 0): "DRAW"}, tokens={P1: (1, 0)}, hands={P3: ["MOVE+1"]})
     s = turn_of(g, s, P1)
-    declared = of_kind(s.events, "declared")
+    declared = of_kind(events_of(s), "declared")
     assert declared == [{"player": P1, "source": "board", "play": {"type": "play", "card": "DRAW"}}]
     assert action_from_json(declared[0]["play"]) == Play(CardType("DRAW", 0, True)) == play("DRAW")
-    assert of_kind(s.events, "cards_drawn")[-1] == {"player": P1, "count": 2}
+    assert of_kind(events_of(s), "cards_drawn")[-1] == {"player": P1, "count": 2}
     assert len(s.hands[P1]) == 2 and s.phase == "hand" and s.pending == (P1,)
 
 
@@ -662,24 +709,24 @@ def test_revamp_add_a_lane_on_the_right_and_join_it() -> None:
         play("REVAMP", mode="add-right"),
         *(play("REVAMP", mode="remove", lane=ln) for ln in range(3)),
     ]
-    s = g.apply(s, P1, play("REVAMP", mode="add-right"))
+    s = act(g, s, P1, play("REVAMP", mode="add-right"))
     assert s.lanes == 4 and [g.types[row[3]].name for row in s.grid] == column
-    assert of_kind(s.events, "lane_added") == [{"player": P1, "lane": 3}]
+    assert of_kind(events_of(s), "lane_added") == [{"player": P1, "lane": 3}]
     assert s.phase == "step" and g.legal_actions(s, P1) == (Step(P1, 3), Step(P1, -1))
-    joined = g.apply(s, P1, Step(P1, 3))
-    assert moves(joined.events) == [(P1, [2, 0], [2, 3], "REVAMP")]
-    stayed = g.apply(s, P1, Step(P1, -1))
-    assert where(stayed, P1) == (2, 0) and moves(stayed.events) == []
+    joined = act(g, s, P1, Step(P1, 3))
+    assert moves(events_of(joined)) == [(P1, [2, 0], [2, 3], "REVAMP")]
+    stayed = act(g, s, P1, Step(P1, -1))
+    assert where(stayed, P1) == (2, 0) and moves(events_of(stayed)) == []
     assert_conserved(g, joined)
 
 
 def test_revamp_add_left_renumbers_the_lanes_and_start_joins_the_first_row() -> None:
     g = make()
     s = build(g, tokens={P2: (2, 0), P3: (3, 2)}, hands={P1: ["REVAMP", "DRAW"]})
-    s = g.apply(s, P1, play("REVAMP", mode="add-left"))
+    s = act(g, s, P1, play("REVAMP", mode="add-left"))
     assert (where(s, P2), where(s, P3)) == ((2, 1), (3, 3))  # same cards, new lane numbers
-    s = g.apply(s, P1, Step(P1, 0))
-    assert moves(s.events) == [(P1, [-1, -1], [0, 0], "REVAMP")]  # from START: first row
+    s = act(g, s, P1, Step(P1, 0))
+    assert moves(events_of(s)) == [(P1, [-1, -1], [0, 0], "REVAMP")]  # from START: first row
 
 
 def test_revamp_remove_a_lane_the_remover_places_the_displaced_tokens() -> None:
@@ -694,12 +741,12 @@ def test_revamp_remove_a_lane_the_remover_places_the_displaced_tokens() -> None:
         hands={P1: ["REVAMP", "DRAW"]},
     )
     lane_cards = [row[1] for row in s.grid]
-    s = g.apply(s, P1, play("REVAMP", mode="remove", lane=1))
+    s = act(g, s, P1, play("REVAMP", mode="remove", lane=1))
     assert s.lanes == 2 and set(lane_cards) <= set(s.discard)
-    assert of_kind(s.events, "lane_removed") == [{"player": P1, "lane": 1, "displaced": [P3, P2]}]
+    assert of_kind(events_of(s), "lane_removed") == [{"player": P1, "lane": 1, "displaced": [P3, P2]}]
     assert s.phase == "step" and s.context["left"] == [P3, P2]
     assert g.legal_actions(s, P1) == (Step(P3, 0), Step(P3, 1))
-    s = g.apply(s, P1, Step(P3, 1))
+    s = act(g, s, P1, Step(P3, 1))
     assert g.legal_actions(s, P1) == (Step(P2, 0), Step(P2, 1))
     s, events = run(g, s, (P1, Step(P2, 0)))
     assert of_kind(events, "token_placed") == [{"player": P2, "to": [3, 0]}]
@@ -711,7 +758,7 @@ def test_revamp_remove_a_lane_the_remover_places_the_displaced_tokens() -> None:
 def test_revamp_remove_offers_only_free_cards_of_the_row() -> None:
     g = make()
     s = build(g, tokens={P1: (2, 0), P2: (2, 1)}, hands={P1: ["REVAMP", "DRAW"]})
-    s = g.apply(s, P1, play("REVAMP", mode="remove", lane=1))
+    s = act(g, s, P1, play("REVAMP", mode="remove", lane=1))
     # P2 is displaced in row 2, where P1 holds lane 0: lane 1 (the old lane 2) is the only free
     # card, so the placement needs no decision.
     assert s.phase == "hand" and where(s, P2) == (2, 1)
@@ -751,21 +798,29 @@ def test_board_skip_loses_the_whole_turn_once_per_arrival() -> None:
         hands={P1: ["MOVE+2"], P2: ["MOVE-1", "MOVE+1*"]},
     )
     s = turn_of(g, s, P2)
-    # A Board Action (SB-10): declared; nobody holds a BLOCK, so no window; the turn is lost.
-    assert kinds(s.events)[1:] == ["turn_started", "declared", "turn_skipped", "turn_started"]
-    assert of_kind(s.events, "declared") == [
+    # A Board Action (SB-10): declared; the window opens as after every declaration (SB-9
+    # amended) and closes, nobody holding a BLOCK; the turn is lost.
+    assert kinds(events_of(s))[1:] == [
+        "turn_started",
+        "declared",
+        "window_opened",
+        "window_closed",
+        "turn_skipped",
+        "turn_started",
+    ]
+    assert of_kind(events_of(s), "declared") == [
         {"player": P2, "source": "board", "play": {"type": "play", "card": "SKIP"}}
     ]
-    assert of_kind(s.events, "turn_skipped") == [{"player": P2, "why": "board skip"}]
+    assert of_kind(events_of(s), "turn_skipped") == [{"player": P2, "why": "board skip"}]
     assert len(s.hands[P2]) == 2  # no Draw Action either
     assert s.current == P1 and s.phase == "hand"
     s = turn_of(g, s, P2)  # the SKIP was spent: P2 plays this turn
-    assert s.current == P2 and s.phase == "hand" and not of_kind(s.events, "turn_skipped")
+    assert s.current == P2 and s.phase == "hand" and not of_kind(events_of(s), "turn_skipped")
     s, events = run(g, s, (P2, play("MOVE-1")), (P2, play("MOVE+1*")))  # off and back on
     assert moves(events)[:2] == [(P2, [2, 1], [1, 1], "MOVE"), (P2, [1, 1], [2, 1], "MOVE")]
     assert s.current == P1
     s = turn_of(g, s, P2)
-    assert of_kind(s.events, "turn_skipped") == [{"player": P2, "why": "board skip"}]
+    assert of_kind(events_of(s), "turn_skipped") == [{"player": P2, "why": "board skip"}]
 
 
 def test_a_board_skip_blocked_by_its_own_player_lets_the_hand_action_follow() -> None:
@@ -781,7 +836,7 @@ def test_a_board_skip_blocked_by_its_own_player_lets_the_hand_action_follow() ->
     )
     skip_card = s.grid[2][1]
     s = turn_of(g, s, P2)
-    assert of_kind(s.events, "declared") == [
+    assert of_kind(events_of(s), "declared") == [
         {"player": P2, "source": "board", "play": {"type": "play", "card": "SKIP"}}
     ]
     assert s.phase == "window" and s.pending == (P2,) and s.skip_spent[P2]
@@ -791,14 +846,15 @@ def test_a_board_skip_blocked_by_its_own_player_lets_the_hand_action_follow() ->
         "source": "board",
         "play": {"type": "play", "card": "SKIP"},
     }
-    s = g.apply(s, P2, Block())
-    assert kinds(s.events) == ["block_played", "window_closed", "cancelled"]
-    assert "turn_skipped" not in kinds(s.events)
+    s = act(g, s, P2, Block())
+    # SB-9 amended: the BLOCK opens a window of its own, which the others can only pass.
+    assert kinds(events_of(s)) == ["block_played", "window_opened", "window_closed", "cancelled"]
+    assert "turn_skipped" not in kinds(events_of(s))
     assert s.grid[2][1] == skip_card and names(g, s.discard) == Counter({"BLOCK": 1})
     assert s.current == P2 and s.phase == "hand" and s.pending == (P2,)
-    s = g.apply(s, P2, play("MOVE+1"))  # the Hand Action, then the Draw Action
-    assert moves(s.events) == [(P2, [2, 1], [3, 1], "MOVE")]
-    assert of_kind(s.events, "cards_drawn") == [{"player": P2, "count": 3}]
+    s = act(g, s, P2, play("MOVE+1"))  # the Hand Action, then the Draw Action
+    assert moves(events_of(s)) == [(P2, [2, 1], [3, 1], "MOVE")]
+    assert of_kind(events_of(s), "cards_drawn") == [{"player": P2, "count": 3}]
     assert_conserved(g, s)
 
 
@@ -832,8 +888,8 @@ def test_a_board_skip_blocked_by_an_opponent() -> None:
     )
     s = turn_of(g, s, P2)
     assert s.pending == (P1,)
-    s = g.apply(s, P1, Block())
-    assert of_kind(s.events, "cancelled") == [
+    s = act(g, s, P1, Block())
+    assert of_kind(events_of(s), "cancelled") == [
         {"player": P2, "play": {"type": "play", "card": "SKIP"}}
     ]
     # P2's hand holds one non-FREE card: the Hand Action is played by P2 itself.
@@ -862,12 +918,13 @@ def test_a_skip_in_front_of_a_player_is_served_without_a_window() -> None:
     action, so nobody may BLOCK it (the SKIP was open to BLOCKs when it was played)."""
     g = make()
     s = build(g, hands={P1: ["SKIP", "BLOCK"], P2: ["BLOCK", "MOVE+1"], P3: ["BLOCK", "CUT"]})
-    s = g.apply(s, P1, play("SKIP", target=P2))
+    s = act(g, s, P1, play("SKIP", target=P2))
     assert s.pending == (P2, P3)  # the SKIP from hand opens a window (not for P1's own)
     s, events = run(g, s, (P2, Pass()), (P3, Pass()))
     # The window closes, the SKIP is placed; P1 holds only a BLOCK: its turn ends (a draw);
     # P2's turn is only discarding the SKIP, with no window, though everyone holds a BLOCK.
     assert kinds(events) == [
+        "window_closed",
         "skip_placed",
         "cards_drawn",
         "turn_started",
@@ -888,10 +945,10 @@ def test_skips_stack_one_turn_each() -> None:
     assert of_kind(events, "turn_skipped") == [{"player": P3, "why": "skip card"}]
     assert len(s.skip_cards[P3]) == 1 and s.current == P1
     s = turn_of(g, s, P3)
-    assert of_kind(s.events, "turn_skipped") == [{"player": P3, "why": "skip card"}]
+    assert of_kind(events_of(s), "turn_skipped") == [{"player": P3, "why": "skip card"}]
     assert s.skip_cards[P3] == [] and s.current == P1
     s = turn_of(g, s, P3)
-    assert of_kind(s.events, "turn_skipped") == [] and s.current == P3
+    assert of_kind(events_of(s), "turn_skipped") == [] and s.current == P3
     assert names(g, s.hands[P3]) == Counter({"MOVE+1": 1})  # two turns without a draw
 
 
@@ -928,12 +985,13 @@ def test_block_cancels_a_hand_action_and_is_not_replaced() -> None:
         tokens={P1: (2, 0)},
         hands={P1: ["MOVE+1", "DRAW"], P2: ["BLOCK", "MOVE+1"]},
     )
-    s = g.apply(s, P1, play("MOVE+1"))
+    s = act(g, s, P1, play("MOVE+1"))
     assert s.phase == "window" and s.pending == (P2,)
     assert g.legal_actions(s, P2) == (Block(), Pass()) and g.legal_actions(s, P1) == ()
-    s = g.apply(s, P2, Block())
-    assert kinds(s.events) == ["block_played", "window_closed", "cancelled"]
-    assert of_kind(s.events, "window_closed") == [{"blocks": 1, "cancelled": True}]
+    s = act(g, s, P2, Block())
+    # SB-9 amended: the BLOCK opens a window of its own, which the others can only pass.
+    assert kinds(events_of(s)) == ["block_played", "window_opened", "window_closed", "cancelled"]
+    assert of_kind(events_of(s), "window_closed") == [{"blocks": 1, "cancelled": True}]
     assert where(s, P1) == (2, 0)
     assert names(g, s.discard) == Counter({"MOVE+1": 1, "BLOCK": 1})
     assert names(g, s.hands[P2]) == Counter({"MOVE+1": 1})  # not replaced
@@ -948,9 +1006,9 @@ def test_block_on_block_lets_the_action_stand() -> None:
         tokens={P1: (2, 0)},
         hands={P1: ["MOVE+1", "DRAW"], P2: ["BLOCK"], P3: ["BLOCK"]},
     )
-    s = g.apply(s, P1, play("MOVE+1"))
+    s = act(g, s, P1, play("MOVE+1"))
     assert s.pending == (P2, P3)
-    s = g.apply(s, P3, Block())
+    s = act(g, s, P3, Block())
     assert s.phase == "window" and s.pending == (P2,)  # everybody holding one but P3
     s, events = run(g, s, (P2, Block()))
     assert of_kind(events, "window_closed") == [{"blocks": 2, "cancelled": False}]
@@ -965,9 +1023,9 @@ def test_three_blocks_cancel() -> None:
         tokens={P1: (2, 0)},
         hands={P1: ["MOVE+1", "BLOCK", "DRAW"], P2: ["BLOCK"], P3: ["BLOCK"]},
     )
-    s = g.apply(s, P1, play("MOVE+1"))
+    s = act(g, s, P1, play("MOVE+1"))
     assert s.pending == (P2, P3)  # not P1: its own Hand Action (self_block="board", SB-9)
-    s = g.apply(s, P2, Block())
+    s = act(g, s, P2, Block())
     assert s.pending == (P1, P3)  # P1 may BLOCK the BLOCK on its action
     s, events = run(g, s, (P1, Block()), (P3, Block()))
     assert of_kind(events, "window_closed") == [{"blocks": 3, "cancelled": True}]
@@ -977,13 +1035,17 @@ def test_three_blocks_cancel() -> None:
 
 def test_the_actor_is_not_asked_about_its_own_hand_action() -> None:
     """SB-9 with the default ``self_block="board"``: blocking one's own Hand Action would only
-    throw a card away (FAQ 4), so its player is not asked; nobody else holds a BLOCK here, so no
-    window opens and the action resolves."""
+    throw a card away (FAQ 4), so its player is not asked; the others are (SB-9 amended), and
+    holding no BLOCK here they can only pass, so the action resolves."""
     g = make()
     s = build(g, tokens={P1: (2, 0)}, hands={P1: ["FOE+2", "BLOCK", "DRAW"]})
-    s = g.apply(s, P1, play("FOE+2", target=P2, lane=0))
-    assert "window_opened" not in kinds(s.events) and s.phase == "hand" and s.pending == (P1,)
-    assert moves(s.events) == [(P2, [-1, -1], [1, 0], "FOE")]
+    declared = g.step(s, P1, play("FOE+2", target=P2, lane=0)).state
+    assert declared.phase == "window" and declared.pending == (P2, P3)
+    assert g.legal_actions(declared, P2) == (Pass(),) == g.legal_actions(declared, P3)
+    s = act(g, s, P1, play("FOE+2", target=P2, lane=0))
+    assert kinds(events_of(s))[1:3] == ["window_opened", "window_closed"]
+    assert s.phase == "hand" and s.pending == (P1,)
+    assert moves(events_of(s)) == [(P2, [-1, -1], [1, 0], "FOE")]
     assert names(g, s.hands[P1]) == Counter({"BLOCK": 1, "DRAW": 1})
 
 
@@ -999,11 +1061,11 @@ def test_the_actor_may_block_its_own_board_action() -> None:
     )
     board_card = s.grid[2][0]
     s = turn_of(g, s, P1)
-    s = g.apply(s, P1, play("FOE+2", target=P2, lane=0))
+    s = act(g, s, P1, play("FOE+2", target=P2, lane=0))
     assert s.phase == "window" and s.pending == (P1,)
     assert g.legal_actions(s, P1) == (Block(), Pass())
-    s = g.apply(s, P1, Block())
-    assert of_kind(s.events, "cancelled") == [
+    s = act(g, s, P1, Block())
+    assert of_kind(events_of(s), "cancelled") == [
         {"player": P1, "play": {"type": "play", "card": "FOE+2", "target": P2, "lane": 0}}
     ]
     assert where(s, P2) == "START" and s.grid[2][0] == board_card
@@ -1016,11 +1078,11 @@ def test_the_actor_may_block_its_own_board_action() -> None:
 def test_passing_lets_the_action_stand() -> None:
     g = make()
     s = build(g, tokens={P1: (2, 0)}, hands={P1: ["MOVE+1", "DRAW"], P2: ["BLOCK"], P3: ["BLOCK"]})
-    s = g.apply(s, P1, play("MOVE+1"))
-    s = g.apply(s, P2, Pass())
-    assert s.phase == "window" and s.pending == (P3,) and s.events == ()
-    s = g.apply(s, P3, Pass())
-    assert moves(s.events) == [(P1, [2, 0], [3, 0], "MOVE")]
+    s = act(g, s, P1, play("MOVE+1"))
+    s = act(g, s, P2, Pass())
+    assert s.phase == "window" and s.pending == (P3,) and events_of(s) == []
+    s = act(g, s, P3, Pass())
+    assert moves(events_of(s)) == [(P1, [2, 0], [3, 0], "MOVE")]
     assert len(s.hands[P2]) == len(s.hands[P3]) == 1
 
 
@@ -1034,9 +1096,9 @@ def test_a_cancelled_board_card_stays_on_the_board() -> None:
     )
     board_card = s.grid[2][0]
     s = turn_of(g, s, P1)
-    assert of_kind(s.events, "declared")[-1]["source"] == "board"
+    assert of_kind(events_of(s), "declared")[-1]["source"] == "board"
     assert s.phase == "window" and s.pending == (P2,)
-    s = g.apply(s, P2, Block())
+    s = act(g, s, P2, Block())
     assert s.grid[2][0] == board_card and board_card not in s.discard
     assert where(s, P1) == (2, 0) and s.phase == "hand" and s.pending == (P1,)
     assert_conserved(g, s)
@@ -1064,7 +1126,7 @@ def test_a_block_card_on_the_board_has_no_board_action() -> None:
     g = make()
     s = build(g, cells={(1, 1): "BLOCK"}, tokens={P2: (1, 1)}, hands={P1: ["MOVE+1"], P2: ["CUT"]})
     s = turn_of(g, s, P2)
-    assert s.phase == "hand" and s.current == P2 and of_kind(s.events, "declared") == []
+    assert s.phase == "hand" and s.current == P2 and of_kind(events_of(s), "declared") == []
 
 
 def test_block_is_never_played_as_the_hand_action() -> None:
@@ -1074,8 +1136,8 @@ def test_block_is_never_played_as_the_hand_action() -> None:
     assert all(a.card.kind != "BLOCK" for a in g.legal_actions(s, P1) if isinstance(a, Play))
     s = build(g, hands={P1: ["BLOCK", "BLOCK"], P2: ["MOVE+1"]})
     assert g.legal_actions(s, P1) == (DiscardBlock(),)
-    s = g.apply(s, P1, DiscardBlock())
-    assert of_kind(s.events, "block_discarded") == [{"player": P1}]
+    s = act(g, s, P1, DiscardBlock())
+    assert of_kind(events_of(s), "block_discarded") == [{"player": P1}]
     assert names(g, s.discard) == Counter({"BLOCK": 1}) and s.current == P2
 
 
@@ -1089,15 +1151,15 @@ def test_several_free_cards_and_one_non_free_card_in_any_order() -> None:
         tokens={P1: (0, 0)},
         hands={P1: ["MOVE+1*", "FOE-1*", "MOVE+2", "FOE-1"], P2: ["CUT"]},
     )
-    s = g.apply(s, P1, play("MOVE+1*"))  # a FREE card first
+    s = act(g, s, P1, play("MOVE+1*"))  # a FREE card first
     assert where(s, P1) == (1, 0)
     legal = g.legal_actions(s, P1)
     assert play("MOVE+2") in legal and play("FOE-1", target=P2) in legal and EndHand() in legal
-    s = g.apply(s, P1, play("MOVE+2"))  # the one non-FREE card
+    s = act(g, s, P1, play("MOVE+2"))  # the one non-FREE card
     assert where(s, P1) == (3, 0)
     legal = g.legal_actions(s, P1)
     assert set(legal) == {play("FOE-1*", target=P2), play("FOE-1*", target=P3), EndHand()}
-    s = g.apply(s, P1, play("FOE-1*", target=P2))  # another FREE card after it
+    s = act(g, s, P1, play("FOE-1*", target=P2))  # another FREE card after it
     # Only the non-FREE FOE-1 is left: the Hand Action ends by itself.
     assert s.current == P2 and names(g, s.hands[P1])["FOE-1"] == 1
     assert names(g, s.discard) == Counter({"MOVE+1*": 1, "MOVE+2": 1, "FOE-1*": 1})
@@ -1107,9 +1169,9 @@ def test_a_free_card_may_be_the_only_card_of_the_hand_action() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 0)}, hands={P1: ["MOVE+1*", "MOVE+2"], P2: ["CUT"]})
     assert EndHand() not in g.legal_actions(s, P1)  # at least one card
-    s = g.apply(s, P1, play("MOVE+1*"))
+    s = act(g, s, P1, play("MOVE+1*"))
     assert not s.nonfree_played and EndHand() in g.legal_actions(s, P1)
-    s = g.apply(s, P1, EndHand())
+    s = act(g, s, P1, EndHand())
     assert s.current == P2 and names(g, s.hands[P1])["MOVE+2"] == 1
 
 
@@ -1120,7 +1182,7 @@ def test_a_free_card_on_the_board_is_a_regular_card() -> None:
         g, cells={(2, 0): "MOVE+1*"}, tokens={P1: (2, 0)}, hands={P1: ["MOVE+2"], P3: ["DRAW"]}
     )
     s = turn_of(g, s, P1)
-    assert of_kind(s.events, "declared") == [
+    assert of_kind(events_of(s), "declared") == [
         {"player": P1, "source": "board", "play": {"type": "play", "card": "MOVE+1"}}
     ]
     assert where(s, P1) == (3, 0)
@@ -1166,7 +1228,7 @@ def test_every_card_acts_on_the_board_as_if_played_from_hand(name: str) -> None:
         assert list(g.legal_actions(s, P1)) == hand_choices
         s, events = run(g, s, (P1, hand_choices[-1]))
     else:
-        events = list(s.events)
+        events = list(events_of(s))
     declared = of_kind(events, "declared")
     assert declared[0] == {"player": P1, "source": "board", "play": hand_choices[-1].to_json()}
     assert action_from_json(declared[0]["play"]) == hand_choices[-1]  # its JSON reads back
@@ -1180,8 +1242,8 @@ def test_every_card_acts_on_the_board_as_if_played_from_hand(name: str) -> None:
 def test_faq1_bump_chain_forward_into_finish_wins_for_the_bumped() -> None:
     g = make()
     s = build(g, tokens={P1: (3, 0), P2: (4, 0), P3: (5, 0)}, hands={P1: ["MOVE+1", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert moves(s.events) == [
+    s = act(g, s, P1, play("MOVE+1"))
+    assert moves(events_of(s)) == [
         (P1, [3, 0], [4, 0], "MOVE"),
         (P2, [4, 0], [5, 0], "bumped"),
         (P3, [5, 0], "FINISH", "bumped"),
@@ -1192,8 +1254,8 @@ def test_faq1_bump_chain_forward_into_finish_wins_for_the_bumped() -> None:
 def test_faq1_bump_chain_backward_to_start() -> None:
     g = make()
     s = build(g, tokens={P1: (2, 1), P2: (1, 1), P3: (0, 1)}, hands={P1: ["MOVE-1", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE-1"))
-    assert moves(s.events) == [
+    s = act(g, s, P1, play("MOVE-1"))
+    assert moves(events_of(s)) == [
         (P1, [2, 1], [1, 1], "MOVE"),
         (P2, [1, 1], [0, 1], "bumped"),
         (P3, [0, 1], "START", "bumped"),
@@ -1203,9 +1265,9 @@ def test_faq1_bump_chain_backward_to_start() -> None:
 def test_faq1_start_holds_any_number_of_tokens() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 0)}, hands={P1: ["MOVE-1", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE-1"))
+    s = act(g, s, P1, play("MOVE-1"))
     assert [where(s, p) for p in (P1, P2, P3)] == ["START"] * 3
-    assert not [m for m in moves(s.events) if m[3] == "bumped"]
+    assert not [m for m in moves(events_of(s)) if m[3] == "bumped"]
 
 
 # -- rows, the discards, the Draw Action -----------------------------------------------------
@@ -1217,9 +1279,15 @@ def test_the_first_row_goes_once_every_player_has_passed_it() -> None:
     g = make()
     s = build(g, tokens={P1: (0, 0), P2: (1, 1), P3: (2, 2)}, hands={P1: ["MOVE+1", "DRAW"]})
     first_row = s.grid[0][:]
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert kinds(s.events)[:3] == ["declared", "token_moved", "row_removed"]
-    assert of_kind(s.events, "row_removed") == [{"removed": 1}]
+    s = act(g, s, P1, play("MOVE+1"))
+    assert kinds(events_of(s))[:5] == [
+        "declared",
+        "window_opened",
+        "window_closed",
+        "token_moved",
+        "row_removed",
+    ]
+    assert of_kind(events_of(s), "row_removed") == [{"removed": 1}]
     assert s.rows == 5 and s.rows_removed == 1 and set(first_row) <= set(s.discard)
     assert [where(s, p) for p in (P1, P2, P3)] == [(0, 0), (0, 1), (1, 2)]
     assert_conserved(g, s)
@@ -1232,12 +1300,12 @@ def test_start_moves_up_a_token_sent_back_enters_the_new_first_row() -> None:
         tokens={P1: (0, 0), P2: (1, 1), P3: (2, 2)},
         hands={P1: ["MOVE+1*", "FOE-2"], P2: ["MOVE+1"]},
     )
-    s = g.apply(s, P1, play("MOVE+1*"))
+    s = act(g, s, P1, play("MOVE+1*"))
     assert s.rows_removed == 1 and where(s, P2) == (0, 1)
-    s = g.apply(s, P1, play("FOE-2", target=P2))
+    s = act(g, s, P1, play("FOE-2", target=P2))
     assert where(s, P2) == "START" and s.current == P2  # the Hand Action ended by itself
     assert g.legal_actions(s, P2) == tuple(play("MOVE+1", lane=ln) for ln in range(3))
-    s = g.apply(s, P2, play("MOVE+1", lane=1))
+    s = act(g, s, P2, play("MOVE+1", lane=1))
     assert where(s, P2) == (0, 1) and s.rows == 5 and s.rows_removed == 1
 
 
@@ -1245,14 +1313,14 @@ def test_only_the_first_two_rows_are_removed() -> None:
     """Several rows may go at once, but "only the FIRST TWO ROWS are removed" per game."""
     g = make()
     s = build(g, tokens={P1: (2, 0), P2: (3, 1), P3: (4, 2)}, hands={P1: ["MOVE+1", "DRAW"]})
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert of_kind(s.events, "row_removed") == [{"removed": 1}, {"removed": 2}]
+    s = act(g, s, P1, play("MOVE+1"))
+    assert of_kind(events_of(s), "row_removed") == [{"removed": 1}, {"removed": 2}]
     assert s.rows == 4 and [where(s, p) for p in (P1, P2, P3)] == [(1, 0), (1, 1), (2, 2)]
     g = make(rows=4)
     s = build(g, tokens={P1: (1, 0), P2: (1, 1), P3: (2, 2)}, hands={P1: ["MOVE+1", "DRAW"]})
     s.rows_removed = 2
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert of_kind(s.events, "row_removed") == [] and s.rows == 4
+    s = act(g, s, P1, play("MOVE+1"))
+    assert of_kind(events_of(s), "row_removed") == [] and s.rows == 4
 
 
 def test_the_discards_are_shuffled_into_an_empty_draw_pile() -> None:
@@ -1262,9 +1330,9 @@ def test_the_discards_are_shuffled_into_an_empty_draw_pile() -> None:
     s = build(g, tokens={P1: (1, 0)}, hands={P1: ["MOVE+1"], P2: ["CUT"]})
     s.discard, s.draw = s.draw, []
     pile = len(s.discard)
-    s = g.apply(s, P1, play("MOVE+1"))
-    assert of_kind(s.events, "discards_reshuffled") == [{"cards": pile + 1}]
-    assert of_kind(s.events, "cards_drawn")[0] == {"player": P1, "count": 3}
+    s = act(g, s, P1, play("MOVE+1"))
+    assert of_kind(events_of(s), "discards_reshuffled") == [{"cards": pile + 1}]
+    assert of_kind(events_of(s), "cards_drawn")[0] == {"player": P1, "count": 3}
     assert len(s.draw) == pile + 1 - 3 and s.discard == []
     assert_conserved(g, s)
 
@@ -1273,8 +1341,8 @@ def test_the_draw_action_draws_up_to_three_or_one() -> None:
     """Draw back up to three cards; with three or more in hand, draw one."""
     g = make()
     s = build(g, tokens={P1: (1, 0)}, hands={P1: ["MOVE+1", "CUT"], P2: ["CUT"]})
-    s = g.apply(s, P1, play("MOVE+1"))  # only a non-FREE card left: the turn ends
-    assert of_kind(s.events, "cards_drawn") == [{"player": P1, "count": 2}]
+    s = act(g, s, P1, play("MOVE+1"))  # only a non-FREE card left: the turn ends
+    assert of_kind(events_of(s), "cards_drawn") == [{"player": P1, "count": 2}]
     assert len(s.hands[P1]) == 3 and s.current == P2
     s = build(g, tokens={P1: (1, 0)}, hands={P1: ["MOVE+1", "DRAW", "CUT", "SHIFT"], P2: ["CUT"]})
     s, events = run(g, s, (P1, play("DRAW")), (P1, play("MOVE+1")))
@@ -1289,7 +1357,7 @@ def test_an_empty_hand_skips_the_hand_action_and_draws() -> None:
     g = make()
     s = build(g, hands={P1: ["MOVE+1"], P3: ["MOVE+1"]})
     s = turn_of(g, s, P2)
-    assert of_kind(s.events, "cards_drawn")[-1] == {"player": P2, "count": 3}
+    assert of_kind(events_of(s), "cards_drawn")[-1] == {"player": P2, "count": 3}
     assert s.current == P3
 
 

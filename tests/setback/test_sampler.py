@@ -48,10 +48,8 @@ def make(players: int, **options: Any) -> Setback:
 
 
 def public(view: SetbackView) -> dict[str, Any]:
-    """The view's JSON without its events (they belong to the transition, not the position)."""
-    obj = view.to_json()
-    obj.pop("events")
-    return obj
+    """The view's JSON (views hold no events: they belong to the transition)."""
+    return view.to_json()
 
 
 def card_places(s: SetbackState) -> list[int]:
@@ -97,7 +95,8 @@ def public_facts(g: Setback, s: SetbackState) -> dict[str, Any]:
 
 
 def eligible(g: Setback, s: SetbackState) -> list[int]:
-    """Who may answer the window of ``s`` per SB-9, from its hands, in turn order."""
+    """Who may answer the window of ``s`` per SB-9 amended, BLOCK in hand or not, in turn
+    order."""
     if s.stack[1:]:
         exclude = s.stack[-1]["by"]
     else:
@@ -105,9 +104,11 @@ def eligible(g: Setback, s: SetbackState) -> list[int]:
         may = own == "all" or (own == "board" and s.stack[0]["source"] == "board")
         exclude = -1 if may else s.stack[0]["by"]
     order = [(s.current + i) % g.n for i in range(g.n)]
-    return [
-        q for q in order if q != exclude and any(g.types[c].kind == "BLOCK" for c in s.hands[q])
-    ]
+    return [q for q in order if q != exclude]
+
+
+def holds_block(g: Setback, s: SetbackState, q: int) -> bool:
+    return any(g.types[c].kind == "BLOCK" for c in s.hands[q])
 
 
 def check_sample(g: Setback, state: SetbackState, seat: int | None, seed: int) -> SetbackState:
@@ -158,9 +159,9 @@ MOVE1 = Play(parse_card_type("MOVE+1"), lane=0)
 
 
 def test_the_observer_asked_others_still_to_answer_with_even_odds() -> None:
-    """SB-9: P2 and P4 hold BLOCKs and are asked about P1's MOVE+1. P2 sees only that it is
-    asked: who else holds a BLOCK is dealt, and whether each such seat has already passed is a
-    fair coin (nothing shows it)."""
+    """SB-9 amended: P2, P3 and P4 are asked about P1's MOVE+1, BLOCK in hand or not. P2 sees
+    only that it is asked: who holds a BLOCK is dealt independently of the window, and whether
+    each other seat has already answered is a fair coin (nothing shows it)."""
     g = make(4)
     s = g.apply(
         deal(
@@ -175,23 +176,24 @@ def test_the_observer_asked_others_still_to_answer_with_even_odds() -> None:
         P1,
         MOVE1,
     )
-    assert s.phase == "window" and s.pending == (P2, P4)
+    assert s.phase == "window" and s.pending == (P2, P3, P4)
     holders, still = Counter[int](), Counter[int]()
     for k in range(600):
         sample = check_sample(g, s, P2, k)
         assert P2 in sample.pending and P1 not in sample.pending  # P1's own Hand Action
-        for q in eligible(g, sample):
-            holders[q] += 1
+        assert eligible(g, sample) == [P2, P3, P4]
+        for q in (P3, P4):
+            holders[q] += holds_block(g, sample, q)
             still[q] += q in sample.pending
-    assert holders[P2] == 600 and still[P2] == 600
-    for q in (P3, P4):  # each holds a BLOCK sometimes, and then is still asked about half the time
-        assert holders[q] > 60
-        assert 0.38 < still[q] / holders[q] < 0.62, (q, still[q], holders[q])
+    for q in (P3, P4):  # each holds a BLOCK sometimes, and is still asked about half the time
+        assert 60 < holders[q] < 540
+        assert 0.4 < still[q] / 600 < 0.6, (q, still[q])
 
 
 def test_a_seat_that_passed_is_not_asked_and_someone_else_is() -> None:
-    """P2 passes; the window stays open for P4. P2's view: P2 is not asked (it has answered),
-    so some other seat holding a BLOCK must be, in every sample — never P1 (its Hand Action)."""
+    """P2 passes; the window stays open for P3 and P4 (SB-9 amended). P2's view: P2 is not
+    asked (it has answered), so some other seat must be, in every sample — never P1 (its Hand
+    Action)."""
     g = make(4)
     s = g.apply(
         deal(
@@ -207,30 +209,39 @@ def test_a_seat_that_passed_is_not_asked_and_someone_else_is() -> None:
         MOVE1,
     )
     s = g.apply(s, P2, Pass())
-    assert s.phase == "window" and s.pending == (P4,)
+    assert s.phase == "window" and s.pending == (P3, P4)
     for seat in (P1, P2, P3, None):
         for k in range(150):
             sample = check_sample(g, s, seat, k)
-            assert sample.pending and seat not in sample.pending and P1 not in sample.pending
+            assert sample.pending and P1 not in sample.pending
+            if seat is not None:  # a seat knows whether it still has to answer, no more
+                assert (seat in sample.pending) == (seat == P3)
 
 
-def test_two_players_the_window_tells_the_opponent_holds_a_block() -> None:
-    """Two players: P1 is not asked about its own Hand Action, so an open window means P2 holds
-    a BLOCK and is asked; P2 blocks and P1, holding a BLOCK too, is asked in turn: then P2 sees
-    that P1 holds one (the player of the BLOCK on top is never asked)."""
+def test_two_players_the_window_tells_nothing_about_blocks() -> None:
+    """SB-9 amended: with two players, P1 is not asked about its own Hand Action and P2 is,
+    whatever it holds; P2 blocks and P1 is asked in turn (the player of the BLOCK on top never
+    is). An open window used to tell P1 that P2 held a BLOCK; now P1's samples give P2 one only
+    as the deal does, and P2's samples give P1 one or not."""
     g = make(2)
     s = g.apply(
         deal(g, {P1: ["MOVE+1", "BLOCK", "SHIFT"], P2: ["BLOCK", "MOVE+1", "CUT"]}), P1, MOVE1
     )
     assert s.pending == (P2,)
+    p2_holds = 0
     for k in range(100):
         sample = check_sample(g, s, P1, k)
         assert sample.pending == (P2,) and P2 in eligible(g, sample)
+        p2_holds += holds_block(g, sample, P2)
+    assert 0 < p2_holds < 100
     s = g.apply(s, P2, g.legal_actions(s, P2)[0])  # block
     assert s.pending == (P1,) and g.observe(s, P2).blocks == (P2,)
+    p1_holds = 0
     for k in range(100):
         sample = check_sample(g, s, P2, k)
         assert sample.pending == (P1,) and P1 in eligible(g, sample)
+        p1_holds += holds_block(g, sample, P1)
+    assert 0 < p1_holds < 100
 
 
 def test_a_view_no_state_can_show_is_refused() -> None:

@@ -25,7 +25,7 @@ SPEC = register(
         max_players=6,
         dynamics=frozenset({Dynamics.SEQUENTIAL, Dynamics.REACTIVE}),
         config_type=SetbackConfig,
-        rules_version="1",
+        rules_version="2",
         factory=Setback,
         plugins={
             "bots": "racedeck.bots.setback",

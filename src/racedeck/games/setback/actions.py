@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from racedeck.core.errors import InvalidMessage
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.setback.cards import CardType, parse_card_type
 
@@ -24,6 +25,7 @@ __all__ = [
     "SetbackAction",
     "Step",
     "action_from_json",
+    "is_well_formed",
     "parse_text",
 ]
 
@@ -146,28 +148,45 @@ class Step:
 SetbackAction: TypeAlias = Play | EndHand | DiscardBlock | Block | Pass | Step
 
 
+_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"type", "card", "target", "lane", "other", "mode"}),
+    "step": frozenset({"type", "token", "lane"}),
+}
+_MODES = ("", "add-left", "add-right", "remove")
+"""REVAMP's modes (SB-6); other cards have none."""
+
+
 def _int(obj: JSONObject, key: str, default: int = -1) -> int:
     value = obj.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"action field {key!r} must be an integer, got {value!r}")
+    # ``type(...) is`` on purpose: True or 0.0 compare equal to 1 and 0 but would be written
+    # into the record as they came and fail to replay.
+    if type(value) is not int:
+        raise InvalidMessage(f"action field {key!r} must be an integer, got {value!r}")
     return value
 
 
-def action_from_json(obj: JSONObject) -> SetbackAction:
-    """Parse an action's JSON form; raise :class:`ValueError` naming what is malformed."""
+def action_from_json(obj: object) -> SetbackAction:
+    """Parse an action's JSON form; raise :class:`~racedeck.core.errors.InvalidMessage` (a
+    :class:`ValueError`) naming what is malformed."""
     if not isinstance(obj, dict):
-        raise ValueError(f"an action must be a JSON object, got {obj!r}")
+        raise InvalidMessage(f"an action must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
+    allowed = _FIELDS.get(kind, frozenset({"type"})) if isinstance(kind, str) else None
+    if allowed is not None and not allowed.issuperset(obj):
+        extra = sorted(str(k) for k in obj if k not in allowed)
+        raise InvalidMessage(f"a {kind!r} action has no field(s) {', '.join(extra)}")
     if kind == "play":
         card = obj.get("card")
         if not isinstance(card, str):
-            raise ValueError('a play needs its card, e.g. "MOVE+1"')
+            raise InvalidMessage('a play needs its card as text, e.g. "MOVE+1"')
         mode = obj.get("mode", "")
-        if not isinstance(mode, str):
-            raise ValueError("mode must be a string")
-        return Play(
-            parse_card_type(card), _int(obj, "target"), _int(obj, "lane"), _int(obj, "other"), mode
-        )
+        if type(mode) is not str or mode not in _MODES:
+            raise InvalidMessage(f"mode must be one of add-left, add-right, remove; got {mode!r}")
+        try:
+            card_type = parse_card_type(card)
+        except ValueError as exc:
+            raise InvalidMessage(str(exc)) from None
+        return Play(card_type, _int(obj, "target"), _int(obj, "lane"), _int(obj, "other"), mode)
     if kind == "step":
         return Step(_int(obj, "token", 0), _int(obj, "lane"))
     simple: dict[object, SetbackAction] = {
@@ -176,11 +195,36 @@ def action_from_json(obj: JSONObject) -> SetbackAction:
         "block": Block(),
         "pass": Pass(),
     }
-    if kind in simple:
+    if isinstance(kind, str) and kind in simple:
         return simple[kind]
-    raise ValueError(
+    raise InvalidMessage(
         f"unknown action type {kind!r}; expected play, step, end, discard, block, pass"
     )
+
+
+def is_well_formed(action: object) -> bool:
+    """True when ``action`` is a Setback action whose fields have their exact types.
+
+    Actions compare with ``==``, so ``Play(card, lane=0.0)`` or ``lane=False`` would equal a
+    legal play; the checked path refuses them with this test, before comparing.
+    """
+    kind = type(action)
+    if kind is Play:
+        assert isinstance(action, Play)
+        return (
+            type(action.card) is CardType
+            and type(action.card.kind) is str
+            and type(action.card.amount) is int
+            and type(action.card.free) is bool
+            and type(action.target) is int
+            and type(action.lane) is int
+            and type(action.other) is int
+            and type(action.mode) is str
+        )
+    if kind is Step:
+        assert isinstance(action, Step)
+        return type(action.token) is int and type(action.lane) is int
+    return kind in (EndHand, DiscardBlock, Block, Pass)
 
 
 _WORDS: dict[str, SetbackAction] = {

@@ -1,13 +1,22 @@
-"""Configuration of Setback: every *(config)* value of the SB rulings."""
+"""Configuration of Setback: every *(config)* value of the SB rulings, each with its bounds."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from racedeck.core.spec import GameConfig
+from racedeck.core.errors import InvalidConfig
+from racedeck.core.spec import GameConfig, option
 from racedeck.games.setback.cards import DEFAULT_DECK, CardType, parse_card_type
 
-__all__ = ["EDGE_BUMPS", "SELF_BLOCKS", "SetbackConfig"]
+__all__ = [
+    "EDGE_BUMPS",
+    "MAX_CARD_COUNT",
+    "MAX_DECK",
+    "MAX_LANES",
+    "MAX_ROWS",
+    "SELF_BLOCKS",
+    "SetbackConfig",
+]
 
 EDGE_BUMPS = ("backward", "forward")
 """What a sideways bump does at the edge of the board (the rulebook is silent)."""
@@ -17,33 +26,54 @@ SELF_BLOCKS = ("board", "all", "none")
 answer; blocking one's own Hand Action only throws a card away, which FAQ 4 forbids in spirit,
 so by default a player may BLOCK only its own Board Action (the card it happens to stand on)."""
 
+MAX_ROWS = 20
+"""Most rows a board may start with: bounds what a stranger's configuration costs."""
+MAX_LANES = 8
+"""Most lanes a board may have, at the start or after REVAMP."""
+MAX_CARD_COUNT = 60
+"""Most copies of one card in a deck."""
+MAX_DECK = 400
+"""Most cards in a deck (the rulebook's has 96)."""
+
 
 @dataclass(frozen=True)
 class SetbackConfig(GameConfig):
     """Options of Setback."""
 
-    players: int = field(default=3, metadata={"help": "number of players, 2 to 6 (SB-11)"})
-    deck: tuple[tuple[str, int], ...] = field(
-        default=DEFAULT_DECK, metadata={"help": "deck composition as (card, count) (SB-2)"}
+    players: int = option(3, "number of players, 2 to 6 (SB-11)", min=2, max=6)
+    deck: tuple[tuple[str, int], ...] = option(
+        DEFAULT_DECK,
+        f"deck composition as (card, count) (SB-2); at most {MAX_CARD_COUNT} of a card, "
+        f"{MAX_DECK} cards in all, some card must move a token forward",
+        min=0,
+        max=MAX_CARD_COUNT,
+        max_items=40,
     )
-    rows: int = field(default=6, metadata={"help": "rows of cards at the start (SB-1)"})
-    lanes: int = field(
-        default=0, metadata={"help": "lanes at the start; 0 = 2/3/4 by player count (SB-1)"}
+    rows: int = option(6, "rows of cards at the start (SB-1)", min=1, max=MAX_ROWS)
+    lanes: int = option(
+        0, "lanes at the start; 0 = 2/3/4 by player count (SB-1)", min=0, max=MAX_LANES
     )
-    min_lanes: int = field(default=2, metadata={"help": "fewest lanes REVAMP may leave (SB-6)"})
-    max_lanes: int = field(default=6, metadata={"help": "most lanes REVAMP may make (SB-6)"})
-    hand_size: int = field(default=3, metadata={"help": "cards dealt and drawn up to (SB-3)"})
-    draw_count: int = field(default=2, metadata={"help": "cards a DRAW card draws (SB-6)"})
-    rows_removable: int = field(
-        default=2, metadata={"help": "rows removed behind the last token at most (SB-8)"}
+    min_lanes: int = option(2, "fewest lanes REVAMP may leave (SB-6)", min=1, max=MAX_LANES)
+    max_lanes: int = option(6, "most lanes REVAMP may make (SB-6)", min=1, max=MAX_LANES)
+    hand_size: int = option(3, "cards dealt and drawn up to (SB-3)", min=1, max=10)
+    draw_count: int = option(2, "cards a DRAW card draws (SB-6)", min=0, max=10)
+    rows_removable: int = option(
+        2, "rows removed behind the last token at most (SB-8)", min=0, max=MAX_ROWS
     )
-    self_block: str = field(
-        default="board",
-        metadata={"help": "own actions a player may BLOCK: board, all or none (SB-9)"},
+    self_block: str = option(
+        "board", "own actions a player may BLOCK: board, all or none (SB-9)", choices=SELF_BLOCKS
     )
-    edge_bump: str = field(
-        default="backward",
-        metadata={"help": "a sideways bump off the board goes backward or forward a row (SB-7)"},
+    edge_bump: str = option(
+        "backward",
+        "a sideways bump off the board goes backward or forward a row (SB-7)",
+        choices=EDGE_BUMPS,
+    )
+    max_moves: int = option(
+        20_000,
+        "the game ends after this many accepted actions at the latest, ranked by progress "
+        "(a bound for decks that hardly move; the rulebook has none)",
+        min=100,
+        max=200_000,
     )
 
     @property
@@ -58,23 +88,34 @@ class SetbackConfig(GameConfig):
         return [parse_card_type(name) for name, count in self.deck for _ in range(count)]
 
     def validate(self) -> None:
-        """Reject configurations the rules cannot be played with."""
+        """Reject configurations the rules cannot be played with, naming the option."""
+        total = sum(count for _, count in self.deck)
+        if total > MAX_DECK:
+            raise InvalidConfig(
+                f"setback: option deck holds {total} cards; at most {MAX_DECK} are allowed",
+                option="deck",
+            )
         try:
             cards = self.card_types()
         except ValueError as exc:
-            raise ValueError(f"deck: {exc}") from exc
-        if self.rows < 1:
-            raise ValueError("rows must be at least 1")
-        if not self.min_lanes <= self.start_lanes <= self.max_lanes or self.min_lanes < 1:
-            raise ValueError("lanes must lie between min_lanes (at least 1) and max_lanes")
+            raise InvalidConfig(f"setback: option deck: {exc}", option="deck") from None
+        if not any(t.kind in ("MOVE", "FOE", "ALL") and t.amount > 0 for t in cards):
+            raise InvalidConfig(
+                "setback: option deck has no card that moves a token forward (MOVE, FOE or "
+                "ALL with a plus): nobody could ever reach FINISH",
+                option="deck",
+            )
+        if not self.min_lanes <= self.start_lanes <= self.max_lanes:
+            raise InvalidConfig(
+                f"setback: option lanes={self.lanes} is not allowed: the board starts with "
+                f"{self.start_lanes} lanes; lanes must lie between min_lanes={self.min_lanes} "
+                f"and max_lanes={self.max_lanes}",
+                option="lanes",
+            )
         needed = self.rows * self.start_lanes + self.players * self.hand_size
         if len(cards) < needed:
-            raise ValueError(f"the deck needs at least {needed} cards for the board and hands")
-        if self.self_block not in SELF_BLOCKS:
-            raise ValueError(f"self_block must be one of {', '.join(SELF_BLOCKS)}")
-        if self.edge_bump not in EDGE_BUMPS:
-            raise ValueError(f"edge_bump must be one of {', '.join(EDGE_BUMPS)}")
-        if self.hand_size < 1 or self.draw_count < 0 or self.rows_removable < 0:
-            raise ValueError(
-                "hand_size must be positive, draw_count and rows_removable not negative"
+            raise InvalidConfig(
+                f"setback: option deck holds {len(cards)} cards; the deck needs at least "
+                f"{needed} cards for the board and hands",
+                option="deck",
             )

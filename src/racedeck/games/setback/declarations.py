@@ -111,8 +111,9 @@ class Declarations:
 
     The memo's keys start with the type id, which fixes the kind and so the meaning of the rest:
     everything that kind's answer depends on, as small numbers (a player, a lane, a bit mask
-    of players, the number of lanes). They take a few thousand values at most, so the memo
-    needs no bound, and nothing of a state is kept.
+    of players, the number of lanes). They take a few thousand values at most and are all
+    made when the object is, from the configuration alone: the object is shared, and which
+    entries a lazily filled memo held would tell which cards the seats have held.
     """
 
     __slots__ = ("_cfg", "_index", "_list", "_memo", "_n", "_others", "_pairs", "_single", "_two")
@@ -144,6 +145,53 @@ class Declarations:
         }
         # BLOCK is never declared; it falls to the same "no target" play as list_declarations.
         self._list = tuple(by_kind.get(kind, self._fixed) for kind in index.kind)
+        self._prebuild()
+
+    def _prebuild(self) -> None:
+        """Every memo entry and table any state can ask for (see the class's notes)."""
+        n, index = self._n, self._index
+        all_lanes = range(1, self._cfg.max_lanes + 1)
+        for tid, kind in enumerate(index.kind):
+            amount = index.amount[tid]
+            if kind == "MOVE" and amount > 0:
+                for lanes in all_lanes:
+                    self._memo[(tid, lanes)] = self._build_move(tid, lanes)
+            elif kind == "FOE":
+                for p in range(n):
+                    others = self._others[p]
+                    masks = {0}
+                    if amount > 0:
+                        masks = {
+                            sum(1 << q for i, q in enumerate(others) if bits >> i & 1)
+                            for bits in range(1 << len(others))
+                        }
+                    for entering in masks:
+                        for lanes in all_lanes:
+                            key = (tid, p, entering, lanes)
+                            self._memo[key] = self._build_foe(tid, p, entering, lanes)
+            elif kind == "SKIP":
+                for p in range(n):
+                    t = index.types[tid]
+                    self._memo[(tid, p)] = tuple(Play(t, target=q) for q in self._others[p])
+            elif kind == "SHIFT":
+                t = index.types[tid]
+                for q in range(n):
+                    for lanes in all_lanes:
+                        for ln in range(-1, lanes):
+                            self._memo[(tid, q, ln, lanes)] = tuple(
+                                Play(t, target=q, lane=x) for x in range(lanes) if x != ln
+                            )
+            elif kind == "REVAMP":
+                for add in (False, True):
+                    for remove in (False, True):
+                        for lanes in all_lanes:
+                            key = (tid, add, remove, lanes)
+                            self._memo[key] = self._build_revamp(tid, add, remove, lanes)
+            elif kind in ("TRADE", "CUT"):
+                t = index.types[tid]
+                self._two[tid] = tuple(
+                    tuple(Play(t, target=a, other=b) for b in range(n)) for a in range(n)
+                )
 
     def options(self, s: SetbackState, p: int, tid: int) -> _Plays:
         """Every way for player ``p`` to declare a card of type id ``tid`` (see
@@ -160,12 +208,12 @@ class Declarations:
         if s.row[p] != START or self._index.amount[tid] <= 0:
             return self._single[tid]
         lanes = s.lanes
-        key = (tid, lanes)
-        out = self._memo.get(key)
-        if out is None:
-            t = self._index.types[tid]
-            out = self._memo[key] = tuple(Play(t, lane=ln) for ln in range(lanes))
-        return out
+        out = self._memo.get((tid, lanes))
+        return out if out is not None else self._build_move(tid, lanes)
+
+    def _build_move(self, tid: int, lanes: int) -> _Plays:
+        t = self._index.types[tid]
+        return tuple(Play(t, lane=ln) for ln in range(lanes))
 
     def _foe(self, s: SetbackState, p: int, tid: int) -> _Plays:
         entering = 0  # bit q: opponent q enters from START, its player picks the lane (FAQ 2)
@@ -175,26 +223,21 @@ class Declarations:
                 if row[q] == START:
                     entering |= 1 << q
         lanes = s.lanes
-        key = (tid, p, entering, lanes)
-        out = self._memo.get(key)
-        if out is None:
-            t = self._index.types[tid]
-            plays: list[Play] = []
-            for q in self._others[p]:
-                if entering >> q & 1:
-                    plays.extend(Play(t, target=q, lane=ln) for ln in range(lanes))
-                else:
-                    plays.append(Play(t, target=q))
-            out = self._memo[key] = tuple(plays)
-        return out
+        out = self._memo.get((tid, p, entering, lanes))
+        return out if out is not None else self._build_foe(tid, p, entering, lanes)
+
+    def _build_foe(self, tid: int, p: int, entering: int, lanes: int) -> _Plays:
+        t = self._index.types[tid]
+        plays: list[Play] = []
+        for q in self._others[p]:
+            if entering >> q & 1:
+                plays.extend(Play(t, target=q, lane=ln) for ln in range(lanes))
+            else:
+                plays.append(Play(t, target=q))
+        return tuple(plays)
 
     def _skip(self, s: SetbackState, p: int, tid: int) -> _Plays:
-        key = (tid, p)
-        out = self._memo.get(key)
-        if out is None:
-            t = self._index.types[tid]
-            out = self._memo[key] = tuple(Play(t, target=q) for q in self._others[p])
-        return out
+        return self._memo[(tid, p)]
 
     def _shift(self, s: SetbackState, p: int, tid: int) -> _Plays:
         row, lane, grid, is_block = s.row, s.lane, s.grid, self._index.is_block
@@ -207,11 +250,10 @@ class Declarations:
                 continue
             if q != p and 0 <= r < rows and ln >= 0 and is_block[grid[r][ln]]:
                 continue  # SB-9: a token on BLOCK cannot be moved by others
-            key = (tid, q, ln, lanes)
-            part = memo.get(key)
+            part = memo.get((tid, q, ln, lanes))
             if part is None:
                 t = self._index.types[tid]
-                part = memo[key] = tuple(Play(t, target=q, lane=x) for x in range(lanes) if x != ln)
+                part = tuple(Play(t, target=q, lane=x) for x in range(lanes) if x != ln)
             out += part
         return tuple(out) if out else self._single[tid]
 
@@ -253,15 +295,15 @@ class Declarations:
         rows, lanes = len(s.grid), s.lanes
         add = lanes < cfg.max_lanes and len(s.draw) + len(s.discard) >= rows
         remove = lanes > cfg.min_lanes and not any(row_full(s, r) for r in range(rows))
-        key = (tid, add, remove, lanes)
-        out = self._memo.get(key)
-        if out is None:
-            t = self._index.types[tid]
-            plays = [Play(t, mode="add-left"), Play(t, mode="add-right")] if add else []
-            if remove:
-                plays += [Play(t, mode="remove", lane=ln) for ln in range(lanes)]
-            out = self._memo[key] = tuple(plays) if plays else self._single[tid]
-        return out
+        out = self._memo.get((tid, add, remove, lanes))
+        return out if out is not None else self._build_revamp(tid, add, remove, lanes)
+
+    def _build_revamp(self, tid: int, add: bool, remove: bool, lanes: int) -> _Plays:
+        t = self._index.types[tid]
+        plays = [Play(t, mode="add-left"), Play(t, mode="add-right")] if add else []
+        if remove:
+            plays += [Play(t, mode="remove", lane=ln) for ln in range(lanes)]
+        return tuple(plays) if plays else self._single[tid]
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -277,11 +319,4 @@ class Declarations:
 
     def _two_table(self, tid: int) -> tuple[tuple[Play, ...], ...]:
         """``[a][b]``: the play of type ``tid`` with ``target=a, other=b`` (TRADE, CUT)."""
-        table = self._two.get(tid)
-        if table is None:
-            t = self._index.types[tid]
-            n = self._n
-            table = self._two[tid] = tuple(
-                tuple(Play(t, target=a, other=b) for b in range(n)) for a in range(n)
-            )
-        return table
+        return self._two[tid]

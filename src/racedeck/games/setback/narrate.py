@@ -76,6 +76,19 @@ def describe(event: Event, names: Sequence[str]) -> str:
     kind = event.kind
     if kind == "game_started":
         return f"{_n(names, d['first'])} goes first; the board has {d['lanes']} lanes."
+    if kind == "hand_dealt":
+        return f"{_n(names, d['player'])} is dealt {', '.join(d['cards'])}."
+    if kind == "cards_received":
+        return f"{_n(names, d['player'])} draws {', '.join(d['cards'])}."
+    if kind == "window_asked":
+        holders = d["holders"]
+        return (
+            "(for the record: "
+            + ("nobody asked holds" if not holders else f"{holders} of those asked hold")
+            + " a BLOCK)"
+        )
+    if kind == "move_limit":
+        return f"The game reaches its limit of {d['moves']} moves: it ends where it stands."
     if kind == "turn_started":
         return f"— {_n(names, d['player'])}'s turn —"
     if kind == "turn_skipped":
@@ -91,6 +104,8 @@ def describe(event: Event, names: Sequence[str]) -> str:
     if kind == "block_played":
         return f"{_n(names, d['player'])} plays BLOCK!"
     if kind == "window_closed":
+        if not d["blocks"]:
+            return "Nobody BLOCKs."
         return (
             "The action is cancelled."
             if d["cancelled"]
@@ -126,5 +141,6 @@ def describe(event: Event, names: Sequence[str]) -> str:
     if kind == "block_discarded":
         return f"{_n(names, d['player'])} holds only BLOCKs and discards one."
     if kind == "game_over":
-        return f"Game over: {', '.join(_n(names, w) for w in d['winners'])} wins."
+        winners = [_n(names, w) for w in d["winners"]]
+        return f"Game over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}."
     return f"{kind}: {d}"

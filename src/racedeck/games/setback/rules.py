@@ -2,10 +2,16 @@
 REVAMP, SKIP, and BLOCK played out of turn.
 
 A turn is Board Action, Hand Action, Draw Action (SB-3). Every action is first *declared* with
-its targets; a reaction window then waits on every player holding a BLOCK (``pending`` is that
-set), a BLOCK opens a window of its own, and when nobody adds another the stack resolves from
-the top: an odd number of BLOCKs cancels the action (SB-9). The action then resolves, asking its
-player for choices only known then (ALL order and entry lanes, REVAMP placements).
+its targets; a reaction window then opens and asks every player who could BLOCK it under
+``self_block``, holding a BLOCK or not (SB-9 amended: ``pending`` is that set, and a seat
+without a BLOCK can only pass, which a driver may answer for it, see :meth:`forced_action`).
+A BLOCK opens a window of its own, and when nobody adds another the stack resolves from the
+top: an odd number of BLOCKs cancels the action. The action then resolves, asking its player
+for choices only known then (ALL order and entry lanes, REVAMP placements).
+
+A checked :meth:`Setback.step` returns the events with their audiences: everything on the
+table is public; the cards a seat is dealt or draws go to that seat alone; nothing says who
+was asked in a window or who passed, only that it opened and closed and who BLOCKed.
 
 Rulings: SB-1 board, SB-2 deck, SB-3 turn, SB-4 movement, SB-5 MOVE/FOE/ALL, SB-6 SHIFT, TRADE,
 CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 players.
@@ -16,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from racedeck.core.events import Event
-from racedeck.core.game import Game
+from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
+from racedeck.core.events import RECORD, Event
+from racedeck.core.game import Game, Transition
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -32,6 +40,7 @@ from racedeck.games.setback.actions import (
     SetbackAction,
     Step,
     action_from_json,
+    is_well_formed,
     parse_text,
 )
 from racedeck.games.setback.cards import CardType, DeckIndex
@@ -48,7 +57,7 @@ from racedeck.games.setback.state import (
     WINDOW,
     SetbackState,
 )
-from racedeck.games.setback.view import SetbackView
+from racedeck.games.setback.view import SetbackView, freeze
 
 __all__ = ["Setback"]
 
@@ -56,6 +65,8 @@ _Events = list[Event] | None
 
 # Actions without fields are values: one object each serves every state.
 _WINDOW_OPTIONS: tuple[SetbackAction, ...] = (Block(), Pass())
+_PASS = Pass()
+_PASS_ONLY: tuple[SetbackAction, ...] = (_PASS,)
 _END_HAND = EndHand()
 _DISCARD_BLOCK = DiscardBlock()
 
@@ -75,7 +86,13 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self._is_block = index.is_block
         self._options = Declarations(config, index).options
         self._orders = tuple(tuple((c + i) % self.n for i in range(self.n)) for c in range(self.n))
-        self._steps: dict[tuple[int, int], Step] = {}
+        # Steps are values: one object per (token, lane) serves every state. Made here, once,
+        # so that which of them a game has used leaves no trace on this shared object.
+        self._steps = {
+            (token, lane): Step(token, lane)
+            for token in range(self.n)
+            for lane in range(-1, config.max_lanes)
+        }
         self._sampler = SetbackSampler(config)
 
     # -- small facts -----------------------------------------------------------------------------
@@ -89,8 +106,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- life cycle ------------------------------------------------------------------------------
 
-    def new_initial_state(self, seed: int) -> SetbackState:
-        """Shuffle, lay out the board (SB-1), deal, and pick a random first player (SB-3)."""
+    def start(self, seed: int) -> Transition[SetbackState]:
+        """Shuffle, lay out the board (SB-1), deal, and pick a random first player (SB-3).
+
+        The events say who goes first (public) and tell each seat its own hand (private).
+        """
         cfg = self.cfg
         s = SetbackState()
         s.players = self.n
@@ -107,38 +127,94 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.skip_spent = [False] * self.n
         s.current = s.rng.below(self.n)
         ev: list[Event] = [Event("game_started", {"first": s.current, "lanes": lanes})]
+        ev += [
+            Event("hand_dealt", {"player": q, "cards": self._names(s.hands[q])}, audience=q)
+            for q in range(self.n)
+        ]
         self._start_turn(s, ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
 
     def legal_actions(self, state: SetbackState, seat: int) -> tuple[SetbackAction, ...]:
         """Everything ``seat`` may do now; empty unless it is pending."""
         if seat not in state.pending:
             return ()
         if state.phase == WINDOW:
-            return _WINDOW_OPTIONS
+            # SB-9 amended: everyone who could answer is asked; without a BLOCK, only to pass.
+            return _PASS_ONLY if self._index.blocks.isdisjoint(state.hands[seat]) else _WINDOW_OPTIONS
         if state.phase == STEP:
             return self._step_options(state)
         if state.phase == BOARD:
             return self._options(state, seat, self._board_id(state, seat))
         return self._hand_options(state, seat)
 
-    def apply(self, state: SetbackState, seat: int, action: SetbackAction) -> SetbackState:
-        """Check and apply; the new state's ``events`` narrate what happened."""
+    def step(
+        self, state: SetbackState, seat: int, action: SetbackAction
+    ) -> Transition[SetbackState]:
+        """Check and apply; return the new state and the events that narrate it.
+
+        Refuses a seat that is not a plain ``int`` of this game, an action whose fields are not
+        of their exact types (``lane=0.0`` or ``False`` would compare equal to a legal play)
+        and every action not legal now, with the narrowest error code. ``state`` is untouched.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(
+                f"there is no seat {seat!r} (seats are the integers 0..{self.n - 1})",
+                action=action,
+                seat=seat if type(seat) is int else None,
+                situation=self.describe_situation(state),
+            )
+        if not is_well_formed(action):
+            raise self.illegal(
+                state, seat, action, "not a Setback action with integer fields and a card"
+            )
         if action not in self.legal_actions(state, seat):
             raise self.illegal(state, seat, action)
         s = state.clone()
         ev: list[Event] = []
         self._step(s, seat, action, ev)
-        s.events = tuple(ev)
-        return s
+        return Transition(s, tuple(ev))
 
     def apply_unchecked(self, state: SetbackState, seat: int, action: SetbackAction) -> None:
         """Fast path: apply a legal action in place, without checks or events."""
-        state.events = ()
         self._step(state, seat, action, None)
 
+    def forced_action(self, state: SetbackState, seat: int) -> SetbackAction | None:
+        """SB-9 amended: a seat asked in a BLOCK window without a BLOCK in hand can only pass;
+        a driver answers that for it. Nothing anyone sees tells such a pass from a chosen one
+        (a pass makes no event), so answering it reveals nothing."""
+        if (
+            state.phase == WINDOW
+            and seat in state.pending
+            and self._index.blocks.isdisjoint(state.hands[seat])
+        ):
+            return _PASS
+        return None
+
     def _step(self, s: SetbackState, seat: int, action: SetbackAction, ev: _Events) -> None:
+        s.move += 1
+        self._act(s, seat, action, ev)
+        if s.move >= self.cfg.max_moves and s.phase != OVER:
+            self._end_by_length(s, ev)
+
+    def _end_by_length(self, s: SetbackState, ev: _Events) -> None:
+        """The ``max_moves`` bound: the game ends where it stands and ranks by progress.
+
+        Cards on the stack of an open window go to the discards, so every card stays
+        somewhere; a token lifted by a removed lane keeps its row.
+        """
+        s.discard.extend(item["card"] for item in s.stack if item.get("source") != "board")
+        s.stack = []
+        s.asked = []
+        s.context = {}
+        s.phase = OVER
+        s.pending = ()
+        if ev is not None:
+            ev.append(Event("move_limit", {"moves": s.move}))
+            outcome = self.outcome(s)
+            assert outcome is not None
+            ev.append(Event("game_over", outcome.to_json()))
+
+    def _act(self, s: SetbackState, seat: int, action: SetbackAction, ev: _Events) -> None:
         if s.phase == WINDOW:
             if isinstance(action, Block):
                 self._play_block(s, seat, ev)
@@ -272,9 +348,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 break
             s.hands[p].append(s.draw.pop())
             drawn += 1
-        s.hands[p].sort()
         if ev is not None and drawn:
+            got = self._names(s.hands[p][-drawn:])
             ev.append(Event("cards_drawn", {"player": p, "count": drawn}))
+            ev.append(Event("cards_received", {"player": p, "cards": got}, audience=p))
+        s.hands[p].sort()
 
     def _refill(self, s: SetbackState, ev: _Events) -> bool:
         """SB-3: an empty draw pile is the discards, shuffled. False if there are none."""
@@ -299,8 +377,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self._open_window(s, ev)
 
     def _open_window(self, s: SetbackState, ev: _Events) -> None:
-        # SB-9: every player holding a BLOCK may answer; not the one whose BLOCK is on top,
-        # and the declarer only as `self_block` allows.
+        # SB-9 amended: the window opens after every declaration and asks everyone who could
+        # answer, BLOCK in hand or not: not the one whose BLOCK is on top, and the declarer only
+        # as `self_block` allows. With two players or more somebody is always asked.
         if len(s.stack) > 1:
             exclude = s.stack[-1]["by"]
         else:
@@ -308,18 +387,16 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             source = s.stack[0]["source"]
             may = own == "all" or (own == "board" and source == "board")
             exclude = -1 if may else s.stack[0]["by"]
-        blocks, hands = self._index.blocks, s.hands
-        asked = [
-            q for q in self._orders[s.current] if q != exclude and not blocks.isdisjoint(hands[q])
-        ]
-        if not asked:
-            self._close_window(s, ev)
-            return
+        asked = [q for q in self._orders[s.current] if q != exclude]
         s.phase = WINDOW
         s.asked = asked
         s.pending = tuple(asked)
         if ev is not None:
             ev.append(Event("window_opened", {"blocks": len(s.stack) - 1}))
+            # For the record only (measures): how many of those asked could BLOCK.
+            blocks, hands = self._index.blocks, s.hands
+            holders = sum(1 for q in asked if not blocks.isdisjoint(hands[q]))
+            ev.append(Event("window_asked", {"holders": holders}, audience=RECORD))
 
     def _play_block(self, s: SetbackState, q: int, ev: _Events) -> None:
         card = next(c for c in s.hands[q] if c in self._index.blocks)
@@ -336,7 +413,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             s.discard.extend([b["card"] for b in s.stack[1:]])
         s.stack = []
         s.asked = []
-        if ev is not None and blocks:
+        if ev is not None:
+            # Always, BLOCK or not: when a window closes must not depend on who holds one.
             ev.append(Event("window_closed", {"blocks": blocks, "cancelled": cancelled}))
         play = item["play"]
         if cancelled:
@@ -505,12 +583,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         return (step(p, lane), step(p, -1))
 
     def _step_of(self, token: int, lane: int = -1) -> Step:
-        # Steps are values: one object per (token, lane) serves every state; a few dozen at most.
-        key = (token, lane)
-        step = self._steps.get(key)
-        if step is None:
-            step = self._steps[key] = Step(token, lane)
-        return step
+        step = self._steps.get((token, lane))
+        return step if step is not None else Step(token, lane)
 
     def _next_step(self, s: SetbackState, ev: _Events) -> None:
         ctx = s.context
@@ -559,41 +633,86 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     # -- outcome and views -----------------------------------------------------------------------
 
-    def outcome(self, state: SetbackState) -> Outcome | None:
-        """The first to reach FINISH wins; the others rank by how far they got."""
-        if state.phase != OVER:
-            return None
-        progress = [
-            float(state.rows + 1) if q == state.winner else float(state.row[q] + 1)
-            for q in range(self.n)
-        ]
-        keys = [0.0 if q == state.winner else 2.0 + state.rows - progress[q] for q in range(self.n)]
-        ranks = tuple(1 + sum(1 for k in keys if k < key) for key in keys)
-        return Outcome(
-            scores=tuple(progress),
-            ranks=ranks,
-            winners=frozenset({state.winner}),
-            names=self.seat_names(),
+    def _names(self, cards: list[int]) -> list[str]:
+        return [self.types[c].name for c in cards]
+
+    def progress(self, state: SetbackState) -> tuple[float, ...]:
+        """How far each token got: 0 on START, ``row + 1`` on a card, ``rows + 1`` at FINISH
+        (rows as the board has them now, SB-8)."""
+        rows = state.rows
+        return tuple(
+            float(rows + 1) if r >= rows or q == state.winner else float(r + 1)
+            for q, r in enumerate(state.row)
         )
 
+    def outcome(self, state: SetbackState) -> Outcome | None:
+        """The first to reach FINISH wins; the others rank by how far they got. A game ended by
+        ``max_moves`` ranks everyone by progress: the farthest win, together if tied."""
+        if state.phase != OVER:
+            return None
+        progress = self.progress(state)
+        if state.winner >= 0:
+            keys = [
+                0.0 if q == state.winner else 2.0 + state.rows - progress[q] for q in range(self.n)
+            ]
+            winners = frozenset({state.winner})
+        else:
+            keys = [-p for p in progress]
+            best = min(keys)
+            winners = frozenset(q for q in range(self.n) if keys[q] == best)
+        ranks = tuple(1 + sum(1 for k in keys if k < key) for key in keys)
+        return Outcome(scores=progress, ranks=ranks, winners=winners, names=self.seat_names())
+
+    def scores(self, state: SetbackState) -> tuple[float, ...]:
+        """The scoreboard: each token's progress (see :meth:`progress`)."""
+        return self.progress(state)
+
+    def phase_name(self, state: SetbackState) -> str:
+        """``board``, ``hand``, ``window``, ``step`` or ``over``."""
+        return state.phase
+
+    def public_acting(self, state: SetbackState) -> tuple[int, ...]:
+        """Who acts, as everyone may know it: nobody during a BLOCK window (SB-9)."""
+        return () if state.phase == WINDOW else state.pending
+
+    def describe_waiting(self, state: SetbackState) -> str:
+        """Who or what the game waits for, in public words."""
+        if state.phase == OVER:
+            return "the game is over"
+        names = self.seat_names()
+        if state.phase == WINDOW:
+            return (
+                f"a BLOCK window is open on {names[state.current]}'s turn: every player who "
+                "may answer is asked"
+            )
+        what = {BOARD: "Board Action", HAND: "Hand Action", STEP: "a card is resolving"}
+        acting = " and ".join(names[q] for q in state.pending)
+        return f"waiting for {acting} ({what[state.phase]})"
+
     def observe(self, state: SetbackState, seat: int | None) -> SetbackView:
-        """``seat``'s view (its own hand only) or the spectator view (``None``)."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat}: seats are 0..{self.n - 1}, None for a spectator")
+        """``seat``'s view (its own hand only) or the spectator view (``None``).
+
+        The view shares nothing with the state: every part is a fresh immutable value.
+        """
+        if seat is not None:
+            seat = self.check_seat(seat)
         window = state.phase == WINDOW
         declared = state.stack[0] if state.stack else None
+        names = self.types
         return SetbackView(
+            header=self.header(state, seat),
             seat=seat,
             players=self.n,
-            grid=tuple(tuple(self.types[c].name for c in r) for r in state.grid),
+            grid=tuple(tuple(names[c].name for c in r) for r in state.grid),
             rows_removed=state.rows_removed,
             tokens=tuple((state.row[q], state.lane[q]) for q in range(self.n)),
-            hand=tuple(self.types[c].name for c in state.hands[seat]) if seat is not None else (),
+            protected=tuple(self.on_block(state, q) for q in range(self.n)),
+            hand=tuple(names[c].name for c in state.hands[seat]) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in state.hands),
             draw_size=len(state.draw),
-            discard=tuple(self.types[c].name for c in state.discard),
+            discard=tuple(names[c].name for c in state.discard),
             skips=tuple(len(k) for k in state.skip_cards),
-            skip_cards=tuple(tuple(self.types[c].name for c in k) for k in state.skip_cards),
+            skip_cards=tuple(tuple(names[c].name for c in k) for k in state.skip_cards),
             skip_spent=tuple(state.skip_spent),
             current=state.current,
             phase=state.phase,
@@ -603,18 +722,19 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             window_open=window,
             declared=None
             if declared is None
-            else {
-                "player": declared["by"],
-                "source": declared["source"],
-                "play": declared["play"].to_json(),
-            },
+            else freeze(
+                {
+                    "player": declared["by"],
+                    "source": declared["source"],
+                    "play": declared["play"].to_json(),
+                }
+            ),
             blocks=tuple(b["by"] for b in state.stack[1:]),
-            block_cards=tuple(self.types[b["card"]].name for b in state.stack[1:]),
-            context={k: v for k, v in state.context.items()},
+            block_cards=tuple(names[b["card"]].name for b in state.stack[1:]),
+            context=freeze(state.context),
             to_act=None if window or state.phase == OVER else state.pending[0],
             winner=state.winner,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
-            events=state.events,
         )
 
     def sample_state(self, view: SetbackView, rng: Rng) -> SetbackState:
@@ -631,26 +751,46 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     # -- forms -----------------------------------------------------------------------------------
 
     def action_from_json(self, obj: JSONObject) -> SetbackAction:
-        """Parse an action's JSON form."""
+        """Parse an action's JSON form; malformed forms raise
+        :class:`~racedeck.core.errors.InvalidMessage`."""
         return action_from_json(obj)
 
-    def parse_action(self, text: str, state: SetbackState, seat: int) -> SetbackAction:
-        """Parse the text form of a legal action (as ``str(action)`` writes it)."""
-        legal = self.legal_actions(state, seat)
+    def parse_action(self, text: str, view: SetbackView) -> SetbackAction:
+        """Parse the text form of one of ``view``'s legal actions (as ``str(action)`` writes
+        it), from the view alone."""
+        legal = view.legal_actions
         wanted = " ".join(text.strip().lower().split())
         for action in legal:
             if str(action).lower() == wanted:
                 return action
         parsed = parse_text(text)
-        if parsed is None:
-            raise self.illegal(state, seat, None, f"cannot read {text!r} as an action")
-        if parsed not in legal:
-            raise self.illegal(state, seat, parsed)
-        return parsed
+        if parsed is not None and parsed in legal:
+            return parsed
+        kind: type[IllegalAction] = IllegalAction
+        if view.header.terminal:
+            kind, reason = GameOver, "the game is over"
+        elif not legal:
+            kind, reason = NotYourTurn, "this seat is not asked to act now"
+        elif parsed is None:
+            reason = f"cannot read {text!r} as an action"
+        else:
+            reason = "not one of the choices offered now"
+        raise kind(reason, action=parsed, seat=view.seat, legal=legal, situation=view.header.waiting)
 
     def state_from_json(self, obj: JSONObject) -> SetbackState:
-        """Rebuild a state from its JSON form."""
-        return SetbackState.from_json(obj)
+        """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong
+        when it is not a state of this game (wrong players, cards not of this deck)."""
+        s = SetbackState.from_json(obj)
+        if s.players != self.n:
+            raise ValueError(f"not a state of this game: {s.players} players, not {self.n}")
+        cards = [c for r in s.grid for c in r] + s.draw + s.discard
+        cards += [c for h in s.hands for c in h] + [c for k in s.skip_cards for c in k]
+        cards += [i["card"] for i in s.stack if i.get("source") != "board"]
+        if sorted(cards) != list(range(len(self.types))):
+            raise ValueError("not a state of this game: its cards are not this deck, once each")
+        if not s.grid or any(len(r) != len(s.grid[0]) for r in s.grid):
+            raise ValueError("not a state of this game: the board is not a grid of rows")
+        return s
 
     def view_from_json(self, obj: JSONObject) -> SetbackView:
         """Rebuild a view from its JSON form."""
@@ -669,7 +809,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     # -- explanations ----------------------------------------------------------------------------
 
     def describe_situation(self, s: SetbackState) -> str:
-        """Where the game stands, for error messages."""
+        """Where the game stands, for error messages (in public terms)."""
         if s.phase == OVER:
             return "the game is over"
         what = {
@@ -684,10 +824,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         """Why ``action`` is not legal for ``seat`` now, in words."""
         if s.phase == OVER:
             return "the game is over"
-        if not 0 <= seat < self.n:
-            return f"there is no seat {seat} (seats are 0..{self.n - 1})"
         if seat not in s.pending:
             return "this seat is not asked to act now"
+        if isinstance(action, Block) and s.phase == WINDOW:
+            return "no BLOCK card in hand"
         if isinstance(action, Play) and s.phase == HAND:
             if not any(self.types[c] == action.card for c in s.hands[seat]):
                 return f"no {action.card.name} card in hand"

@@ -16,17 +16,15 @@ is built from the view and the game's configuration alone:
 * **Chance to come** is reseeded: the state's own RNG is drawn from ``rng``, or the search would
   know how the discards will be reshuffled.
 
-**BLOCK windows (SB-9).** In a window the state's ``pending`` is the seats asked that have not
-answered yet, and no view says who they are. The observer knows whether it is asked itself (its
-``legal_actions``), that only a seat holding a BLOCK is ever asked (not the player of the BLOCK
-on top, nor the declarer unless ``self_block`` lets it answer), and — the window being open —
-that someone is still to answer. It does not know who has passed already: a Pass makes no event
-and nothing shows how long the window has been open. So the sample deals the hands first (who
-holds a BLOCK follows from them, exactly as the rules compute it), then takes each other seat
-that may answer to be still asked with even odds, independently of its cards; the observer's own
-answer is known. When the observer is not asked, a deal that leaves nobody to answer contradicts
-the open window: the hands and the answers are then drawn again, which conditions both exactly
-on what the window shows (rejection keeps the result uniform among the allowed draws).
+**BLOCK windows (SB-9 amended).** In a window the state's ``pending`` is the seats asked that
+have not answered yet, and no view says who they are. Every seat that could answer is asked,
+BLOCK in hand or not (not the player of the BLOCK on top, nor the declarer unless
+``self_block`` lets it answer), so who is asked says nothing about the hands, and the hands are
+dealt as outside a window. The observer knows whether it is still asked itself (its
+``legal_actions``) and — the window being open — that someone is still to answer; it does not
+know who has answered already (a pass makes no event). So each other seat that may answer is
+taken to be still asked with even odds; when the observer is not asked and the coins leave
+nobody, they are drawn again (rejection keeps the draw uniform among the allowed ones).
 """
 
 from __future__ import annotations
@@ -35,12 +33,11 @@ from bisect import bisect_right
 from itertools import chain
 from typing import Any
 
-from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
 from racedeck.games.setback.actions import Play, action_from_json
 from racedeck.games.setback.config import SetbackConfig
 from racedeck.games.setback.state import OVER, WINDOW, SetbackState
-from racedeck.games.setback.view import SetbackView
+from racedeck.games.setback.view import SetbackView, thaw
 
 __all__ = ["SetbackSampler"]
 
@@ -48,7 +45,7 @@ __all__ = ["SetbackSampler"]
 class SetbackSampler:
     """Draws full states from views for one configuration (:meth:`sample`)."""
 
-    __slots__ = ("_blocks", "_ids", "_names", "_players", "_plays", "_self_block")
+    __slots__ = ("_ids", "_names", "_players", "_self_block")
 
     def __init__(self, config: SetbackConfig) -> None:
         types = config.card_types()
@@ -57,13 +54,12 @@ class SetbackSampler:
             ids.setdefault(t.name, []).append(i)
         self._ids = ids  # card name -> its deck indices, ascending
         self._names = tuple(ids)
-        self._blocks = frozenset(i for i, t in enumerate(types) if t.kind == "BLOCK")
         self._players = config.players
         self._self_block = config.self_block
-        self._plays: dict[tuple[tuple[str, Any], ...], Play] = {}
+        # Nothing else is kept: a sampler is shared, and no view may leave a trace in it.
 
     def sample(self, view: SetbackView, rng: Rng) -> SetbackState:
-        """Return a state whose ``view.seat`` view is ``view`` (events aside), with the other
+        """Return a state whose ``view.seat`` view is ``view``, with the other
         hands, the draw pile's order, who is still asked in a window and the state's RNG drawn
         from ``rng`` (see the module's notes). Raise :class:`ValueError` if no state of this
         game shows ``view``."""
@@ -99,7 +95,10 @@ class SetbackSampler:
             if view.declared is not None:
                 by = declarer = int(view.declared["player"])
                 source = str(view.declared["source"])
-                play = self._play(view.declared["play"])
+                parsed = action_from_json(thaw(view.declared["play"]))
+                if not isinstance(parsed, Play):
+                    raise ValueError("a declared action must be a play")
+                play = parsed
                 # A Board Action's card stays on the board (SB-3); a hand card left the hand.
                 if source == "board":
                     card = grid[rows[by]][lanes[by]]
@@ -108,7 +107,7 @@ class SetbackSampler:
                 stack.append({"by": by, "source": source, "card": card, "play": play})
                 for b, name in zip(view.blocks, view.block_cards, strict=True):
                     stack.append({"by": b, "card": take(free[name])})
-        except (KeyError, IndexError, StopIteration) as exc:
+        except (KeyError, IndexError, StopIteration, TypeError) as exc:
             raise ValueError(f"the view shows cards this deck does not hold: {exc!r}") from exc
         unseen = list(chain.from_iterable(free.values()))  # what the iterators did not hand out
         others = [q for q in range(n) if q != seat]
@@ -130,30 +129,25 @@ class SetbackSampler:
                     self._self_block == "board" and stack[0]["source"] == "board"
                 )
                 exclude = -1 if own_ok else declarer
-            if not me_asked and not self._someone_may_answer(others, exclude, sizes, unseen):
-                raise ValueError("a window is open but no other seat can hold a BLOCK")
+            if not me_asked and not any(q != exclude for q in others):
+                raise ValueError("a window is open but no other seat may answer it")
 
-        blocks = self._blocks
         hands: list[list[int]] = [own if q == seat else [] for q in range(n)]
+        rng.shuffle(unseen)
+        pos = 0
+        for q in others:
+            hands[q] = sorted(unseen[pos : pos + sizes[q]])
+            pos += sizes[q]
         asked: list[int] = []
-        while True:
-            rng.shuffle(unseen)
-            pos = 0
-            for q in others:
-                hands[q] = sorted(unseen[pos : pos + sizes[q]])
-                pos += sizes[q]
-            if not window:
-                break
-            # Who is still asked: the observer as its view says; another seat if it holds a
-            # BLOCK it may play and its coin (bit q) says it has not answered yet.
+        while window:
+            # Who is still asked: the observer as its view says; another seat that may answer
+            # if its coin (bit q) says it has not answered yet.
             coins = rng.next_u64()
-            asked = []
-            for q in order:
-                if q == seat:
-                    if me_asked:
-                        asked.append(q)
-                elif q != exclude and (coins >> q) & 1 and not blocks.isdisjoint(hands[q]):
-                    asked.append(q)
+            asked = [
+                q
+                for q in order
+                if (me_asked if q == seat else q != exclude and (coins >> q) & 1)
+            ]
             if asked:
                 break
 
@@ -175,7 +169,7 @@ class SetbackSampler:
         s.nonfree_played = view.nonfree_played
         s.stack = stack
         s.asked = asked
-        s.context = {k: list(v) if isinstance(v, list) else v for k, v in view.context.items()}
+        s.context = thaw(view.context)
         s.winner = view.winner
         if window:
             s.pending = tuple(asked)
@@ -183,31 +177,6 @@ class SetbackSampler:
             s.pending = ()
         else:
             s.pending = (view.to_act,)
+        s.move = view.header.move
         s.rng = Rng(rng.next_u64())
         return s
-
-    def _play(self, obj: JSONObject) -> Play:
-        """The declared :class:`Play` of a JSON form (parsed once: search asks again and again)."""
-        try:
-            key: tuple[tuple[str, Any], ...] | None = tuple(obj.items())
-            play = self._plays.get(key) if key is not None else None
-        except (AttributeError, TypeError):  # not an object of plain values: the parser says why
-            key, play = None, None
-        if play is None:
-            parsed = action_from_json(obj)
-            if not isinstance(parsed, Play):
-                raise ValueError("a declared action must be a play")
-            play = parsed
-            if key is not None:
-                if len(self._plays) > 10_000:
-                    self._plays.clear()
-                self._plays[key] = play
-        return play
-
-    def _someone_may_answer(
-        self, others: list[int], exclude: int, sizes: tuple[int, ...], unseen: list[int]
-    ) -> bool:
-        """Whether some deal gives a seat other than the observer a BLOCK it may play."""
-        return not self._blocks.isdisjoint(unseen) and any(
-            q != exclude and sizes[q] > 0 for q in others
-        )

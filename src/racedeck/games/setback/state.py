@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.rng import Rng
 from racedeck.games.setback.actions import action_from_json
@@ -19,11 +18,12 @@ BOARD = "board"
 HAND = "hand"
 """Phase: the player on turn plays cards from hand (or ends the Hand Action)."""
 WINDOW = "window"
-"""Phase: a declared action waits for BLOCKs from every player holding one (SB-9)."""
+"""Phase: a declared action waits for an answer (BLOCK or pass) from every player who could
+BLOCK it under ``self_block``, holding a BLOCK or not (SB-9 amended)."""
 STEP = "step"
 """Phase: a resolving card asks its player for a choice (ALL order, REVAMP placements)."""
 OVER = "over"
-"""Phase: somebody reached FINISH."""
+"""Phase: somebody reached FINISH, or the game reached its ``max_moves``."""
 
 
 class SetbackState:
@@ -32,9 +32,10 @@ class SetbackState:
     ``grid[r][l]`` is the card (an index into the game's deck) in row ``r`` (0 = next to START)
     and lane ``l``. A token is at ``(row[p], lane[p])``, or on START when ``row[p] == START``.
     ``stack`` holds the declared action (first, with its :class:`Play`) and the BLOCKs played
-    against it during a
-    window; ``asked`` the players still to answer. ``context`` describes a card that is
-    resolving and waits for a choice. Piles are lists whose top is the last item.
+    against it during a window; ``asked`` the players still to answer. ``context`` describes a
+    card that is resolving and waits for a choice. Piles are lists whose top is the last item.
+    ``move`` counts the accepted actions (the move number). States hold no events: a checked
+    transition returns them.
     """
 
     __slots__ = (
@@ -43,11 +44,11 @@ class SetbackState:
         "current",
         "discard",
         "draw",
-        "events",
         "grid",
         "hand_played",
         "hands",
         "lane",
+        "move",
         "nonfree_played",
         "pending",
         "phase",
@@ -83,7 +84,7 @@ class SetbackState:
         self.context: dict[str, Any] = {}
         self.winner: int = -1
         self.pending: tuple[int, ...] = ()
-        self.events: tuple[Event, ...] = ()
+        self.move: int = 0
         self.rng: Rng = Rng(0)
 
     @property
@@ -124,7 +125,7 @@ class SetbackState:
         s.context = _copy_context(self.context)
         s.winner = self.winner
         s.pending = self.pending
-        s.events = self.events
+        s.move = self.move
         s.rng = self.rng.copy()
         return s
 
@@ -151,36 +152,60 @@ class SetbackState:
             "context": _copy_context(self.context),
             "winner": self.winner,
             "pending": list(self.pending),
-            "events": [e.to_json() for e in self.events],
+            "move": self.move,
             "rng": self.rng.state,
         }
 
     @classmethod
     def from_json(cls, obj: JSONObject) -> SetbackState:
-        """Rebuild a state from :meth:`to_json`."""
-        s = cls()
-        s.players = int(obj["players"])
-        s.grid = [[int(c) for c in r] for r in obj["grid"]]
-        s.rows_removed = int(obj["rows_removed"])
-        s.row = [int(x) for x in obj["row"]]
-        s.lane = [int(x) for x in obj["lane"]]
-        s.hands = [[int(c) for c in h] for h in obj["hands"]]
-        s.draw = [int(c) for c in obj["draw"]]
-        s.discard = [int(c) for c in obj["discard"]]
-        s.skip_cards = [[int(c) for c in k] for k in obj["skip_cards"]]
-        s.skip_spent = [bool(x) for x in obj["skip_spent"]]
-        s.current = int(obj["current"])
-        s.phase = str(obj["phase"])
-        s.source = str(obj["source"])
-        s.hand_played = int(obj["hand_played"])
-        s.nonfree_played = bool(obj["nonfree_played"])
-        s.stack = [_item_from_json(item) for item in obj["stack"]]
-        s.asked = [int(x) for x in obj["asked"]]
-        s.context = _copy_context(obj["context"])
-        s.winner = int(obj["winner"])
-        s.pending = tuple(int(p) for p in obj["pending"])
-        s.events = tuple(Event.from_json(e) for e in obj["events"])
-        s.rng = Rng(int(obj["rng"]))
+        """Rebuild a state from :meth:`to_json`.
+
+        Raises :class:`ValueError` naming the field when ``obj`` is not such a form (states
+        may come from files): a missing key, a value of the wrong type, lists that do not fit
+        the number of players.
+        """
+        if not isinstance(obj, dict):
+            raise ValueError(f"a Setback state must be a JSON object, got {type(obj).__name__}")
+        try:
+            s = cls()
+            s.players = _int(obj, "players")
+            n = s.players
+            s.grid = _int_lists(obj, "grid")
+            s.rows_removed = _int(obj, "rows_removed")
+            s.row = _ints(obj, "row", n)
+            s.lane = _ints(obj, "lane", n)
+            s.hands = _int_lists(obj, "hands", n)
+            s.draw = _ints(obj, "draw")
+            s.discard = _ints(obj, "discard")
+            s.skip_cards = _int_lists(obj, "skip_cards", n)
+            s.skip_spent = _bools(obj, "skip_spent", n)
+            s.current = _int(obj, "current")
+            s.phase = _str(obj, "phase")
+            if s.phase not in PHASES:
+                raise ValueError(f"field 'phase' must be one of {', '.join(PHASES)}")
+            s.source = _str(obj, "source")
+            s.hand_played = _int(obj, "hand_played")
+            s.nonfree_played = _bool(obj, "nonfree_played")
+            stack = obj["stack"]
+            if not isinstance(stack, list) or not all(isinstance(i, dict) for i in stack):
+                raise ValueError("field 'stack' must be a list of objects")
+            s.stack = [_item_from_json(item) for item in stack]
+            s.asked = _ints(obj, "asked")
+            context = obj["context"]
+            if not isinstance(context, dict):
+                raise ValueError("field 'context' must be an object")
+            s.context = _copy_context(context)
+            s.winner = _int(obj, "winner")
+            s.pending = tuple(_ints(obj, "pending"))
+            s.move = _int(obj, "move")
+            s.rng = Rng(_int(obj, "rng"))
+        except KeyError as exc:
+            raise ValueError(f"not a Setback state: field {exc.args[0]!r} is missing") from None
+        except ValueError as exc:
+            raise ValueError(f"not a Setback state: {exc}") from None
+        seats = range(n)
+        if not 0 <= s.current < n or any(q not in seats for q in (*s.pending, *s.asked)):
+            raise ValueError("not a Setback state: a seat number is out of range")
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -204,6 +229,60 @@ def _item_to_json(item: dict[str, Any]) -> JSONObject:
     if "play" in out:
         out["play"] = out["play"].to_json()
     return out
+
+
+PHASES = (BOARD, HAND, WINDOW, STEP, OVER)
+"""Every phase, for checking states read from JSON."""
+
+
+def _int(obj: JSONObject, key: str) -> int:
+    value = obj[key]
+    if type(value) is not int:
+        raise ValueError(f"field {key!r} must be an integer, got {value!r}")
+    return value
+
+
+def _bool(obj: JSONObject, key: str) -> bool:
+    value = obj[key]
+    if type(value) is not bool:
+        raise ValueError(f"field {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def _str(obj: JSONObject, key: str) -> str:
+    value = obj[key]
+    if type(value) is not str:
+        raise ValueError(f"field {key!r} must be text, got {value!r}")
+    return value
+
+
+def _ints(obj: JSONObject, key: str, length: int | None = None) -> list[int]:
+    value = obj[key]
+    if not isinstance(value, list) or any(type(x) is not int for x in value):
+        raise ValueError(f"field {key!r} must be a list of integers")
+    if length is not None and len(value) != length:
+        raise ValueError(f"field {key!r} must hold {length} items, one per player")
+    return list(value)
+
+
+def _bools(obj: JSONObject, key: str, length: int) -> list[bool]:
+    value = obj[key]
+    if not isinstance(value, list) or any(type(x) is not bool for x in value):
+        raise ValueError(f"field {key!r} must be a list of true/false")
+    if len(value) != length:
+        raise ValueError(f"field {key!r} must hold {length} items, one per player")
+    return list(value)
+
+
+def _int_lists(obj: JSONObject, key: str, length: int | None = None) -> list[list[int]]:
+    value = obj[key]
+    if not isinstance(value, list) or any(
+        not isinstance(r, list) or any(type(x) is not int for x in r) for r in value
+    ):
+        raise ValueError(f"field {key!r} must be a list of lists of integers")
+    if length is not None and len(value) != length:
+        raise ValueError(f"field {key!r} must hold {length} items, one per player")
+    return [list(r) for r in value]
 
 
 def _item_from_json(obj: JSONObject) -> dict[str, Any]:

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from racedeck.core.events import Event
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.setback.actions import SetbackAction, action_from_json
 
-__all__ = ["SetbackView"]
+__all__ = ["SetbackView", "freeze", "thaw"]
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy: dicts become mapping proxies, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The JSON form of a frozen value: fresh dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,20 +38,27 @@ class SetbackView:
 
     During a BLOCK window (SB-9) the view says that a window is open, what was declared and who
     has played a BLOCK so far (BLOCKs are played face up), but never who is being asked: only
-    the viewer's own ``legal_actions`` tell it whether it may answer. ``tokens`` are
-    ``(row, lane)``, with ``(-1, -1)`` for START and row = number of rows for FINISH.
+    the viewer's own ``legal_actions`` say what it may answer (``block`` and ``pass``, or only
+    ``pass`` without a BLOCK in hand). ``tokens`` are ``(row, lane)``, with ``(-1, -1)`` for
+    START and row = number of rows for FINISH; ``protected`` says which tokens stand on a BLOCK
+    card (SB-9: others cannot act on them), so that no client needs to work it out.
 
     Everything the table sees is here, so that a full state can be rebuilt from a view with
     only the hidden cards drawn at random (``Setback.sample_state``): the SKIP cards in front of
     the players and the BLOCKs of a window by name, and where the turn stands (``source``,
     ``hand_played``, ``nonfree_played``, ``skip_spent``), which every player has watched.
+
+    A view is immutable and shares nothing with the state: ``declared`` and ``context`` are
+    read-only mappings whose lists are tuples.
     """
 
+    header: ViewHeader
     seat: int | None
     players: int
     grid: tuple[tuple[str, ...], ...]
     rows_removed: int
     tokens: tuple[tuple[int, int], ...]
+    protected: tuple[bool, ...]
     hand: tuple[str, ...]
     hand_sizes: tuple[int, ...]
     draw_size: int
@@ -45,14 +72,13 @@ class SetbackView:
     hand_played: int
     nonfree_played: bool
     window_open: bool
-    declared: dict[str, Any] | None
+    declared: Mapping[str, Any] | None
     blocks: tuple[int, ...]
     block_cards: tuple[str, ...]
-    context: dict[str, Any]
+    context: Mapping[str, Any]
     to_act: int | None
     winner: int
     legal_actions: tuple[SetbackAction, ...]
-    events: tuple[Event, ...]
 
     @property
     def rows(self) -> int:
@@ -65,13 +91,15 @@ class SetbackView:
         return len(self.grid[0]) if self.grid else 0
 
     def to_json(self) -> JSONObject:
-        """Return the JSON form."""
+        """Return the JSON form: ``{"header": {...}, <the game's part>}``."""
         return {
+            "header": self.header.to_json(),
             "seat": self.seat,
             "players": self.players,
             "grid": [list(r) for r in self.grid],
             "rows_removed": self.rows_removed,
             "tokens": [list(t) for t in self.tokens],
+            "protected": list(self.protected),
             "hand": list(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "draw_size": self.draw_size,
@@ -85,44 +113,48 @@ class SetbackView:
             "hand_played": self.hand_played,
             "nonfree_played": self.nonfree_played,
             "window_open": self.window_open,
-            "declared": None if self.declared is None else dict(self.declared),
+            "declared": thaw(self.declared),
             "blocks": list(self.blocks),
             "block_cards": list(self.block_cards),
-            "context": {k: list(v) if isinstance(v, list) else v for k, v in self.context.items()},
+            "context": thaw(self.context),
             "to_act": self.to_act,
             "winner": self.winner,
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "events": [e.to_json() for e in self.events],
         }
 
     @classmethod
     def from_json(cls, obj: JSONObject) -> SetbackView:
-        """Rebuild a view from :meth:`to_json`."""
-        return cls(
-            seat=obj["seat"],
-            players=obj["players"],
-            grid=tuple(tuple(r) for r in obj["grid"]),
-            rows_removed=obj["rows_removed"],
-            tokens=tuple((t[0], t[1]) for t in obj["tokens"]),
-            hand=tuple(obj["hand"]),
-            hand_sizes=tuple(obj["hand_sizes"]),
-            draw_size=obj["draw_size"],
-            discard=tuple(obj["discard"]),
-            skips=tuple(obj["skips"]),
-            skip_cards=tuple(tuple(k) for k in obj["skip_cards"]),
-            skip_spent=tuple(bool(x) for x in obj["skip_spent"]),
-            current=obj["current"],
-            phase=obj["phase"],
-            source=obj["source"],
-            hand_played=obj["hand_played"],
-            nonfree_played=obj["nonfree_played"],
-            window_open=obj["window_open"],
-            declared=obj["declared"],
-            blocks=tuple(obj["blocks"]),
-            block_cards=tuple(obj["block_cards"]),
-            context=dict(obj["context"]),
-            to_act=obj["to_act"],
-            winner=obj["winner"],
-            legal_actions=tuple(action_from_json(a) for a in obj["legal_actions"]),
-            events=tuple(Event.from_json(e) for e in obj["events"]),
-        )
+        """Rebuild a view from :meth:`to_json`; raise :class:`ValueError` naming the missing
+        field when ``obj`` is not such a form."""
+        try:
+            return cls(
+                header=ViewHeader.from_json(obj["header"]),
+                seat=obj["seat"],
+                players=int(obj["players"]),
+                grid=tuple(tuple(str(c) for c in r) for r in obj["grid"]),
+                rows_removed=int(obj["rows_removed"]),
+                tokens=tuple((int(t[0]), int(t[1])) for t in obj["tokens"]),
+                protected=tuple(bool(x) for x in obj["protected"]),
+                hand=tuple(str(c) for c in obj["hand"]),
+                hand_sizes=tuple(int(x) for x in obj["hand_sizes"]),
+                draw_size=int(obj["draw_size"]),
+                discard=tuple(str(c) for c in obj["discard"]),
+                skips=tuple(int(x) for x in obj["skips"]),
+                skip_cards=tuple(tuple(str(c) for c in k) for k in obj["skip_cards"]),
+                skip_spent=tuple(bool(x) for x in obj["skip_spent"]),
+                current=int(obj["current"]),
+                phase=str(obj["phase"]),
+                source=str(obj["source"]),
+                hand_played=int(obj["hand_played"]),
+                nonfree_played=bool(obj["nonfree_played"]),
+                window_open=bool(obj["window_open"]),
+                declared=freeze(obj["declared"]),
+                blocks=tuple(int(x) for x in obj["blocks"]),
+                block_cards=tuple(str(c) for c in obj["block_cards"]),
+                context=freeze(obj["context"]),
+                to_act=obj["to_act"],
+                winner=int(obj["winner"]),
+                legal_actions=tuple(action_from_json(a) for a in obj["legal_actions"]),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a Setback view: {exc!r}") from None
