@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import racedeck
-from racedeck.core import PUBLIC, RECORD, Rng, derive_seed
+from racedeck.core import Rng, derive_seed
+from racedeck.core.events import PUBLIC, RECORD
 from racedeck.core.jsontypes import JSONObject
 
 ROOT = Path(__file__).resolve().parents[1]

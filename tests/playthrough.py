@@ -16,14 +16,19 @@ from racedeck.core import Event, GameRecord
 class Played:
     """A finished random game: the game, its table (and record) and every step.
 
-    ``steps`` holds ``(seat, action, state after)``; ``events[i]`` the events of transition
-    ``i`` (``events[0]``: the deal, ``events[i + 1]``: those of ``steps[i]``).
+    ``steps`` holds ``(seat, action, state after)``; ``events[i]`` the events the transition of
+    ``steps[i]`` returned (every audience); the deal's are ``table.initial_events``.
     """
 
     game: Any
     table: racedeck.Table
     steps: list[tuple[int, Any, Any]] = field(default_factory=list)
     events: list[tuple[Event, ...]] = field(default_factory=list)
+
+    @property
+    def session(self) -> racedeck.Table:
+        """The table, under the name the property tests use for the game in progress."""
+        return self.table
 
     @property
     def initial(self) -> Any:
@@ -36,13 +41,13 @@ class Played:
 
     def all_events(self) -> list[Event]:
         """Every event of the game in order, the deal's first."""
-        return [e for events in self.events for e in events]
+        return [e for events in (self.table.initial_events, *self.events) for e in events]
 
 
 def play_random(game: Any, seed: int, choices: int, max_steps: int = 100_000) -> Played:
     """Play ``game`` to the end from ``seed``; ``choices`` seeds the random decisions."""
     table = racedeck.Table(game, seed)
-    played = Played(game, table, events=[table.history[0][1]])
+    played = Played(game, table)
     rng = random.Random(choices)
     while not table.is_over:
         assert len(played.steps) < max_steps, "the game does not end"
@@ -69,7 +74,7 @@ def assert_replay_reproduces(played: Played) -> None:
         steps = list(racedeck.replay(rec))
         assert len(steps) == len(played.steps)
         for step, (seat, action, state), events in zip(
-            steps, played.steps, played.events[1:], strict=True
+            steps, played.steps, played.events, strict=True
         ):
             assert step.seat == seat
             assert step.action == action
@@ -78,7 +83,7 @@ def assert_replay_reproduces(played: Played) -> None:
         rebuilt = racedeck.Table.from_record(rec)
         assert rebuilt.state.to_json() == played.table.state.to_json()
         assert rebuilt.history == played.table.history
-    assert played.game.start(played.table.seed).events == played.events[0]
+    assert played.table.initial_events == played.game.start(played.table.seed).events
 
 
 def _without_events(obj: dict[str, Any]) -> dict[str, Any]:

@@ -181,9 +181,6 @@ class SearchBot(Bot):
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         conceals = game.conceals
-        # A decision the driver answers without asking (SB-9's forced pass) is no choice here
-        # either: it gets no statistics and costs no legal-action listing.
-        forced = game.forced_action
         c = self.exploration
         cut = self.playout
         horizon = cut.horizon(state) if cut is not None else None
@@ -197,16 +194,14 @@ class SearchBot(Bot):
             for seat in group:
                 if seat not in state.pending:
                     break
-                action = forced(state, seat)
-                if action is None:
-                    legal = legal_actions(state, seat)
-                    action = legal[0]
-                    if len(legal) > 1:
-                        table = node.stats.get(seat)
-                        if table is None:
-                            table = node.stats[seat] = {}
-                        entry, action = _select(table, legal, c, policy)
-                        path.append((entry, seat))
+                legal = legal_actions(state, seat)
+                action = legal[0]
+                if len(legal) > 1:
+                    table = node.stats.get(seat)
+                    if table is None:
+                        table = node.stats[seat] = {}
+                    entry, action = _select(table, legal, c, policy)
+                    path.append((entry, seat))
                 secret = conceals(state, seat, action)
                 apply(state, seat, action)
                 joint.append(action)
@@ -231,15 +226,13 @@ class SearchBot(Bot):
             for seat in state.pending:
                 if seat not in state.pending:
                     continue
-                action = forced(state, seat)
-                if action is None:
-                    legal = legal_actions(state, seat)
-                    if len(legal) == 1:
-                        action = legal[0]
-                    else:
-                        action = guide(state, seat, legal) if guide is not None else None
-                        if action is None:
-                            action = legal[randrange(len(legal))]
+                legal = legal_actions(state, seat)
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action = guide(state, seat, legal) if guide is not None else None
+                    if action is None:
+                        action = legal[randrange(len(legal))]
                 apply(state, seat, action)
         if state.is_terminal:
             outcome = game.outcome(state)
