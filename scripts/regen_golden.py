@@ -32,6 +32,7 @@ from typing import Any
 
 import racedeck
 from racedeck.core import Rng, derive_seed
+from racedeck.core.events import RECORD, Event
 from racedeck.core.jsontypes import JSONObject
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,6 +130,7 @@ class _Step:
     seat: int | None
     action: Any
     state: Any
+    events: tuple[Event, ...]
 
 
 def _compact(obj: JSONObject) -> str:
@@ -148,10 +150,21 @@ def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Sess
 
 def _steps(game: racedeck.Game[Any, Any, Any], session: racedeck.Session) -> list[_Step]:
     """The initial state and the state after every recorded action (replayed, checked path)."""
-    steps = [_Step(0, None, None, game.new_initial_state(session.seed))]
+    start = game.start(session.seed)
+    steps = [_Step(0, None, None, start.state, start.events)]
     for step in racedeck.replay(session.record):
-        steps.append(_Step(step.index + 1, step.seat, step.action, step.state))
+        steps.append(_Step(step.index + 1, step.seat, step.action, step.state, step.events))
     return steps
+
+
+def _event_line(game: racedeck.Game[Any, Any, Any], event: Event) -> str:
+    """One event in words; an event not for everyone says whom it is for."""
+    to = "" if event.is_public else f" (to {_audience(event.audience)})"
+    return f"event{to}: {game.describe_event(event)}"
+
+
+def _audience(audience: int | str) -> str:
+    return "the record" if audience == RECORD else f"seat {audience}"
 
 
 def _render(
@@ -181,7 +194,7 @@ def _render(
         else:
             lines.append(f"== step {step.index}: seat {step.seat} plays {step.action}")
             lines.append(f"action: {_compact(step.action.to_json())}")
-        lines.extend(f"event: {game.describe_event(e)}" for e in step.state.events)
+        lines.extend(_event_line(game, e) for e in step.events)
         lines.append(f"view spectator: {_compact(game.observe(step.state, None).to_json())}")
         for seat in view_seats:
             view = game.observe(step.state, seat).to_json()

@@ -147,7 +147,7 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
     kinds: set[str] = set()
     actions_seen: set[Any] = set()
 
-    def check_state(where: str, acted: int | None) -> None:
+    def check_state(where: str, acted: int | None, events: tuple[Any, ...]) -> None:
         state = session.state
         assert_valid("why-first.state", state.to_json(), where)
         counts["states"] += 1
@@ -160,13 +160,13 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
             view = game.observe(state, seat).to_json()
             assert_valid("why-first.view", view, f"{where}, view of seat {seat}")
             counts["views"] += 1
-        for event in state.events:
-            # The exact why-first forms were checked with the state; here the generic form.
+        for event in events:  # the transition's events, every audience
+            assert_valid(WF_EVENT, event.to_json(), f"{where}, event {event.kind}")
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
             counts["events"] += 1
 
-    check_state(f"seed {seed} initial state", None)
+    check_state(f"seed {seed} initial state", None, session.initial_events)
     step = 0
     while session.state.pending:
         step += 1
@@ -179,8 +179,8 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
                 assert_valid("why-first.action", action.to_json(), f"step {step}, {action}")
                 counts["actions"] += 1
         action = legal[policy.below(len(legal))]
-        session.apply(seat, action)
-        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+        events = session.apply(seat, action)
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat, events)
 
     outcome = game.outcome(session.state)
     assert outcome is not None
@@ -190,7 +190,9 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
     assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
     expected = {
         "stage_started",
+        "hand_dealt",
         "card_committed",
+        "card_chosen",
         "last_round_automatic",
         "cards_revealed",
         "figure_moved",
@@ -427,14 +429,19 @@ def _samples() -> dict[str, Any]:
     state = session.state
     tactical = racedeck.make("why-first", players=3, variant="tactical")
     t_state = tactical.new_initial_state(4)
+    t_events: tuple[Any, ...] = ()
     while t_state.phase != "move":
         seat = t_state.pending[0]
-        t_state = tactical.apply(t_state, seat, tactical.legal_actions(t_state, seat)[-1])
+        step = tactical.step(t_state, seat, tactical.legal_actions(t_state, seat)[-1])
+        t_state, t_events = step.state, step.events
     final = t_state
+    final_events: tuple[Any, ...] = ()
     while final.pending:  # the last step of a tactical game is a move: figure_moved (by, card)
         seat = final.pending[0]
-        final = tactical.apply(final, seat, tactical.legal_actions(final, seat)[0])
-    events = {e.kind: e.to_json() for e in final.events}
+        step = tactical.step(final, seat, tactical.legal_actions(final, seat)[0])
+        final, final_events = step.state, step.events
+    events = {e.kind: e.to_json() for e in final_events}
+    base_events = {e.kind: e.to_json() for e in base.start(3).events}
     outcome = tactical.outcome(final)
     assert outcome is not None
     return {
@@ -450,7 +457,8 @@ def _samples() -> dict[str, Any]:
         "game_over": events["game_over"],
         "stage_scored": events["stage_scored"],
         "figure_moved": events["figure_moved"],
-        "cards_revealed": next(e.to_json() for e in t_state.events if e.kind == "cards_revealed"),
+        "cards_revealed": next(e.to_json() for e in t_events if e.kind == "cards_revealed"),
+        "hand_dealt": base_events["hand_dealt"],
         **_sdr_samples(),
         **_sb_samples(),
     }
@@ -575,13 +583,14 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("state", "why-first.state", "Leo's figure missing", lambda o: o["positions"].pop()),
     ("state", "why-first.state", "commit as a string", lambda o: o["commits"].__setitem__(0, "#7")),
     ("state", "why-first.state", "over but pending", lambda o: o.update(phase="over")),
-    ("state", "why-first.state", "event without kind", lambda o: o["events"][0].pop("kind")),
-    (
-        "state",
-        "why-first.state",
-        "event of unknown kind",
-        lambda o: o["events"].append({"kind": "sprint"}),
-    ),
+    ("state", "why-first.state", "events in a state", lambda o: o.update(events=[])),
+    ("state", "why-first.state", "move as a float", lambda o: o.update(move=0.5)),
+    ("hand_dealt", WF_EVENT, "event without kind", lambda o: o.pop("kind")),
+    ("hand_dealt", WF_EVENT, "event of unknown kind", lambda o: o.update(kind="sprint")),
+    ("hand_dealt", WF_EVENT, "a hand without audience", lambda o: o.pop("audience")),
+    ("view", "why-first.view", "missing header", lambda o: o.pop("header")),
+    ("view", "why-first.view", "events in a view", lambda o: o.update(events=[])),
+    ("view", "why-first.view", "white numbers in a base-game hand", lambda o: o["hand"].append(4)),
     ("view", "why-first.view", "missing hand", lambda o: o.pop("hand")),
     ("view", "why-first.view", "missing revealed", lambda o: o.pop("revealed")),
     ("view", "why-first.view", "a card revealed twice", lambda o: o["revealed"].extend([7, 7])),
