@@ -6,6 +6,7 @@ Only the generic contract is used here (``Game``, states, views, actions, ``Outc
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from typing import Any
@@ -67,7 +68,8 @@ def check_state(game: Game[Any, Any, Any], state: Any) -> None:
     clone = state.clone()
     assert clone is not state
     assert clone.to_json() == obj
-    for event in state.events:
+    # MIGRATION: engines not yet migrated still keep their events on the state.
+    for event in getattr(state, "events", ()):
         assert isinstance(event, Event)
         assert Event.from_json(roundtrip(event.to_json())) == event
 
@@ -107,8 +109,12 @@ def check_actions(game: Game[Any, Any, Any], state: Any) -> None:
         for action in game.legal_actions(state, seat):
             assert game.action_from_json(roundtrip(action.to_json())) == action
             assert "type" in action.to_json()
-            assert game.parse_action(str(action), state, seat) == action
-            after = game.apply(state, seat, action)
+            assert _parse(game, str(action), state, seat) == action
+            transition = game.step(state, seat, action)
+            after = transition.state
+            for event in transition.events:
+                assert isinstance(event, Event)
+                assert Event.from_json(roundtrip(event.to_json())) == event
             assert after is not state
             fast = state.clone()
             game.apply_unchecked(fast, seat, action)
@@ -121,6 +127,14 @@ def check_actions(game: Game[Any, Any, Any], state: Any) -> None:
         with pytest.raises(racedeck.IllegalAction):
             game.apply(state, waiting[0], action)
         assert state.to_json() == before
+
+
+def _parse(game: Game[Any, Any, Any], text: str, state: Any, seat: int) -> Any:
+    """``parse_action`` from the seat's view (the contract); MIGRATION: engines not yet
+    migrated still parse from the state and the seat."""
+    if len(inspect.signature(game.parse_action).parameters) == 2:
+        return game.parse_action(text, game.observe(state, seat))
+    return game.parse_action(text, state, seat)
 
 
 def _drive_in_place(game: Game[Any, Any, Any], state: Any, steps: int = 3) -> None:
