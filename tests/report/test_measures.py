@@ -21,7 +21,7 @@ def _job(game_id: str, bots: str, seats: int, seed: int, **config: object) -> Ga
 def _replayed_events(record_json: dict[str, object]) -> list[Event]:
     record = GameRecord.from_json(record_json)
     game = record.make_game()
-    events = list(game.new_initial_state(record.seed).events)
+    events = list(game.start(record.seed).events)
     for step in replay(record):
         events.extend(step.events)
     return events

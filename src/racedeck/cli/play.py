@@ -12,6 +12,7 @@ from rich.rule import Rule
 from racedeck.bots.registry import make_bot
 from racedeck.cli.records import save_record
 from racedeck.cli.terminal_ui import Ask, ui_for
+from racedeck.core.events import feed
 from racedeck.core.game import Game
 from racedeck.core.record import Session
 from racedeck.core.rng import derive_seed
@@ -45,7 +46,8 @@ def play_in_terminal(
     ui.width = console.width
     session = Session(game, seed, meta={"names": names, "human_seat": human_seat})
     console.print(Rule(f"{game.spec.title} · {n} players · seed {seed}"))
-    for line in ui.describe_events(session.initial_events):
+    # The person sees the events for everyone and their own (their hand), never a bot's.
+    for line in ui.describe_events(feed(session.initial_events, human_seat)):
         console.print(line)
     try:
         while not session.state.is_terminal:
@@ -63,7 +65,7 @@ def play_in_terminal(
                     action = bots[seat].act(game.observe(session.state, seat))
                 events.extend(session.apply(seat, action))
                 save_record(session.record, record_path)
-            shown = ui.visible_events(events)
+            shown = ui.visible_events(feed(events, human_seat))
             if shown:
                 console.print()
                 scored = [e for e in shown if e.kind in ui.stage_end_kinds]
