@@ -130,8 +130,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     def legal_actions(self, state: WhyFirstState, seat: int) -> tuple[WhyFirstAction, ...]:
         """Legal actions of ``seat``: distinct card values × targets (base game), cards to
         commit or figures to move (tactical); empty when the seat is not pending."""
-        # `True == 1` and `1.0 == 1`: only a plain int names a seat (and its hand).
-        if seat not in state.pending or type(seat) is not int:
+        if seat not in state.pending:
             return ()
         if state.phase == MOVE:
             return self._move_actions
