@@ -129,7 +129,11 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
     def legal_actions(self, state: WhyFirstState, seat: int) -> tuple[WhyFirstAction, ...]:
         """Legal actions of ``seat``: distinct card values × targets (base game), cards to
-        commit or figures to move (tactical); empty when the seat is not pending."""
+        commit or figures to move (tactical); empty when the seat is not pending.
+
+        On the fast path ``seat`` is trusted to be a plain ``int``; :meth:`step` and
+        :meth:`observe`, the doors a stranger's seat comes through, check it first.
+        """
         if seat not in state.pending:
             return ()
         if state.phase == MOVE:
