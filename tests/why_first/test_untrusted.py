@@ -143,6 +143,14 @@ def test_public_events_hold_no_secret(variant: str) -> None:
     assert all(e.audience in (PUBLIC, 1) for e in t.events)
 
 
+@pytest.mark.parametrize("variant", ["base", "tactical"])
+def test_new_initial_state_is_the_state_of_start(variant: str) -> None:
+    """The shortcut that builds no events deals exactly what ``start`` deals."""
+    g = make(2, variant=variant)
+    for seed in range(20):
+        assert g.new_initial_state(seed) == g.start(seed).state
+
+
 def test_move_numbers_count_accepted_actions_on_both_paths() -> None:
     g = make(2, variant="tactical", stages=1)
     played = play_random(g, 4, 5)
