@@ -160,8 +160,8 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
             view = game.observe(state, seat).to_json()
             assert_valid("why-first.view", view, f"{where}, view of seat {seat}")
             counts["views"] += 1
-        for event in events:
-            # The exact why-first forms were checked with the state; here the generic form.
+        for event in events:  # the transition's events, every audience
+            assert_valid(WF_EVENT, event.to_json(), f"{where}, event {event.kind}")
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
             counts["events"] += 1
@@ -190,7 +190,9 @@ def _play_and_validate(players: int, variant: str, seed: int) -> dict[str, int]:
     assert_valid("record", json.loads(json.dumps(record)), "record after a JSON round trip")
     expected = {
         "stage_started",
+        "hand_dealt",
         "card_committed",
+        "card_chosen",
         "last_round_automatic",
         "cards_revealed",
         "figure_moved",
@@ -441,6 +443,7 @@ def _samples() -> dict[str, Any]:
         f_step = tactical.step(final, seat, tactical.legal_actions(final, seat)[0])
         final, final_events = f_step.state, f_step.events
     events = {e.kind: e.to_json() for e in final_events}
+    base_events = {e.kind: e.to_json() for e in base.start(3).events}
     outcome = tactical.outcome(final)
     assert outcome is not None
     return {
@@ -457,6 +460,7 @@ def _samples() -> dict[str, Any]:
         "stage_scored": events["stage_scored"],
         "figure_moved": events["figure_moved"],
         "cards_revealed": next(e.to_json() for e in t_events if e.kind == "cards_revealed"),
+        "hand_dealt": base_events["hand_dealt"],
         **_sdr_samples(),
         **_sb_samples(),
     }
@@ -579,13 +583,14 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("state", "why-first.state", "Leo's figure missing", lambda o: o["positions"].pop()),
     ("state", "why-first.state", "commit as a string", lambda o: o["commits"].__setitem__(0, "#7")),
     ("state", "why-first.state", "over but pending", lambda o: o.update(phase="over")),
-    ("state", "why-first.state", "event without kind", lambda o: o["events"][0].pop("kind")),
-    (
-        "state",
-        "why-first.state",
-        "event of unknown kind",
-        lambda o: o["events"].append({"kind": "sprint"}),
-    ),
+    ("state", "why-first.state", "events in a state", lambda o: o.update(events=[])),
+    ("state", "why-first.state", "move as a float", lambda o: o.update(move=0.5)),
+    ("hand_dealt", WF_EVENT, "event without kind", lambda o: o.pop("kind")),
+    ("hand_dealt", WF_EVENT, "event of unknown kind", lambda o: o.update(kind="sprint")),
+    ("hand_dealt", WF_EVENT, "a hand without audience", lambda o: o.pop("audience")),
+    ("view", "why-first.view", "missing header", lambda o: o.pop("header")),
+    ("view", "why-first.view", "events in a view", lambda o: o.update(events=[])),
+    ("view", "why-first.view", "white numbers in a base-game hand", lambda o: o["hand"].append(4)),
     ("view", "why-first.view", "missing hand", lambda o: o.pop("hand")),
     ("view", "why-first.view", "missing revealed", lambda o: o.pop("revealed")),
     ("view", "why-first.view", "a card revealed twice", lambda o: o["revealed"].extend([7, 7])),

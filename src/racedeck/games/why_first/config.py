@@ -64,7 +64,8 @@ MAX_VALUE = 16
 class WhyFirstConfig(GameConfig):
     """Options of *Why First?*. Two players play with the imaginary Leo (WF-9)."""
 
-    players: int = option(4, "number of players, 2 (with Leo) to 6 (WF-11)", min=2, max=6)
+    # The player range is the spec's (WF-11), checked with its own message.
+    players: int = option(4, "number of players, 2 (with Leo) to 6 (WF-11)")
     variant: str = option("base", "base, or tactical (white-number order, WF-10)", choices=VARIANTS)
     track_min: int = option(-12, "lowest space (WF-1)", min=-MAX_TRACK, max=0)
     track_max: int = option(16, "highest space (WF-1)", min=0, max=MAX_TRACK)

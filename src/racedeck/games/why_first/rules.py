@@ -119,17 +119,29 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     def start(self, seed: int) -> Transition[WhyFirstState]:
         """Deal the first stage (WF-3) from a deck shuffled by ``seed``; each seat's hand goes to
         that seat alone (``hand_dealt``)."""
+        ev: list[Event] = []
+        return Transition(self._deal(seed, ev), tuple(ev))
+
+    def new_initial_state(self, seed: int) -> WhyFirstState:
+        """The state of :meth:`start` without building its events: bots, simulations and
+        searches start many games and read none of them."""
+        return self._deal(seed, None)
+
+    def _deal(self, seed: int, ev: _Events) -> WhyFirstState:
         s = WhyFirstState()
         s.players = self.n
         s.rng = Rng(seed)
         s.totals = [0] * self.figures
-        ev: list[Event] = []
         self._start_stage(s, ev)
-        return Transition(s, tuple(ev))
+        return s
 
     def legal_actions(self, state: WhyFirstState, seat: int) -> tuple[WhyFirstAction, ...]:
         """Legal actions of ``seat``: distinct card values × targets (base game), cards to
-        commit or figures to move (tactical); empty when the seat is not pending."""
+        commit or figures to move (tactical); empty when the seat is not pending.
+
+        On the fast path ``seat`` is trusted to be a plain ``int``; :meth:`step` and
+        :meth:`observe`, the doors a stranger's seat comes through, check it first.
+        """
         if seat not in state.pending:
             return ()
         if state.phase == MOVE:

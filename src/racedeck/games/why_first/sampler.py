@@ -141,20 +141,23 @@ class WhyFirstSampler:
     def _number(self, view: WhyFirstView) -> tuple[list[int], list[int], list[int]]:
         """Base game: white numbers for the seat's own cards and the revealed ones (taken in
         order from each value's numbers), and the numbers left unseen."""
-        used = dict.fromkeys(self._by_value, 0)
         by_value = self._by_value
-
-        def take(value: int) -> int:
-            numbers = by_value.get(value, ())
-            k = used.get(value, 0)
-            if k >= len(numbers):
-                raise ValueError(f"the view shows more {value:+d} cards than the deck holds")
-            used[value] = k + 1
-            return numbers[k]
-
-        own = sorted(take(v) for v in view.hand_values)
-        revealed = [take(v) for v in view.revealed_values]
-        unseen = [c for v, numbers in by_value.items() for c in numbers[used[v] :]]
+        used: dict[int, int] = {}
+        try:
+            own: list[int] = []
+            for v in view.hand_values:
+                k = used.get(v, 0)
+                own.append(by_value[v][k])
+                used[v] = k + 1
+            own.sort()
+            revealed: list[int] = []
+            for v in view.revealed_values:
+                k = used.get(v, 0)
+                revealed.append(by_value[v][k])
+                used[v] = k + 1
+        except (KeyError, IndexError):
+            raise ValueError("the view shows more cards of a value than the deck holds") from None
+        unseen = [c for v, numbers in by_value.items() for c in numbers[used.get(v, 0) :]]
         return own, revealed, unseen
 
 
