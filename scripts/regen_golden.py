@@ -9,7 +9,8 @@ that seat's ``legal_actions``. The script writes, per case:
     A header (game, rules version, configuration JSON, seed, policy), then for the initial state
     and every step: the step number, the seat, the action's text and JSON forms, the events in
     words (``describe_event``) and the view JSON (compact, sorted keys) of the spectator and of
-    every seat; finally the outcome. When that would exceed :data:`MAX_BYTES`, only the
+    every seat; finally the outcome. An event that not everyone may see names its audience
+    (``event [seat 1]:``, ``event [record]:``). When that would exceed :data:`MAX_BYTES`, only the
     spectator's and seat 0's views are written (the header says which).
 ``<case>.record.json``
     The game record (``racedeck.Session(...).record``), one action per line.
@@ -32,6 +33,7 @@ from typing import Any
 
 import racedeck
 from racedeck.core import Rng, derive_seed
+from racedeck.core.events import PUBLIC, RECORD
 from racedeck.core.jsontypes import JSONObject
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,6 +131,7 @@ class _Step:
     seat: int | None
     action: Any
     state: Any
+    events: tuple[racedeck.Event, ...]
 
 
 def _compact(obj: JSONObject) -> str:
@@ -147,11 +150,20 @@ def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Sess
 
 
 def _steps(game: racedeck.Game[Any, Any, Any], session: racedeck.Session) -> list[_Step]:
-    """The initial state and the state after every recorded action (replayed, checked path)."""
-    steps = [_Step(0, None, None, game.new_initial_state(session.seed))]
+    """The initial state and the state after every recorded action (replayed, checked path),
+    each with the events of the transition that led to it."""
+    start = game.start(session.seed)
+    steps = [_Step(0, None, None, start.state, start.events)]
     for step in racedeck.replay(session.record):
-        steps.append(_Step(step.index + 1, step.seat, step.action, step.state))
+        steps.append(_Step(step.index + 1, step.seat, step.action, step.state, step.events))
     return steps
+
+
+def _event_line(game: racedeck.Game[Any, Any, Any], event: racedeck.Event) -> str:
+    if event.audience == PUBLIC:
+        return f"event: {game.describe_event(event)}"
+    to = "record" if event.audience == RECORD else f"seat {event.audience}"
+    return f"event [{to}]: {game.describe_event(event)}"
 
 
 def _render(
@@ -181,7 +193,7 @@ def _render(
         else:
             lines.append(f"== step {step.index}: seat {step.seat} plays {step.action}")
             lines.append(f"action: {_compact(step.action.to_json())}")
-        lines.extend(f"event: {game.describe_event(e)}" for e in step.state.events)
+        lines.extend(_event_line(game, e) for e in step.events)
         lines.append(f"view spectator: {_compact(game.observe(step.state, None).to_json())}")
         for seat in view_seats:
             view = game.observe(step.state, seat).to_json()
