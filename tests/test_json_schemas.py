@@ -41,6 +41,7 @@ SCHEMA_NAMES = (
     "record",
     "event",
     "outcome",
+    "header",
     "why-first.action",
     "why-first.state",
     "why-first.view",
@@ -221,11 +222,13 @@ def test_views_of_every_seat_on_a_mid_game_state() -> None:
 
 SDR_KINDS = {
     "race_started",
+    "hands_dealt",
     "card_played",
     "sprint",
     "crossed_line",
     "final_turns",
     "rider_change",
+    "cards_drawn",
     "crash",
     "turn_lost",
     "passed",
@@ -260,7 +263,7 @@ def _play_and_validate_game(
     kinds: set[str] = set()
     actions_seen: set[Any] = set()
 
-    def check_state(where: str, acted: int | None) -> None:
+    def check_state(where: str, acted: int | None, events: tuple[Any, ...]) -> None:
         state = session.state
         assert_valid(f"{game_id}.state", state.to_json(), where)
         # In a BLOCK window every asked seat has its own legal actions: view them all.
@@ -270,11 +273,11 @@ def _play_and_validate_game(
         for seat in dict.fromkeys(seats):
             view = game.observe(state, seat).to_json()
             assert_valid(f"{game_id}.view", view, f"{where}, view of seat {seat}")
-        for event in state.events:
+        for event in events:
             assert_valid("event", event.to_json(), f"{where}, event {event.kind}")
             kinds.add(event.kind)
 
-    check_state(f"seed {seed} initial state", None)
+    check_state(f"seed {seed} initial state", None, session.initial_events)
     step = 0
     while session.state.pending:
         step += 1
@@ -285,8 +288,8 @@ def _play_and_validate_game(
                 actions_seen.add(action)
                 assert_valid(f"{game_id}.action", action.to_json(), f"step {step}, {action}")
         action = legal[policy.below(len(legal))]
-        session.apply(seat, action)
-        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat)
+        events = session.apply(seat, action)
+        check_state(f"seed {seed} step {step} ({action} by seat {seat})", seat, events)
 
     outcome = game.outcome(session.state)
     assert outcome is not None
@@ -309,14 +312,16 @@ def _event_kinds(game_id: str, cases: list[Any]) -> set[str]:
         options, seed = case.values
         assert isinstance(options, dict) and isinstance(seed, int)
         game = racedeck.make(game_id, **options)
-        state = game.new_initial_state(seed)
+        start = game.start(seed)
+        state = start.state
         policy = Rng(derive_seed(seed, 7))
-        seen.update(e.kind for e in state.events)
+        seen.update(e.kind for e in start.events)
         while state.pending:
             seat = state.pending[policy.below(len(state.pending))]
             legal = game.legal_actions(state, seat)
-            state = game.apply(state, seat, legal[policy.below(len(legal))])
-            seen.update(e.kind for e in state.events)
+            step = game.step(state, seat, legal[policy.below(len(legal))])
+            state = step.state
+            seen.update(e.kind for e in step.events)
     return seen
 
 
@@ -348,7 +353,7 @@ def test_six_day_race_views_of_every_seat_with_two_riders_and_shared_points() ->
     state.final_queue = None
     state.current, state.pending = 5, (2,)
     state = game.apply(state, 2, game.legal_actions(state, 2)[0])
-    assert state.results[0][0]["finish"] == "20/3"
+    assert state.results[0][0].finish == "20/3"
     assert_valid("six-day-race.state", state.to_json(), "state after a three-way tie")
     for seat in (None, 0):
         assert_valid("six-day-race.view", game.observe(state, seat).to_json(), f"seat {seat}")
@@ -472,8 +477,7 @@ def _sdr_samples() -> dict[str, Any]:
             mid = state
         seat = state.pending[policy.below(len(state.pending))]
         legal = game.legal_actions(state, seat)
-        session.apply(seat, legal[policy.below(len(legal))])
-        for event in session.state.events:
+        for event in session.apply(seat, legal[policy.below(len(legal))]):
             events.setdefault(event.kind, event.to_json())
     assert mid is not None and set(events) >= {"deck_refilled", "final_turns", "rider_change"}
     outcome = game.outcome(session.state)
