@@ -661,6 +661,20 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ),
     ("sdr_record", "record", "six-day-race unknown option", lambda o: o["config"].update(speed=2)),
     ("sdr_record", "record", "six-day-race missing races", lambda o: o["config"].pop("races")),
+    ("sdr_record", "record", "six-day-race 21 races", lambda o: o["config"].update(races=21)),
+    ("sdr_record", "record", "six-day-race races 2.5", lambda o: o["config"].update(races=2.5)),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race a huge grey deck",
+        lambda o: o["config"].update(grey_high=[11, 11, 30_000_000]),
+    ),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race a negative green count",
+        lambda o: o["config"].update(green_small=[4, 4, 3, 3, 2, 0, -1]),
+    ),
     (
         "sdr_record",
         "record",
