@@ -9,7 +9,9 @@ FAHRERWECHSEL once), so a race holds a bounded number of cards and ends when the
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.spec import GameConfig, option
@@ -170,6 +172,15 @@ class SixDayRaceConfig(GameConfig):
                     option=name,
                 )
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON form (tuples become lists); every view's header holds one, so it
+        is built without walking the dataclass fields each time."""
+        return {
+            name: list(value) if type(value) is tuple else value
+            for name in _FIELD_NAMES
+            for value in (getattr(self, name),)
+        }
+
     @property
     def green_counts(self) -> tuple[int, ...]:
         """The green hand for this field size (SD-2)."""
@@ -180,3 +191,6 @@ class SixDayRaceConfig(GameConfig):
         """Cards drawn from deck 1-3 and deck 4-6 at a rider change (SD-6)."""
         small = self.rider_count <= self.small_field
         return self.change_draw_small if small else self.change_draw_large
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(SixDayRaceConfig))

@@ -39,6 +39,13 @@ __all__ = ["SixDayRace"]
 _Events = list[Event] | None
 
 
+def _fraction_to_float(text: str) -> float:
+    """``float(Fraction(text))`` for ``"20/3"`` or ``"6"``, without building the fraction (the
+    integer division rounds correctly, as ``Fraction.__float__`` does)."""
+    num, _, den = text.partition("/")
+    return int(num) / int(den) if den else float(int(num))
+
+
 class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     """*Six Day Race* under one configuration (see :class:`SixDayRaceConfig`)."""
 
@@ -401,7 +408,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     def scores(self, state: SixDayRaceState) -> tuple[float, ...]:
         """Every player's series points so far (the outcome's scores; laps lost are in the
         view's ``laps``, and decide first in a series, SD-11)."""
-        return tuple(float(Fraction(p)) for p in state.points)
+        return tuple(_fraction_to_float(p) for p in state.points)
 
     def phase_name(self, state: SixDayRaceState) -> str:
         """``race``, ``final-turns`` once the line is crossed (SD-9), or ``over``."""
@@ -418,8 +425,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         if state.phase == OVER:
             return "the series is over"
         seat = self.owner(state.current)
-        rider = self.rider_names()[state.current]
-        who = self.seat_names()[seat] + (f" (rider {rider})" if self.per > 1 else "")
+        name = self.seat_names()[seat]
+        # rider_names() spelled out for the one rider: every view's header calls this.
+        who = name + (f" (rider {name}-{state.current // self.n + 1})" if self.per > 1 else "")
         return f"race {state.race + 1} of {self.cfg.races}: waiting for {who}"
 
     # -- views -----------------------------------------------------------------------------------
