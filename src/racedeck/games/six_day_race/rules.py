@@ -3,7 +3,12 @@ crash, sprints, finish points and laps lost.
 
 Rulings: SD-1 track, SD-2 hands, SD-3 grey decks, SD-4 turns, SD-5 slipstream, SD-6
 FAHRERWECHSEL, SD-7 STURZ, SD-8 sprints, SD-9 finish, SD-10 laps lost, SD-11 series,
-SD-12 two riders.
+SD-12 two riders (SD-11 as amended: reorder ties go to more laps lost over the series).
+
+Transitions return their events: everything at the table is public — cards are played face up
+(with the slipstream they take), FAHRERWECHSEL and how many cards come from each deck, STURZ,
+sprints, crossings, race and series results — except the hands a seat is dealt (SD-2) and the
+grey cards its rider draws (SD-6), which go to that seat alone.
 """
 
 from __future__ import annotations
