@@ -172,14 +172,16 @@ class SixDayRaceConfig(GameConfig):
                     option=name,
                 )
 
+    def __post_init__(self) -> None:
+        # Every view's header holds the JSON form: keep the fields once, as (name, value, is a
+        # tuple), so that to_json only copies them.
+        items = tuple((n, getattr(self, n), type(getattr(self, n)) is tuple) for n in _FIELD_NAMES)
+        object.__setattr__(self, "_json_items", items)
+
     def to_json(self) -> dict[str, Any]:
-        """Return the JSON form (tuples become lists); every view's header holds one, so it
-        is built without walking the dataclass fields each time."""
-        return {
-            name: list(value) if type(value) is tuple else value
-            for name in _FIELD_NAMES
-            for value in (getattr(self, name),)
-        }
+        """Return the JSON form (tuples become lists), fresh for the caller to change."""
+        items: tuple[tuple[str, Any, bool], ...] = self.__dict__["_json_items"]
+        return {name: list(value) if is_tuple else value for name, value, is_tuple in items}
 
     @property
     def green_counts(self) -> tuple[int, ...]:

@@ -64,6 +64,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         self.riders = config.rider_count
         self.line = config.line
         self.no_slip = (config.rider_change, config.crash)
+        self._seat_names = super().seat_names()
         self._green = sorted(
             card_code(GREEN, v) for v, k in enumerate(config.green_counts, 1) for _ in range(k)
         )
@@ -79,6 +80,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             tuple(play[v] for v in range(1, 10) if mask >> v & 1) for mask in range(1 << 10)
         )
         self._sampler = SixDayRaceSampler(config)
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Default display names of the seats (``P1``, ``P2`` …), made once: every view's
+        header asks for them."""
+        return self._seat_names
 
     # -- riders ----------------------------------------------------------------------------------
 
