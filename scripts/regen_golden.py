@@ -62,7 +62,9 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
     ),
     "six-day-race": (
         GoldenCase("p3-two-riders-1race-seed1", 1, {"players": 3, "races": 1}),
-        GoldenCase("p5-one-rider-2races-seed2", 2, {"players": 5, "riders": 1, "races": 2}),
+        # Two races on the full track with one rider each (SD-11: the order is reset between
+        # them). Three players: with every view's header, five would outgrow MAX_BYTES.
+        GoldenCase("p3-one-rider-2races-seed2", 2, {"players": 3, "riders": 1, "races": 2}),
         GoldenCase("p2-two-riders-1race-seed3", 3, {"players": 2, "races": 1}),
         # Three riders end on 68 and share places 1-3: 20/3 points each (SD-9).
         GoldenCase("p8-one-race-tie-seed359", 359, {"players": 8, "races": 1}),

@@ -41,6 +41,7 @@ SCHEMA_NAMES = (
     "record",
     "event",
     "outcome",
+    "header",
     "why-first.action",
     "why-first.state",
     "why-first.view",
@@ -223,11 +224,13 @@ def test_views_of_every_seat_on_a_mid_game_state() -> None:
 
 SDR_KINDS = {
     "race_started",
+    "hands_dealt",
     "card_played",
     "sprint",
     "crossed_line",
     "final_turns",
     "rider_change",
+    "cards_drawn",
     "crash",
     "turn_lost",
     "passed",
@@ -352,7 +355,7 @@ def test_six_day_race_views_of_every_seat_with_two_riders_and_shared_points() ->
     state.final_queue = None
     state.current, state.pending = 5, (2,)
     state = game.apply(state, 2, game.legal_actions(state, 2)[0])
-    assert state.results[0][0]["finish"] == "20/3"
+    assert state.results[0][0].finish == "20/3"
     assert_valid("six-day-race.state", state.to_json(), "state after a three-way tie")
     for seat in (None, 0):
         assert_valid("six-day-race.view", game.observe(state, seat).to_json(), f"seat {seat}")
@@ -666,6 +669,20 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ),
     ("sdr_record", "record", "six-day-race unknown option", lambda o: o["config"].update(speed=2)),
     ("sdr_record", "record", "six-day-race missing races", lambda o: o["config"].pop("races")),
+    ("sdr_record", "record", "six-day-race 21 races", lambda o: o["config"].update(races=21)),
+    ("sdr_record", "record", "six-day-race races 2.5", lambda o: o["config"].update(races=2.5)),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race a huge grey deck",
+        lambda o: o["config"].update(grey_high=[11, 11, 30_000_000]),
+    ),
+    (
+        "sdr_record",
+        "record",
+        "six-day-race a negative green count",
+        lambda o: o["config"].update(green_small=[4, 4, 3, 3, 2, 0, -1]),
+    ),
     (
         "sdr_record",
         "record",

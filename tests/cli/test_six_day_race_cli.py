@@ -106,7 +106,7 @@ def test_simulate_six_day_race_as_json() -> None:
             ["simulate", "six-day-race", "--riders", "2", "--players", "6"],
             "two riders per player are for 4 players or fewer (SD-12)",
         ),
-        (["play", "six-day-race", "--races", "0"], "races must be at least 1"),
+        (["play", "six-day-race", "--races", "0"], "option races=0 is not allowed: below 1"),
         (["play", "why-first", "--riders", "2"], "unknown option"),
         (["simulate", "why-first", "--races", "3"], "unknown option"),
     ],
@@ -114,7 +114,7 @@ def test_simulate_six_day_race_as_json() -> None:
 def test_bad_options_get_a_clear_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
-    assert message in result.output
+    assert message in " ".join(result.output.split())  # the console wraps long lines
 
 
 def test_points_are_written_as_people_write_them() -> None:

@@ -453,9 +453,12 @@ class SixDayRaceUI(TerminalUI):
     # -- events ----------------------------------------------------------------------------------
 
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
-        """Hide hidden commits and every ``passed`` after a rider's first one in a race."""
+        """Hide hidden commits, every ``passed`` after a rider's first one in a race, and the
+        dealt hands (the table shows the player's own)."""
         shown: list[Event] = []
         for event in super().visible_events(events):
+            if event.kind == "hands_dealt":
+                continue
             if event.kind == "race_started":
                 self._passed.clear()
             elif event.kind == "passed":
@@ -483,19 +486,18 @@ class SixDayRaceUI(TerminalUI):
         table.add_column("finish", justify="right")
         table.add_column("points", justify="right", style="bold")
         table.add_column("laps lost", justify="right")
-        riders = sorted(range(len(results)), key=lambda r: (int(results[r]["place"]), r))
+        riders = sorted(range(len(results)), key=lambda r: (results[r].place, r))
         for rider in riders:
             r = results[rider]
-            sprints: list[Any] = list(r["sprints"])
-            total = sum(sprints) + Fraction(str(r["finish"]))
+            total = sum(r.sprints) + Fraction(r.finish)
             cells: list[RenderableType] = [
-                f"{r['place']}.",
+                f"{r.place}.",
                 self.rider_text(rider, view),
                 *([str(positions[rider])] if positions is not None else []),
-                *[str(s) if s else "·" for s in sprints],
-                format_points(str(r["finish"])),
+                *[str(s) if s else "·" for s in r.sprints],
+                format_points(r.finish),
                 format_points(total),
-                str(r["laps"]) if r["laps"] else "·",
+                str(r.laps) if r.laps else "·",
             ]
             table.add_row(*cells)
         return table
@@ -505,8 +507,8 @@ class SixDayRaceUI(TerminalUI):
         points = [Fraction(0)] * view.players
         for rider, r in enumerate(view.results[race]):
             p = self.race_game.owner(rider)
-            laps[p] += int(r["laps"])
-            points[p] += sum(r["sprints"]) + Fraction(str(r["finish"]))
+            laps[p] += r.laps
+            points[p] += sum(r.sprints) + Fraction(r.finish)
         return laps, points
 
     def render_series(self, view: SixDayRaceView, winners: frozenset[int] = frozenset()) -> Table:

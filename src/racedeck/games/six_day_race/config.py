@@ -9,7 +9,9 @@ FAHRERWECHSEL once), so a race holds a bounded number of cards and ends when the
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.spec import GameConfig, option
@@ -170,6 +172,17 @@ class SixDayRaceConfig(GameConfig):
                     option=name,
                 )
 
+    def __post_init__(self) -> None:
+        # Every view's header holds the JSON form: keep the fields once, as (name, value, is a
+        # tuple), so that to_json only copies them.
+        items = tuple((n, getattr(self, n), type(getattr(self, n)) is tuple) for n in _FIELD_NAMES)
+        object.__setattr__(self, "_json_items", items)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON form (tuples become lists), fresh for the caller to change."""
+        items: tuple[tuple[str, Any, bool], ...] = self.__dict__["_json_items"]
+        return {name: list(value) if is_tuple else value for name, value, is_tuple in items}
+
     @property
     def green_counts(self) -> tuple[int, ...]:
         """The green hand for this field size (SD-2)."""
@@ -180,3 +193,6 @@ class SixDayRaceConfig(GameConfig):
         """Cards drawn from deck 1-3 and deck 4-6 at a rider change (SD-6)."""
         small = self.rider_count <= self.small_field
         return self.change_draw_small if small else self.change_draw_large
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(SixDayRaceConfig))

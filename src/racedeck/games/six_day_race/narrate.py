@@ -34,7 +34,7 @@ def describe(
         hands = "; ".join(
             f"{_name(riders, r)}: {' '.join(str(c % 10) for c in cards)}" for r, cards in d["hands"]
         )
-        return f"Your hand{'s' if len(d['hands']) > 1 else ''} for race {d['race']}: {hands}."
+        return f"Hand{'s' if len(d['hands']) > 1 else ''} dealt for race {d['race']}: {hands}."
     if kind == "cards_drawn":
         cards = " ".join(str(c % 10) for c in d["cards"])
         return f"{_name(riders, d['rider'])} draws {cards}."

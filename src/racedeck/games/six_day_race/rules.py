@@ -3,7 +3,12 @@ crash, sprints, finish points and laps lost.
 
 Rulings: SD-1 track, SD-2 hands, SD-3 grey decks, SD-4 turns, SD-5 slipstream, SD-6
 FAHRERWECHSEL, SD-7 STURZ, SD-8 sprints, SD-9 finish, SD-10 laps lost, SD-11 series,
-SD-12 two riders.
+SD-12 two riders (SD-11 as amended: reorder ties go to more laps lost over the series).
+
+Transitions return their events: everything at the table is public — cards are played face up
+(with the slipstream they take), FAHRERWECHSEL and how many cards come from each deck, STURZ,
+sprints, crossings, race and series results — except the hands a seat is dealt (SD-2) and the
+grey cards its rider draws (SD-6), which go to that seat alone.
 """
 
 from __future__ import annotations
@@ -39,6 +44,13 @@ __all__ = ["SixDayRace"]
 _Events = list[Event] | None
 
 
+def _fraction_to_float(text: str) -> float:
+    """``float(Fraction(text))`` for ``"20/3"`` or ``"6"``, without building the fraction (the
+    integer division rounds correctly, as ``Fraction.__float__`` does)."""
+    num, _, den = text.partition("/")
+    return int(num) / int(den) if den else float(int(num))
+
+
 class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     """*Six Day Race* under one configuration (see :class:`SixDayRaceConfig`)."""
 
@@ -52,6 +64,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         self.riders = config.rider_count
         self.line = config.line
         self.no_slip = (config.rider_change, config.crash)
+        self._seat_names = super().seat_names()
         self._green = sorted(
             card_code(GREEN, v) for v, k in enumerate(config.green_counts, 1) for _ in range(k)
         )
@@ -67,6 +80,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             tuple(play[v] for v in range(1, 10) if mask >> v & 1) for mask in range(1 << 10)
         )
         self._sampler = SixDayRaceSampler(config)
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Default display names of the seats (``P1``, ``P2`` …), made once: every view's
+        header asks for them."""
+        return self._seat_names
 
     # -- riders ----------------------------------------------------------------------------------
 
@@ -401,7 +419,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     def scores(self, state: SixDayRaceState) -> tuple[float, ...]:
         """Every player's series points so far (the outcome's scores; laps lost are in the
         view's ``laps``, and decide first in a series, SD-11)."""
-        return tuple(float(Fraction(p)) for p in state.points)
+        return tuple(_fraction_to_float(p) for p in state.points)
 
     def phase_name(self, state: SixDayRaceState) -> str:
         """``race``, ``final-turns`` once the line is crossed (SD-9), or ``over``."""
@@ -418,8 +436,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         if state.phase == OVER:
             return "the series is over"
         seat = self.owner(state.current)
-        rider = self.rider_names()[state.current]
-        who = self.seat_names()[seat] + (f" (rider {rider})" if self.per > 1 else "")
+        name = self.seat_names()[seat]
+        # rider_names() spelled out for the one rider: every view's header calls this.
+        who = name + (f" (rider {name}-{state.current // self.n + 1})" if self.per > 1 else "")
         return f"race {state.race + 1} of {self.cfg.races}: waiting for {who}"
 
     # -- views -----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Determinizations of *Six Day Race*: a full state drawn from what one player may know.
 
-Cards are played face up, so a rider's green hand is public: every rider starts a race with
-the same green hand (SD-2, SD-11) and loses exactly the cards it plays. What a player does not
+Hands are private (SD-2), yet another rider's green hand is no secret: every rider starts a
+race with the same green hand (SD-2, SD-11), cards are played face up, and a rider loses exactly
+the cards it plays, so the view's public facts tell it. What a player does not
 see are the grey cards another rider drew at its rider change (SD-6) — only how many of each
 deck, less the ones it has played since — the order of both grey decks (SD-3), and the state's
 RNG, which shuffles refilled decks and every later race's decks. Every grey card that is in
