@@ -76,7 +76,12 @@ def test_declared_bounds_and_list_sizes_are_enforced(spec: GameSpec) -> None:
         if hint is int and hi is not None:
             assert "above" in str(_refused(spec, name, hi + 1))
         if choices:
-            assert "choices" in str(_refused(spec, name, "no-such-choice"))
+            # A value of the right type outside the choices, named as such.
+            outside = "no-such-choice" if hint is str else max(choices) + 1
+            if hint is int and hi is not None and outside > hi:
+                outside = min(choices) - 1
+            message = str(_refused(spec, name, outside))
+            assert "one of" in message and str(outside) in message
         if typing.get_origin(hint) is tuple and isinstance(default, tuple):
             limit = meta.get("max_items") or MAX_ITEMS
             if len(default) and typing.get_args(hint)[-1] is Ellipsis:
