@@ -255,10 +255,10 @@ def replay(
     console.print(
         f"[bold]{game.spec.title}[/] · seed {record.seed} · {len(record.actions)} actions"
     )
-    initial = game.new_initial_state(record.seed)
-    for line in ui.describe_events(initial.events):
+    initial = game.start(record.seed)
+    for line in ui.describe_events(ui.visible_events(initial.events)):
         console.print(line)
-    state = initial
+    state = initial.state
     try:
         for step in replay_record(record):
             state = step.state
