@@ -21,7 +21,7 @@ def _job(game_id: str, bots: str, seats: int, seed: int, **config: object) -> Ga
 def _replayed_events(record_json: dict[str, object]) -> list[Event]:
     record = GameRecord.from_json(record_json)
     game = record.make_game()
-    events = list(game.new_initial_state(record.seed).events)
+    events = list(game.start(record.seed).events)
     for step in replay(record):
         events.extend(step.events)
     return events
@@ -98,6 +98,13 @@ def test_setback_counts_agree_with_the_replayed_events() -> None:
     closed = [e for e in events if e.kind == "window_closed"]
     assert extra["cancelled"] == sum(1 for e in closed if e.data["cancelled"])
     assert extra["declared"] == sum(1 for e in events if e.kind == "declared")
+    # SB-9 amended: a window after every declaration; the record says who could BLOCK it.
+    could = sum(
+        1
+        for a, b in zip(events, events[1:], strict=False)
+        if a.kind == "window_opened" and a.data["blocks"] == 0 and b.data["holders"] > 0
+    )
+    assert extra["windows"] == could > 0
 
 
 def test_sole_leader() -> None:
