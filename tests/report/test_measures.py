@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from types import SimpleNamespace
 
 import pytest
@@ -101,7 +102,7 @@ def test_setback_counts_agree_with_the_replayed_events() -> None:
     # SB-9 amended: a window after every declaration; the record says who could BLOCK it.
     could = sum(
         1
-        for a, b in zip(events, events[1:], strict=False)
+        for a, b in pairwise(events)
         if a.kind == "window_opened" and a.data["blocks"] == 0 and b.data["holders"] > 0
     )
     assert extra["windows"] == could > 0
