@@ -165,8 +165,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 situation=self.describe_situation(state),
             )
         if not is_well_formed(action):
+            # Named by repr: its text form assumes the fields it does not have.
             raise self.illegal(
-                state, seat, action, "not a Setback action with integer fields and a card"
+                state,
+                seat,
+                None,
+                f"{action!r} is not a Setback action with integer fields and a card",
             )
         if action not in self.legal_actions(state, seat):
             raise self.illegal(state, seat, action)
