@@ -80,8 +80,10 @@ def test_sb9_amended_having_no_block_and_choosing_to_pass_look_the_same() -> Non
             seen[name] = [_seen(g, t.state, t.events, who) for who in (None, P1, P3)]
             assert not any(e.kind == "pass" or "passed" in e.kind for e in t.events)
         assert seen["holds"] == seen["lacks"], f"step {k} tells the worlds apart"
-    assert g.legal_actions(holds := _twins(g)[0], P2) == ()  # not asked before a declaration
-    declared = {n: g.step(s, P1, play("MOVE+1")).state for n, s in zip("hl", _twins(g))}
+    assert g.legal_actions(_twins(g)[0], P2) == ()  # not asked before a declaration
+    declared = {
+        n: g.step(s, P1, play("MOVE+1")).state for n, s in zip("hl", _twins(g), strict=True)
+    }
     assert g.legal_actions(declared["h"], P2) == (Block(), Pass())
     assert g.legal_actions(declared["l"], P2) == (Pass(),)  # the seat's own view: its options
     assert g.observe(declared["l"], P2).legal_actions == (Pass(),)
