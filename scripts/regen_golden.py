@@ -129,6 +129,7 @@ class _Step:
     seat: int | None
     action: Any
     state: Any
+    events: tuple[Any, ...]
 
 
 def _compact(obj: JSONObject) -> str:
@@ -148,9 +149,10 @@ def _play(game: racedeck.Game[Any, Any, Any], case: GoldenCase) -> racedeck.Sess
 
 def _steps(game: racedeck.Game[Any, Any, Any], session: racedeck.Session) -> list[_Step]:
     """The initial state and the state after every recorded action (replayed, checked path)."""
-    steps = [_Step(0, None, None, game.new_initial_state(session.seed))]
+    start = game.start(session.seed)
+    steps = [_Step(0, None, None, start.state, start.events)]
     for step in racedeck.replay(session.record):
-        steps.append(_Step(step.index + 1, step.seat, step.action, step.state))
+        steps.append(_Step(step.index + 1, step.seat, step.action, step.state, step.events))
     return steps
 
 
@@ -181,7 +183,7 @@ def _render(
         else:
             lines.append(f"== step {step.index}: seat {step.seat} plays {step.action}")
             lines.append(f"action: {_compact(step.action.to_json())}")
-        lines.extend(f"event: {game.describe_event(e)}" for e in step.state.events)
+        lines.extend(f"event: {game.describe_event(e)}" for e in step.events)
         lines.append(f"view spectator: {_compact(game.observe(step.state, None).to_json())}")
         for seat in view_seats:
             view = game.observe(step.state, seat).to_json()
