@@ -67,7 +67,7 @@ def check_state(game: Game[Any, Any, Any], state: Any) -> None:
     clone = state.clone()
     assert clone is not state
     assert clone.to_json() == obj
-    for event in state.events:
+    for event in getattr(state, "events", ()):  # MIGRATION: migrated states hold no events
         assert isinstance(event, Event)
         assert Event.from_json(roundtrip(event.to_json())) == event
 
@@ -107,7 +107,7 @@ def check_actions(game: Game[Any, Any, Any], state: Any) -> None:
         for action in game.legal_actions(state, seat):
             assert game.action_from_json(roundtrip(action.to_json())) == action
             assert "type" in action.to_json()
-            assert game.parse_action(str(action), state, seat) == action
+            assert _parse(game, str(action), state, seat) == action
             after = game.apply(state, seat, action)
             assert after is not state
             fast = state.clone()
@@ -121,6 +121,15 @@ def check_actions(game: Game[Any, Any, Any], state: Any) -> None:
         with pytest.raises(racedeck.IllegalAction):
             game.apply(state, waiting[0], action)
         assert state.to_json() == before
+
+
+def _parse(game: Game[Any, Any, Any], text: str, state: Any, seat: int) -> Any:
+    """``parse_action`` from the seat's view (the contract); MIGRATION: engines not yet
+    migrated still read it from the state."""
+    try:
+        return game.parse_action(text, game.observe(state, seat))
+    except TypeError:
+        return game.parse_action(text, state, seat)
 
 
 def _drive_in_place(game: Game[Any, Any, Any], state: Any, steps: int = 3) -> None:
