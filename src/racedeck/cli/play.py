@@ -54,7 +54,10 @@ def play_in_terminal(
             for seat in pending:
                 if seat not in session.state.pending:
                     continue  # an earlier answer changed who is asked (a reaction window)
-                if seat == human_seat:
+                forced = game.forced_action(session.state, seat)
+                if forced is not None:
+                    action = forced  # no choice to ask about (SB-9: a pass without a BLOCK)
+                elif seat == human_seat:
                     view = game.observe(session.state, seat)
                     console.print()
                     console.print(ui.render(view))
