@@ -35,6 +35,7 @@ import racedeck
 from racedeck.core import Rng, derive_seed
 from racedeck.core.events import PUBLIC, RECORD
 from racedeck.core.jsontypes import JSONObject
+from racedeck.games.setback.cards import DEFAULT_DECK as SB_DECK
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -84,23 +85,39 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
         ),
     ),
     "setback": (
+        # Rules version 2 (SB-9 amended: a BLOCK window after every declaration, asking everyone
+        # who may answer; the passes of seats without a BLOCK are actions of the record too).
         # Every kind of choice while a card resolves: ALL order and entry lanes, joining an added
-        # lane, placing a token displaced by a removed lane; a BLOCK window; two rows removed.
-        GoldenCase("p2-all-revamp-steps-seed3", 3, {"players": 2}),
-        # A BLOCK answered by a BLOCK (the action stands, SB-9); Board Actions with a choice.
-        GoldenCase("p3-block-on-block-seed16", 16, {"players": 3}),
+        # lane, placing a token displaced by a removed lane; BLOCK windows; two rows removed.
+        GoldenCase("p2-all-revamp-steps-seed29", 29, {"players": 2}),
+        # A BLOCK answered by a BLOCK (the action stands, SB-9).
+        GoldenCase("p3-block-on-block-seed46", 46, {"players": 3}),
         # A hand of BLOCKs only discards one (SB-3).
-        GoldenCase("p3-discard-block-seed59", 59, {"players": 3}),
-        # The discards are shuffled into an empty draw pile (SB-3).
-        GoldenCase("p2-reshuffle-seed14", 14, {"players": 2}),
+        GoldenCase("p3-discard-block-seed123", 123, {"players": 3}),
+        # The discards are shuffled into an empty draw pile (SB-3), soon with half a deck.
+        GoldenCase(
+            "p2-small-deck-reshuffle-seed1",
+            1,
+            {"players": 2, "rows": 4, "deck": tuple((n, max(1, c // 2)) for n, c in SB_DECK)},
+        ),
         # Four lanes; many ALL steps; a BLOCK on a BLOCK.
-        GoldenCase("p5-four-lanes-seed10", 10, {"players": 5}),
+        GoldenCase("p5-four-lanes-seed38", 38, {"players": 5}),
         # A board SKIP is a Board Action (SB-10): its own player BLOCKs it and goes on with the
         # Hand Action (self_block="board", SB-9); a later board SKIP stands and costs a turn.
-        GoldenCase("p2-board-skip-self-blocked-seed89", 89, {"players": 2}),
+        # Twice the SKIPs and BLOCKs, so that it happens early.
+        GoldenCase(
+            "p2-board-skip-self-blocked-seed3",
+            3,
+            {
+                "players": 2,
+                "deck": tuple(
+                    (n, 12 if n == "SKIP" else 16 if n == "BLOCK" else c) for n, c in SB_DECK
+                ),
+            },
+        ),
         # An ALL takes three tokens to FINISH: the first in the order wins, the tokens left move
         # on by themselves and rank right after the winner (SB-5).
-        GoldenCase("p4-all-three-reach-finish-seed8", 8, {"players": 4}),
+        GoldenCase("p4-all-three-reach-finish-seed2184", 2184, {"players": 4}),
     ),
 }
 """Golden cases by game id. A new game adds an entry here (``tests/test_golden.py`` fails for a

@@ -383,6 +383,10 @@ SB_KINDS = {
     "token_placed",
     "block_discarded",
     "game_over",
+    # SB-9 amended and the transition contract: private cards, a record-only count.
+    "hand_dealt",
+    "cards_received",
+    "window_asked",
 }
 SB_MANY_BLOCKS = {
     "deck": [[name, 24 if name == "BLOCK" else count] for name, count in SB_DEFAULT_DECK],
@@ -503,7 +507,7 @@ def _sdr_samples() -> dict[str, Any]:
 
 
 def _sb_samples() -> dict[str, Any]:
-    """Valid setback JSON of every form, from the seeded 3-player game of ``SB_CASES``: the first
+    """Valid setback JSON of every form, from a seeded 3-player game (seed 32): the first
     BLOCK window, the first ALL step, the first REVAMP placement, the end; the first legal play
     of each kind of card; the first event of each kind."""
     game = racedeck.make("setback", players=3)
@@ -844,7 +848,8 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
         lambda o: o.update(stack=[{"by": 0, "card": 1}]),
     ),
     ("sb_place", SB_STATE, "unknown context kind", lambda o: o["context"].update(kind="move")),
-    ("sb_over", SB_STATE, "over without a winner", lambda o: o.update(winner=-1)),
+    # SB-9 amended / max_moves: an ended game may have no winner (ranked by progress).
+    ("sb_over", SB_STATE, "over with a seat still asked", lambda o: o.update(asked=[0])),
     ("sb_over", SB_STATE, "over but pending", lambda o: o.update(pending=[0])),
     ("sb_view", SB_VIEW, "the other hands", lambda o: o.update(hands=[[1], [2], [3]])),
     ("sb_view", SB_VIEW, "who is asked", lambda o: o.update(asked=[1])),
@@ -897,7 +902,8 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("sb_board_skip", SB_EVENT, "board SKIP with a lane", lambda o: o["play"].update(lane=0)),
     ("sb_board_skip", SB_EVENT, "board SKIP with other", lambda o: o["play"].update(other=1)),
     ("sb_window_opened", SB_EVENT, "naming who is asked", lambda o: o.update(asked=[1])),
-    ("sb_window_closed", SB_EVENT, "closed after no BLOCK", lambda o: o.update(blocks=0)),
+    # SB-9 amended: every window closes with an event, BLOCKed or not (blocks 0).
+    ("sb_window_closed", SB_EVENT, "closed after -1 BLOCKs", lambda o: o.update(blocks=-1)),
     ("sb_turn_skipped", SB_EVENT, "unknown reason", lambda o: o.update(why="tired")),
     ("sb_no_effect", SB_EVENT, "unknown reason", lambda o: o.update(why="on SKIP")),
     ("sb_cards_drawn", SB_EVENT, "zero cards drawn", lambda o: o.update(count=0)),

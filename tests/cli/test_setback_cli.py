@@ -94,7 +94,12 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
     assert "  TRADE 4) no legal target: played for no effect" in out
     assert "Your choice (number, or text like 'ALL-2'): " in out
     assert "— Your turn —" in out and "You go first" in out  # "You", in the second person
-    # a bot's action, and the human holds a BLOCK: asked plainly
+    assert "Bot 2 is dealt" not in out  # another seat's private events are not shown
+    # Another game (SB-9 amended changed which games show what): a bot's action, and the
+    # human holds a BLOCK: asked plainly.
+    other = runner.invoke(app, [*PLAY, "--seed", "1"], input=ONES)
+    assert other.exit_code == 0, other.output
+    out = other.output
     asked = [
         line
         for line in out.splitlines()
@@ -179,7 +184,14 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     game = racedeck.make("setback", players=3)
     assert isinstance(game, Setback)
     state = _find(
-        game, lambda v: v.window_open and v.declared is not None and v.declared["player"] != 0
+        game,
+        # SB-9 amended: a window asks seat 0 whatever it holds; with a BLOCK it has a choice.
+        lambda v: (
+            v.window_open
+            and v.declared is not None
+            and v.declared["player"] != 0
+            and Block() in v.legal_actions
+        ),
     )
     view = game.observe(state, 0)
     ui = _ui(game)

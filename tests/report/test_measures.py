@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from types import SimpleNamespace
 
 import pytest
@@ -98,6 +99,13 @@ def test_setback_counts_agree_with_the_replayed_events() -> None:
     closed = [e for e in events if e.kind == "window_closed"]
     assert extra["cancelled"] == sum(1 for e in closed if e.data["cancelled"])
     assert extra["declared"] == sum(1 for e in events if e.kind == "declared")
+    # SB-9 amended: a window after every declaration; the record says who could BLOCK it.
+    could = sum(
+        1
+        for a, b in pairwise(events)
+        if a.kind == "window_opened" and a.data["blocks"] == 0 and b.data["holders"] > 0
+    )
+    assert extra["windows"] == could > 0
 
 
 def test_sole_leader() -> None:

@@ -23,6 +23,7 @@ from playthrough import (
 )
 
 import racedeck
+from racedeck.core.events import feed
 from racedeck.games.setback import Block, Pass, Setback, SetbackState
 from racedeck.games.setback.state import START
 
@@ -371,3 +372,64 @@ def test_no_view_reveals_who_is_asked_in_a_block_window(
 @given(setups(), seed_st, choices_st)
 def test_checked_and_fast_paths_agree(setup: Setup, seed: int, choices: int) -> None:
     assert_fast_path_agrees(play(setup, seed, choices))
+
+
+def _window_part(events: tuple[Any, ...]) -> list[Any]:
+    """The events up to and including ``window_closed``."""
+    out = []
+    for e in events:
+        out.append(e.to_json())
+        if e.kind == "window_closed":
+            break
+    return out
+
+
+def _give_block(g: Setback, s: SetbackState, q: int) -> SetbackState | None:
+    """``s`` with one card of ``q``'s hand swapped for a BLOCK deep in the draw pile (None if
+    there is none): the same table to everyone but ``q``, until the pile is drawn that deep
+    (the top is the end of the list; a transition draws a dozen cards at most)."""
+    t = s.clone()
+    deep = range(max(0, len(t.draw) - 12))
+    block = next((i for i in deep if g.types[t.draw[i]].kind == "BLOCK"), None)
+    if block is None or not t.hands[q]:
+        return None
+    t.draw[block], t.hands[q][0] = t.hands[q][0], t.draw[block]
+    t.hands[q].sort()
+    return t
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_sb9_amended_a_forced_pass_looks_like_a_chosen_one(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-9 amended, along random games: in every window, a seat asked without a BLOCK passes
+    (forced); give it a BLOCK instead and let it choose to pass — spectators and every other
+    seat receive the same view and the same events, and the window asked it either way."""
+    p = play(setup, seed, choices)
+    g = p.game
+    checked = 0
+    for s in p.states():
+        if s.phase != "window":
+            continue
+        for q in s.pending:
+            if g.forced_action(s, q) is None:
+                continue
+            t = _give_block(g, s, q)
+            if t is None:
+                continue
+            assert g.forced_action(t, q) is None and t.pending == s.pending
+            forced, chosen = g.step(s, q, Pass()), g.step(t, q, Pass())
+            still_open = forced.state.phase == "window"
+            assert (chosen.state.phase == "window") == still_open
+            for who in [None, *(o for o in range(setup.players) if o != q)]:
+                assert g.observe(s, who) == g.observe(t, who)
+                if still_open:
+                    assert g.observe(forced.state, who) == g.observe(chosen.state, who)
+                # The window's own events; what follows its close is the action resolving,
+                # whose course may depend on what the players hold, as it always did.
+                assert _window_part(feed(forced.events, who)) == _window_part(
+                    feed(chosen.events, who)
+                )
+            checked += 1
+    assert checked or not any(s.phase == "window" for s in p.states())

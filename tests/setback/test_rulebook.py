@@ -743,7 +743,9 @@ def test_revamp_remove_a_lane_the_remover_places_the_displaced_tokens() -> None:
     lane_cards = [row[1] for row in s.grid]
     s = act(g, s, P1, play("REVAMP", mode="remove", lane=1))
     assert s.lanes == 2 and set(lane_cards) <= set(s.discard)
-    assert of_kind(events_of(s), "lane_removed") == [{"player": P1, "lane": 1, "displaced": [P3, P2]}]
+    assert of_kind(events_of(s), "lane_removed") == [
+        {"player": P1, "lane": 1, "displaced": [P3, P2]}
+    ]
     assert s.phase == "step" and s.context["left"] == [P3, P2]
     assert g.legal_actions(s, P1) == (Step(P3, 0), Step(P3, 1))
     s = act(g, s, P1, Step(P3, 1))

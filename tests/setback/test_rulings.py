@@ -263,7 +263,9 @@ def test_sb3_the_first_player_is_random_and_play_goes_clockwise() -> None:
     firsts = {begin(g, seed).current for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
     steps = random_game(g, 11)
-    turns = [e.data["player"] for _, _, st in steps for e in events_of(st) if e.kind == "turn_started"]
+    turns = [
+        e.data["player"] for _, _, st in steps for e in events_of(st) if e.kind == "turn_started"
+    ]
     assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(turns))
 
 
@@ -676,7 +678,9 @@ def test_sb8_rows_removable_option(removable: int, removed: int) -> None:
     g = make(rows_removable=removable)
     s = build(g, tokens={P1: (3, 0), P2: (4, 1), P3: (5, 2)}, hands={P1: ["DRAW", "CUT"]})
     s = act(g, s, P1, play("DRAW"))  # any effect: the rows are checked after it
-    assert [e["removed"] for e in of_kind(events_of(s), "row_removed")] == list(range(1, removed + 1))
+    assert [e["removed"] for e in of_kind(events_of(s), "row_removed")] == list(
+        range(1, removed + 1)
+    )
     assert s.rows == 6 - removed and s.rows_removed == removed
     assert where(s, P1) == (3 - removed, 0)
     assert_conserved(g, s)

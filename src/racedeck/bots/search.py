@@ -181,6 +181,7 @@ class SearchBot(Bot):
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         conceals = game.conceals
+        forced_action = game.forced_action
         c = self.exploration
         cut = self.playout
         horizon = cut.horizon(state) if cut is not None else None
@@ -194,6 +195,15 @@ class SearchBot(Bot):
             for seat in group:
                 if seat not in state.pending:
                     break
+                # A forced decision (SB-9: a pass without a BLOCK, decided by the sampled
+                # world's hand) is taken without a node: it is no choice, and a driver takes it.
+                forced = forced_action(state, seat)
+                if forced is not None:
+                    secret = conceals(state, seat, forced)
+                    apply(state, seat, forced)
+                    if not secret:
+                        break
+                    continue
                 legal = legal_actions(state, seat)
                 action = legal[0]
                 if len(legal) > 1:
@@ -207,6 +217,8 @@ class SearchBot(Bot):
                 joint.append(action)
                 if not secret:
                     break  # the others see this choice: they decide in the next node
+            if not joint:
+                continue  # only forced decisions: the same node decides next
             key = tuple(joint)
             child = node.children.get(key)
             if child is None:
@@ -222,10 +234,15 @@ class SearchBot(Bot):
         while not state.is_terminal:
             if cut is not None and (cut.horizon(state) != horizon or steps == depth):
                 break
-            steps += 1
+            chose = False
             for seat in state.pending:
                 if seat not in state.pending:
                     continue
+                forced = forced_action(state, seat)
+                if forced is not None:
+                    apply(state, seat, forced)  # forced decisions do not count toward depth
+                    continue
+                chose = True
                 legal = legal_actions(state, seat)
                 if len(legal) == 1:
                     action = legal[0]
@@ -234,6 +251,7 @@ class SearchBot(Bot):
                     if action is None:
                         action = legal[randrange(len(legal))]
                 apply(state, seat, action)
+            steps += chose
         if state.is_terminal:
             outcome = game.outcome(state)
             assert outcome is not None

@@ -16,7 +16,8 @@ from racedeck.bots.base import Bot
 from racedeck.core.game import Game
 from racedeck.games.setback.actions import Block, Pass, Play, Step, action_from_json
 from racedeck.games.setback.cards import parse_card_type
-from racedeck.games.setback.view import SetbackView
+from racedeck.games.setback.preview import protected
+from racedeck.games.setback.view import SetbackView, thaw
 
 __all__ = ["SetbackHeuristicBot"]
 
@@ -69,8 +70,7 @@ class SetbackHeuristicBot(Bot):
         return 1.6 if self._progress(view, q) == lead else 0.6
 
     def _on_block(self, view: SetbackView, q: int) -> bool:
-        row, lane = view.tokens[q]
-        return 0 <= row < view.rows and parse_card_type(view.grid[row][lane]).kind == "BLOCK"
+        return protected(view, q)
 
     def _landing(self, view: SetbackView, row: int, lane: int) -> float:
         if row >= view.rows:
@@ -151,7 +151,7 @@ class SetbackHeuristicBot(Bot):
         declared = view.declared
         if declared is None:
             return False
-        play = action_from_json(declared["play"])
+        play = action_from_json(thaw(declared["play"]))
         if not isinstance(play, Play):
             return False
         value = self._score_as_if_mine(view, play, declared["player"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -31,7 +31,8 @@ from racedeck.games.setback.actions import (
     action_from_json,
 )
 from racedeck.games.setback.cards import MOVEMENT_KINDS, parse_card_type
-from racedeck.games.setback.view import SetbackView
+from racedeck.games.setback.preview import landing, protected
+from racedeck.games.setback.view import SetbackView, thaw
 
 __all__ = ["SetbackUI", "card_style"]
 
@@ -152,11 +153,8 @@ class SetbackUI(TerminalUI):
 
     @staticmethod
     def on_block(view: SetbackView, seat: int) -> bool:
-        """True when the seat's token stands on a BLOCK card (protected)."""
-        row, lane = view.tokens[seat]
-        if not (0 <= row < view.rows and 0 <= lane < view.lanes):
-            return False
-        return view.grid[row][lane] == "BLOCK"
+        """True when the seat's token stands on a BLOCK card (protected; the view says so)."""
+        return protected(view, seat)
 
     # -- the board -------------------------------------------------------------------------------
 
@@ -303,7 +301,7 @@ class SetbackUI(TerminalUI):
         if view.declared is None:
             return text
         by = int(view.declared["player"])
-        play = action_from_json(view.declared["play"])
+        play = action_from_json(thaw(view.declared["play"]))
         text.append_text(self.declaration(by, view.declared["source"], play))
         if view.blocks:
             text.append(" — BLOCKed by ")
@@ -342,17 +340,23 @@ class SetbackUI(TerminalUI):
     # -- events ----------------------------------------------------------------------------------
 
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
-        """Leave out the noise: ``window_opened`` (when you may answer, you are asked; BLOCKs
-        are narrated as they come) and ``window_closed`` when the ``cancelled`` line follows."""
-        hidden = ("window_opened", "card_committed")
+        """Leave out the noise: ``window_opened`` (a window opens after every declaration, SB-9;
+        when you may answer, you are asked; BLOCKs are narrated as they come), ``window_closed``
+        when nobody BLOCKed or the ``cancelled`` line follows, and what only the record keeps."""
+        hidden = ("window_opened", "window_asked", "card_committed")
         return [
             e
             for e in events
-            if e.kind not in hidden and not (e.kind == "window_closed" and e.data["cancelled"])
+            if e.kind not in hidden
+            and e.is_public
+            and not (e.kind == "window_closed" and (e.data["cancelled"] or not e.data["blocks"]))
         ]
 
     def describe_events(self, events: Sequence[Any]) -> list[str]:
-        """One line per event, in the second person for a player called "You"."""
+        """One line per event, in the second person for a player called "You". Only what the
+        table sees: public events, and the private ones of the seat called "You"."""
+        me = self.names.index("You") if "You" in self.names else None
+        events = [e for e in events if e.visible_to(me)]
         lines = [
             self.declaration(e.data["player"], e.data["source"], action_from_json(e.data["play"]))
             .append(".")
@@ -405,15 +409,10 @@ class SetbackUI(TerminalUI):
 
     @staticmethod
     def _dest(view: SetbackView, seat: int, amount: int, entry: bool = False) -> str:
-        row, _ = view.tokens[seat]
-        if row < 0 and amount <= 0:
+        land = landing(view, seat, amount, entry)
+        if not land.moves:
             return " (on START: no effect)"
-        target = amount - 1 if row < 0 or entry else row + amount
-        if target >= view.rows:
-            return " → FINISH!"
-        if target < 0:
-            return " → START"
-        return f" → row {target + 1}"
+        return " → FINISH!" if land.where == "FINISH" else f" → {land.where}"
 
     def step_label(self, view: SetbackView, step: Step) -> str:
         """A short description of a Step (ALL order, REVAMP placements)."""
@@ -615,7 +614,7 @@ class SetbackUI(TerminalUI):
         if view.window_open:
             prompt = "BLOCK or pass (b/p): "
             words = {"b": Block(), "block": Block(), "p": Pass(), "pass": Pass()}
-            order: list[Any] = [Block(), Pass()]  # 1 and 2 work too
+            order: list[Any] = [a for a in (Block(), Pass()) if a in legal]  # by number too
         else:
             menu, order = self.render_menu(view, console.width)
             console.print(menu)
@@ -643,7 +642,7 @@ class SetbackUI(TerminalUI):
                 problem = f"There is no choice {key}."
             else:
                 try:
-                    action = self.game.parse_action(answer, state_for_parse, cast(int, view.seat))
+                    action = self.game.parse_action(answer, view)
                 except IllegalAction as exc:
                     problem = f"{answer!r}: {exc.reason}."
                 else:

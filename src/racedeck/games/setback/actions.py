@@ -9,6 +9,7 @@ order and entry lanes of ALL, where REVAMP puts a displaced token, whether to jo
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -156,7 +157,7 @@ _MODES = ("", "add-left", "add-right", "remove")
 """REVAMP's modes (SB-6); other cards have none."""
 
 
-def _int(obj: JSONObject, key: str, default: int = -1) -> int:
+def _int(obj: Mapping[str, object], key: str, default: int = -1) -> int:
     value = obj.get(key, default)
     # ``type(...) is`` on purpose: True or 0.0 compare equal to 1 and 0 but would be written
     # into the record as they came and fail to replay.
@@ -168,7 +169,7 @@ def _int(obj: JSONObject, key: str, default: int = -1) -> int:
 def action_from_json(obj: object) -> SetbackAction:
     """Parse an action's JSON form; raise :class:`~racedeck.core.errors.InvalidMessage` (a
     :class:`ValueError`) naming what is malformed."""
-    if not isinstance(obj, dict):
+    if not isinstance(obj, Mapping):  # a dict, or the read-only form inside an event or view
         raise InvalidMessage(f"an action must be a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     allowed = _FIELDS.get(kind, frozenset({"type"})) if isinstance(kind, str) else None

@@ -25,7 +25,6 @@ from typing import ClassVar
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import RECORD, Event
 from racedeck.core.game import Game, Transition
-from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -140,7 +139,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             return ()
         if state.phase == WINDOW:
             # SB-9 amended: everyone who could answer is asked; without a BLOCK, only to pass.
-            return _PASS_ONLY if self._index.blocks.isdisjoint(state.hands[seat]) else _WINDOW_OPTIONS
+            return (
+                _PASS_ONLY if self._index.blocks.isdisjoint(state.hands[seat]) else _WINDOW_OPTIONS
+            )
         if state.phase == STEP:
             return self._step_options(state)
         if state.phase == BOARD:
@@ -164,8 +165,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 situation=self.describe_situation(state),
             )
         if not is_well_formed(action):
+            # Named by repr: its text form assumes the fields it does not have.
             raise self.illegal(
-                state, seat, action, "not a Setback action with integer fields and a card"
+                state,
+                seat,
+                None,
+                f"{action!r} is not a Setback action with integer fields and a card",
             )
         if action not in self.legal_actions(state, seat):
             raise self.illegal(state, seat, action)
@@ -775,7 +780,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             reason = f"cannot read {text!r} as an action"
         else:
             reason = "not one of the choices offered now"
-        raise kind(reason, action=parsed, seat=view.seat, legal=legal, situation=view.header.waiting)
+        raise kind(
+            reason, action=parsed, seat=view.seat, legal=legal, situation=view.header.waiting
+        )
 
     def state_from_json(self, obj: JSONObject) -> SetbackState:
         """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong

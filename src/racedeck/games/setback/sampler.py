@@ -144,9 +144,7 @@ class SetbackSampler:
             # if its coin (bit q) says it has not answered yet.
             coins = rng.next_u64()
             asked = [
-                q
-                for q in order
-                if (me_asked if q == seat else q != exclude and (coins >> q) & 1)
+                q for q in order if (me_asked if q == seat else q != exclude and (coins >> q) & 1)
             ]
             if asked:
                 break

@@ -28,7 +28,9 @@ class SetbackCollector:
     """Reads the events for BLOCKs and turns, and the token rows of each state for the lead.
 
     ``declared`` counts actions declared (hand and board), ``windows`` the declarations that
-    some player could answer with a BLOCK, ``cancelled`` those an odd number of BLOCKs
+    some player could answer with a BLOCK (SB-9 amended: a window opens after every
+    declaration; the record-only ``window_asked`` event says whether anyone asked held a
+    BLOCK), ``cancelled`` those an odd number of BLOCKs
     cancelled, ``counter_blocks`` the windows where a BLOCK was itself blocked. A *lead change*
     is a new sole leader: the lead passing from one player to another, ties in between not
     counting as a change.
@@ -44,6 +46,7 @@ class SetbackCollector:
         self.cancelled = 0
         self.counter_blocks = 0
         self.skips = 0
+        self._declaration_window = False
         self.leader = -1
         self.lead_changes = 0
 
@@ -57,8 +60,12 @@ class SetbackCollector:
                 self.turn_count += 1
             elif kind == "declared":
                 self.declared += 1
-            elif kind == "window_opened" and d["blocks"] == 0:
-                self.windows += 1
+            elif kind == "window_opened":
+                self._declaration_window = d["blocks"] == 0
+            elif kind == "window_asked":
+                if self._declaration_window and d["holders"] > 0:
+                    self.windows += 1
+                self._declaration_window = False
             elif kind == "block_played":
                 self.blocks[d["player"]] += 1
             elif kind == "window_closed":
