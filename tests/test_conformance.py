@@ -6,7 +6,6 @@ Only the generic contract is used here (``Game``, states, views, actions, events
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
 from typing import Any
@@ -147,17 +146,12 @@ def check_events(game: Game[Any, Any, Any], events: tuple[Event, ...]) -> None:
 
 def _parse(game: Game[Any, Any, Any], text: str, state: Any, seat: int) -> Any:
     """``game.parse_action`` from the seat's view."""
-    # MIGRATION: engines not yet migrated parse from the state and the seat.
-    if len(inspect.signature(game.parse_action).parameters) == 3:
-        legacy: Any = game.parse_action
-        return legacy(text, state, seat)
     return game.parse_action(text, game.observe(state, seat))
 
 
-def _move(state: Any) -> int | None:
+def _move(state: Any) -> int:
     """The state's move number."""
-    # MIGRATION: states of engines not yet migrated carry no move number.
-    return getattr(state, "move", None)
+    return int(state.move)
 
 
 def _drive_in_place(game: Game[Any, Any, Any], state: Any, steps: int = 3) -> None:
@@ -172,8 +166,8 @@ def _drive_in_place(game: Game[Any, Any, Any], state: Any, steps: int = 3) -> No
 
 
 def _without_events(obj: dict[str, Any]) -> dict[str, Any]:
-    # MIGRATION: states of engines not yet migrated still carry their last events.
-    return {k: v for k, v in obj.items() if k != "events"}
+    assert "events" not in obj, "states hold no events"
+    return obj
 
 
 @pytest.mark.parametrize(("game_id", "config"), CASES)

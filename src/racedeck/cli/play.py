@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,21 +26,15 @@ class TerminalPlayer:
     Like every other player it gets the seat's view and nothing else.
     """
 
-    def __init__(self, ui: TerminalUI, ask: Ask, console: Console, table: Table) -> None:
+    def __init__(self, ui: TerminalUI, ask: Ask, console: Console) -> None:
         self.ui = ui
         self.ask = ask
         self.console = console
-        self._table = table
 
     def act(self, view: Any) -> Any:
         """Draw the table as the seat sees it and read one legal action."""
         self.console.print()
         self.console.print(self.ui.render(view))
-        # MIGRATION: terminal UIs of engines whose parse_action still needs the state take it
-        # as a second argument; remove with the transitional defaults of Game.
-        if len(inspect.signature(self.ui.ask_action).parameters) == 4:
-            legacy: Any = self.ui.ask_action
-            return legacy(view, self._table.state, self.ask, self.console)
         return self.ui.ask_action(view, self.ask, self.console)
 
 
@@ -67,7 +60,7 @@ def play_in_terminal(
     ui.width = console.width
     table = Table(game, seed, meta={"names": names, "human_seat": human_seat})
     players: list[Player] = [
-        TerminalPlayer(ui, ask, console, table)
+        TerminalPlayer(ui, ask, console)
         if seat == human_seat
         else make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
         for seat in range(n)

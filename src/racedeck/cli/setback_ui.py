@@ -605,9 +605,7 @@ class SetbackUI(TerminalUI):
                 out.append_text(row)
         return out, order
 
-    def ask_action(
-        self, view: SetbackView, state_for_parse: Any, ask: Ask, console: Console
-    ) -> Any:
+    def ask_action(self, view: SetbackView, ask: Ask, console: Console) -> Any:
         """Ask by menu number or by the action's text form; a window is a plain block/pass."""
         legal = list(view.legal_actions)
         console.print(self.question(view))

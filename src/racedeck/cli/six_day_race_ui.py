@@ -414,9 +414,7 @@ class SixDayRaceUI(TerminalUI):
             text.append(note, style=style)
         return text
 
-    def ask_action(
-        self, view: SixDayRaceView, state_for_parse: Any, ask: Ask, console: Console
-    ) -> PlayCard:
+    def ask_action(self, view: SixDayRaceView, ask: Ask, console: Console) -> PlayCard:
         """Name the moving rider, preview every distinct card value, ask for one value."""
         rider = view.current
         legal = list(view.legal_actions)

@@ -126,9 +126,7 @@ class WhyFirstUI(TerminalUI):
             parts.append(Text(f"Still to move, highest white number first: {order}"))
         return Group(*parts)
 
-    def ask_action(
-        self, view: WhyFirstView, state_for_parse: Any, ask: Ask, console: Console
-    ) -> Any:
+    def ask_action(self, view: WhyFirstView, ask: Ask, console: Console) -> Any:
         """Ask for a card, then for a target (base game); or a card, or a figure (tactical)."""
         legal = list(view.legal_actions)
         names = self.figure_names(view)

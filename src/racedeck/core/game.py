@@ -140,12 +140,10 @@ class Game(ABC, Generic[S, A, V]):
 
     # -- life cycle -------------------------------------------------------------------------
 
+    @abstractmethod
     def start(self, seed: int) -> Transition[S]:
         """Return the state at the start of a game whose chance is driven by ``seed``, with
         the events of the deal (move number 0)."""
-        # MIGRATION: games override start(); this default serves engines not yet migrated.
-        state = self.new_initial_state(seed)
-        return Transition(state, tuple(getattr(state, "events", ())))
 
     def new_initial_state(self, seed: int) -> S:
         """The state at the start of a game (:meth:`start` without its events)."""
@@ -155,6 +153,7 @@ class Game(ABC, Generic[S, A, V]):
     def legal_actions(self, state: S, seat: int) -> Sequence[A]:
         """Return the legal actions of ``seat`` (empty when the seat is not pending)."""
 
+    @abstractmethod
     def step(self, state: S, seat: int, action: A) -> Transition[S]:
         """Check and apply ``action`` by ``seat``; return the new state and its events.
 
@@ -162,9 +161,6 @@ class Game(ABC, Generic[S, A, V]):
         ``action/not-your-turn`` or ``action/game-over``) naming the action, the reason and
         the legal options. The given state is not modified.
         """
-        # MIGRATION: games override step(); this default serves engines not yet migrated.
-        new = self.apply(state, seat, action)
-        return Transition(new, tuple(getattr(new, "events", ())))
 
     def apply(self, state: S, seat: int, action: A) -> S:
         """Check and apply ``action`` by ``seat``; return the new state (:meth:`step` without
@@ -207,7 +203,7 @@ class Game(ABC, Generic[S, A, V]):
             config=self._config.to_json(),
             seat=seat,
             seat_names=self.seat_names(),
-            move=getattr(state, "move", 0),
+            move=state.move,
             phase=self.phase_name(state),
             acting=self.public_acting(state),
             waiting=self.describe_waiting(state),
@@ -238,9 +234,9 @@ class Game(ABC, Generic[S, A, V]):
         """Names of everyone who scores: the seats, then any the engine plays (Leo)."""
         return self.seat_names()
 
+    @abstractmethod
     def scores(self, state: S) -> tuple[float, ...]:
         """Scores so far, one per contestant (see :meth:`contestant_names`)."""
-        return ()
 
     # -- search ----------------------------------------------------------------------------
 
