@@ -511,8 +511,8 @@ def _sb_samples() -> dict[str, Any]:
     BLOCK window, the first ALL step, the first REVAMP placement, the end; the first legal play
     of each kind of card; the first event of each kind."""
     game = racedeck.make("setback", players=3)
-    table = racedeck.Table(game, 1)
-    policy = Rng(derive_seed(1, 7))
+    table = racedeck.Table(game, 32)
+    policy = Rng(derive_seed(32, 7))
     found: dict[str, Any] = {}
     events: dict[str, Any] = {}
     plays: dict[str, Any] = {}

@@ -51,7 +51,7 @@ def test_cards_are_conserved_each_stage(players: int, variant: str, seed: int, c
     dealt = [c for h in s0.hands for c in h] + s0.leo_cards
     played: list[int] = []
     finished = 0
-    for (_, _, s), events in zip(p.steps, p.events[1:], strict=True):
+    for (_, _, s), events in zip(p.steps, p.events, strict=True):
         for e in events:
             if e.kind == "cards_revealed":
                 # Values: the base game's reveals show no white numbers (WF-2); the numbers
@@ -84,7 +84,7 @@ def test_cards_are_conserved_each_stage(players: int, variant: str, seed: int, c
 def test_positions_stay_on_the_track(players: int, variant: str, seed: int, ch: int) -> None:
     """WF-1: every figure is always on −12 … 16 and every move event agrees with positions."""
     p = play(players, variant, seed, ch)
-    for (_, _, s), events in zip(p.steps, p.events[1:], strict=True):
+    for (_, _, s), events in zip(p.steps, p.events, strict=True):
         assert all(-12 <= x <= 16 for x in s.positions)
         for e in events:
             if e.kind == "figure_moved":
@@ -208,7 +208,11 @@ def test_views_hide_other_seats_secrets(players: int, variant: str, seed: int, c
                 continue
             hidden = {c for o in range(players) if o != seat for c in s.hands[o]}
             hidden |= set(s.leo_cards)
-            told = [e.to_json() for t in p.events[: i + 2] for e in feed(t, seat)]
+            told = [
+                e.to_json()
+                for t in (p.table.initial_events, *p.events[: i + 1])
+                for e in feed(t, seat)
+            ]
             assert not hidden & _cards_named_this_stage(told)
             for _ in range(2):
                 t = s.clone()

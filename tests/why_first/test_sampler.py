@@ -98,7 +98,9 @@ def test_revealed_lists_every_card_revealed_this_stage(
     game = make(players, variant)
     played = play_random(game, seed, seed + 1)
     shown: list[int] = []
-    for s, events in zip(played.states(), played.events, strict=True):
+    for s, events in zip(
+        played.states(), (played.table.initial_events, *played.events), strict=True
+    ):
         for e in events:
             if e.kind == "stage_started":
                 shown = []
