@@ -94,6 +94,12 @@ function revealFromView(view) {
       if (row && typeof row.value === "number") out.push({ ...row });
       continue;
     }
+    if (row.length >= 4) {
+      // [by, card (null in the base game), value, target]
+      const [by, card, value, target] = row;
+      out.push(card === null || card === undefined ? { by, value, target } : { by, card, value, target });
+      continue;
+    }
     const [by, card, target] = row;
     const value = values[card - 1];
     if (typeof value !== "number") return null;
@@ -115,7 +121,7 @@ export function createRenderer(root, ctx) {
   // The update count at which an action was sent; choices stay disabled until the next view.
   let sentAt = -1;
   let sentTimer = null;
-  let lastSent = null;
+  let chosen = null; // your commit this round, from what you sent or the `card_chosen` event
   let choiceKey = "";
   let narrow = null;
 
@@ -397,8 +403,8 @@ export function createRenderer(root, ctx) {
   function moveText(m) {
     const values = (m.values || []).map(signed).join(" ");
     const sum = m.values && m.values.length > 1 ? ` = ${signed(m.net)}` : "";
-    const by = m.by !== undefined && m.by !== null ? ` by ${nameOf(m.by)}` : "";
-    return `moved ${space(m.from)} \u2192 ${space(m.to)} (${values}${sum}${by})`;
+    const by = m.by !== undefined && m.by !== null ? ` from ${nameOf(m.by)}` : "";
+    return `${space(m.from)} \u2192 ${space(m.to)} (${values}${sum}${by})`;
   }
 
   function statusOf(i) {
@@ -610,7 +616,7 @@ export function createRenderer(root, ctx) {
   function send(action) {
     if (sending()) return;
     sentAt = updates;
-    lastSent = action;
+    if (action.type === "place") chosen = { value: action.value, target: action.target };
     picked = null;
     pickedIndex = -1;
     clearTimeout(sentTimer);
@@ -639,7 +645,10 @@ export function createRenderer(root, ctx) {
     if (typeof c === "object" && !Array.isArray(c)) return { value: c.value, target: c.target ?? null, card: c.card ?? null };
     if (Array.isArray(c)) {
       const [x, target] = c;
-      if (lastSent && lastSent.type === "place" && lastSent.target === target) return { value: lastSent.value, target, card: null };
+      if (chosen && chosen.target === target && typeof chosen.value === "number") return { value: chosen.value, target, card: null };
+      // A view that shows values only (it has `revealed_values`) gives [value, target];
+      // an older one [white number, target].
+      if ("revealed_values" in view) return { value: x, target, card: null };
       const v = view.card_values && view.card_values[x - 1];
       return { value: typeof v === "number" ? v : x, target, card: null };
     }
@@ -727,7 +736,8 @@ export function createRenderer(root, ctx) {
         "aria-label": `${nameOf(i)}${isYou(i) ? " (you)" : ""}, on ${space(view.positions[i])}${note ? `, ${note}` : ""}`,
       },
       chip(i),
-      el("span", { class: "wf-target-name", text: `${nameOf(i)}${isYou(i) ? " (you)" : ""}` }),
+      el("span", { class: "wf-target-name", text: nameOf(i) }),
+      isYou(i) ? el("span", { class: "wf-you", text: "you" }) : null,
       el("span", { class: "wf-target-at", text: note || `on ${space(view.positions[i])}` }),
     );
   }
@@ -761,6 +771,7 @@ export function createRenderer(root, ctx) {
         picked = c.value;
         pickedIndex = c.k;
         drawChoice(true);
+        drawHead();
         const first = choice.querySelector('[data-testid="target"]');
         if (first) first.focus();
       },
@@ -808,7 +819,7 @@ export function createRenderer(root, ctx) {
     const reveal = disp.reveal || (view.phase === "move" ? { cards: revealFromView(view) || [] } : null);
     if (!reveal || !reveal.cards.length || reveal.cards.some((c) => typeof c.card !== "number")) return null;
     const queue = (view.move_queue || []).map((m) => (Array.isArray(m) ? m[0] : m.card));
-    const list = el("ol", { class: "wf-order", "data-testid": "order", "aria-label": "Order of moves, highest white number first" });
+    const list = el("ol", { class: "wf-order", "data-testid": "order", "aria-labelledby": "wf-order-title" });
     const cards = [...reveal.cards].sort((a, b) => b.card - a.card);
     for (const c of cards) {
       const moved = disp.moves.find((m) => m.by === c.by && (m.card === undefined || m.card === c.card));
@@ -825,7 +836,7 @@ export function createRenderer(root, ctx) {
         ),
       );
     }
-    return list;
+    return el("div", { class: "wf-orderbox" }, el("p", { class: "wf-order-title", id: "wf-order-title", text: "Order this round: highest white number first" }), list);
   }
 
   function tacticalChoice(acts, busy) {
@@ -844,6 +855,7 @@ export function createRenderer(root, ctx) {
       (c) => {
         picked = c.card;
         drawChoice(true);
+        drawHead();
         const go = choice.querySelector('[data-testid="action"]');
         if (go) go.focus();
       },
@@ -1115,6 +1127,8 @@ export function createRenderer(root, ctx) {
       if (e.kind === "cards_revealed") lastReveal = k;
       if (e.kind === "stage_started") lastStart = k;
       if (e.kind === "stage_scored") disp.result = { ...e, scorers: [...e.scorers] };
+      if (e.kind === "card_chosen") chosen = { value: e.value, target: e.target, card: e.card };
+      if (e.kind === "cards_revealed") chosen = null;
     }
     disp.reveal = null;
     disp.moves = [];
@@ -1172,7 +1186,11 @@ export function createRenderer(root, ctx) {
         disp.positions = disp.positions || [...view.positions];
         disp.totals = disp.totals || [...view.totals];
       }
-      if (evs.some((e) => e.kind === "cards_revealed")) lastSent = null;
+      for (const e of evs) {
+        // Your own choice, as the game tells only you; forgotten once the cards are revealed.
+        if (e.kind === "card_chosen") chosen = { value: e.value, target: e.target, card: e.card };
+        if (e.kind === "cards_revealed") chosen = null;
+      }
       view = nextView;
       updates += 1;
       clearTimeout(sentTimer);
@@ -1194,6 +1212,7 @@ export function createRenderer(root, ctx) {
       }
       // The choices follow the newest view at once; the board catches up through the events.
       drawHead();
+      if (!running) drawTable();
       drawChoice();
       drawHistory();
       queue.push(evs);
