@@ -169,6 +169,8 @@ function optionInput(opt) {
     const range = /(-?\d+) to (-?\d+)/.exec(opt.allowed || "");
     input = el("input", { ...common, type: "number", step: 1, value: d,
       min: range ? range[1] : null, max: range ? range[2] : null });
+  } else if (typeof d === "string") {
+    input = el("input", { ...common, type: "text", value: d, spellcheck: "false" });
   } else {
     input = el("input", { ...common, type: "text", value: JSON.stringify(d), spellcheck: "false" });
   }
