@@ -9,7 +9,9 @@
 // shown in the tactical variant, where they set the order of moves (WF-10).
 //
 // Test hooks (data-testid), so a test can play a whole game by clicking legal choices:
-//   data-testid="wf-board"       the whole board; data-phase, data-variant, data-stage, data-round
+//   data-testid="wf-board"       the whole board; data-phase, data-variant, data-stage, data-round,
+//                                data-animating ("true" while a reveal, moves or scoring play),
+//                                data-scoring ("true" while the stage scoring is lit on the track)
 //   data-testid="prompt"         what you are asked to do now (or whom the table waits for)
 //   data-testid="track"          the SVG track; data-testid="space" cells carry data-space
 //   data-testid="pawn"           a figure on the track; data-figure, data-space
@@ -35,8 +37,8 @@ const REDUCED = { count: 0, land: 100, move: 150, score: 1000, note: 400 };
 // Track geometry in SVG user units. On a phone the track folds into two rows, and figures and
 // numbers are drawn larger for the same cell so that they stay readable once scaled down.
 const CELL_W = 40;
-const WIDE = { numH: 30, pawnR: 15, step: 22, numFont: 17, pawnFont: 15 };
-const NARROW = { numH: 32, pawnR: 17.5, step: 21, numFont: 21, pawnFont: 19 };
+const WIDE = { numH: 30, pawnR: 15, step: 25, numFont: 17, pawnFont: 15 };
+const NARROW = { numH: 34, pawnR: 19, step: 25, numFont: 23, pawnFont: 21 };
 
 function el(name, attrs = {}, ...children) {
   const node = document.createElement(name);
@@ -139,7 +141,7 @@ export function createRenderer(root, ctx) {
 
   // ---- skeleton ------------------------------------------------------------------------------
 
-  const board = el("section", { class: "wf", "data-testid": "wf-board", "aria-label": "Why First? table" });
+  const board = el("section", { class: "wf", "data-testid": "wf-board", "data-animating": "false", "aria-label": "Why First? table" });
   const where = el("p", { class: "wf-where" });
   const prompt = el("p", { class: "wf-prompt", "data-testid": "prompt", "aria-live": "polite" });
   const trackSvg = svg("svg", { class: "wf-track", "data-testid": "track", role: "img" });
@@ -185,10 +187,19 @@ export function createRenderer(root, ctx) {
     return figureCount() > players();
   }
 
-  function nameOf(i) {
+  function rawName(i) {
     const h = header();
     if (i >= players()) return (h.score_names && h.score_names[i]) || "Leo";
     return (h.seat_names && h.seat_names[i]) || (ctx.names && ctx.names[i]) || `P${i + 1}`;
+  }
+
+  /** A figure's name; seats that share a name (two "heuristic bot"s) get their seat number. */
+  function nameOf(i) {
+    const name = rawName(i);
+    for (let j = 0; j < figureCount(); j++) {
+      if (j !== i && rawName(j) === name) return `${name} ${i + 1}`;
+    }
+    return name;
   }
 
   function colourOf(i) {
@@ -299,7 +310,7 @@ export function createRenderer(root, ctx) {
           y: y + pawnH + numH / 2,
           "dominant-baseline": "central",
           "text-anchor": "middle",
-          "font-size": s <= -10 ? numFont - 3 : numFont,
+          "font-size": s <= -10 ? numFont - (narrow ? 6 : 3) : numFont,
           text: space(s),
         }),
       );
@@ -326,7 +337,7 @@ export function createRenderer(root, ctx) {
     g = svg(
       "g",
       { class: `wf-pawn${you ? " wf-pawn--you" : ""}${i >= players() ? " wf-pawn--leo" : ""}`, "data-testid": "pawn", "data-figure": i },
-      svg("circle", { class: "wf-pawn-ring", r: geometry.m.pawnR + 4 }),
+      svg("circle", { class: "wf-pawn-ring", r: geometry.m.pawnR + 3 }),
       svg("circle", { class: "wf-pawn-body", r: geometry.m.pawnR, fill: colourOf(i) }),
       svg("text", {
         class: "wf-pawn-label",
@@ -368,6 +379,7 @@ export function createRenderer(root, ctx) {
       const s = Number(cellG.dataset.space);
       cellG.classList.toggle("wf-cell--scoring", Boolean(disp.scoring && disp.scoring.space === s));
     }
+    board.dataset.scoring = disp.scoring ? "true" : "false";
     marksLayer.replaceChildren();
     if (disp.scoring && disp.scoring.space !== null && disp.scoring.space !== undefined) {
       const { x, y } = g.cell(disp.scoring.space);
@@ -408,7 +420,8 @@ export function createRenderer(root, ctx) {
   }
 
   function statusOf(i) {
-    if (over()) return { text: "", cls: "" };
+    // While a reveal plays, the statuses of the next round would contradict the board.
+    if (over() || running) return { text: "", cls: "" };
     if (i >= players()) {
       const left = view.leo_cards_left;
       if (tactical() && view.phase === "move" && acting().length === 0) return { text: "", cls: "" };
@@ -462,7 +475,7 @@ export function createRenderer(root, ctx) {
             if (moved) cards.append(el("span", { class: "wf-arrow", text: `\u2192 ${nameOf(moved.figure)}` }));
           }
         }
-      } else if (committed && view.phase === "commit" && !narrow) {
+      } else if (committed && view.phase === "commit" && !narrow && !running) {
         cards.append(el("span", { class: "wf-card wf-card--back", title: "a card chosen, face down" }));
       }
       const moved = movesOf(i);
@@ -632,10 +645,11 @@ export function createRenderer(root, ctx) {
   }
 
   function waitingWords() {
-    const h = header();
-    if (typeof h.waiting === "string" && h.waiting) return h.waiting.charAt(0).toUpperCase() + h.waiting.slice(1) + ".";
+    // The table's own names for the seats; the header's words when it names nobody.
     const names = acting().map(nameOf);
-    return names.length ? `Waiting for ${listWords(names)}.` : "";
+    if (names.length) return `Waiting for ${listWords(names)}.`;
+    const h = header();
+    return typeof h.waiting === "string" && h.waiting ? h.waiting.charAt(0).toUpperCase() + h.waiting.slice(1) + "." : "";
   }
 
   /** Your own commit: {value, target|null, card|null} or null. */
@@ -892,6 +906,7 @@ export function createRenderer(root, ctx) {
               text: `Play ${signed(value)} (white ${picked}) face down`,
             }),
           ),
+          el("p", { class: "wf-hint", text: `After the reveal, every card with a white number above ${picked} moves a figure before yours.` }),
         );
         title.textContent = "Play this card?";
       }
@@ -1004,10 +1019,8 @@ export function createRenderer(root, ctx) {
     countdown.hidden = false;
     const words = t.count ? ["3", "2", "1", "NOW!"] : ["NOW!"];
     for (const w of words) {
-      countdown.textContent = w;
-      countdown.classList.remove("wf-pop");
-      void countdown.offsetWidth; // restart the pop animation
-      countdown.classList.add("wf-pop");
+      // A fresh element for each word restarts its pop.
+      countdown.replaceChildren(el("span", { class: `wf-count wf-pop${w === "NOW!" ? " wf-count--now" : ""}`, text: w }));
       await sleep(t.count || t.land);
     }
     countdown.hidden = true;
@@ -1015,11 +1028,8 @@ export function createRenderer(root, ctx) {
 
   async function showNote(text) {
     countdown.hidden = false;
-    countdown.classList.remove("wf-pop");
-    countdown.textContent = text;
-    countdown.classList.add("wf-note");
+    countdown.replaceChildren(el("span", { class: "wf-count wf-count--note", text }));
     await sleep(timing().note);
-    countdown.classList.remove("wf-note");
     countdown.hidden = true;
   }
 
@@ -1103,13 +1113,15 @@ export function createRenderer(root, ctx) {
 
   async function runQueue() {
     running = true;
+    board.dataset.animating = "true";
     while (queue.length && !destroyed) {
       const events = queue.shift();
-      hurry = queue.length > 0;
+      hurry = queue.length > 1;
       await playEvents(events);
     }
     hurry = false;
     running = false;
+    board.dataset.animating = "false";
     countdown.hidden = true;
     if (!destroyed) settle();
   }
@@ -1212,15 +1224,16 @@ export function createRenderer(root, ctx) {
       }
       // The choices follow the newest view at once; the board catches up through the events.
       drawHead();
-      if (!running) drawTable();
+      drawTable();
       drawChoice();
       drawHistory();
+      if (!animated(evs)) return; // a commit while a reveal plays: it plays on
       queue.push(evs);
-      if (running) {
+      if (!running) runQueue();
+      else if (queue.length > 1) {
+        // More than one resolution behind (a slow tab, a burst of bot moves): catch up.
         hurry = true;
         wakeAll();
-      } else {
-        runQueue();
       }
     },
     destroy() {
