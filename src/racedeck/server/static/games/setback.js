@@ -13,7 +13,7 @@
 // Test hooks (data-testid), so a test can play a whole game by clicking legal choices:
 //   data-testid="sb-board"     the SVG grid; data-testid="token" + data-seat, data-row, data-lane
 //   data-testid="card"         a card you may play now (hand or board); data-card="FOE-1*"
-//   data-testid="option"       one complete legal action; data-action='<action JSON>'
+//   data-testid="choice"       one complete legal action of the chosen card; data-action='<JSON>'
 //   data-testid="action"       a one-click legal action (end, discard, block, pass, steps);
 //                              data-action='<action JSON>'
 //   data-testid="window"       the BLOCK window panel (the declared action and BLOCKs so far)
@@ -350,7 +350,7 @@ export function createRenderer(root, ctx) {
           chosen = chosen === face ? null : face;
           highlight = null;
           renderSide();
-          const first = prompt.querySelector('[data-testid="option"]');
+          const first = prompt.querySelector('[data-testid="choice"]');
           if (first && chosen) first.focus();
         },
       },
@@ -359,7 +359,8 @@ export function createRenderer(root, ctx) {
   }
 
   function send(action) {
-    if (sent) return;
+    // While earlier frames are still being drawn, this menu is not the latest one.
+    if (sent || queue.length) return;
     sent = true;
     // An answer that brings no update (an error the page shows) must not leave the menu dead.
     clearTimeout(sentTimer);
@@ -455,7 +456,7 @@ export function createRenderer(root, ctx) {
       const row = el("div", { class: "sb-option-row" });
       if (heading) row.append(el("div", { class: "sb-option-heading", text: heading }));
       const btns = el("div", { class: "sb-option-btns" });
-      for (const [action, label] of options) btns.append(actionButton(action, label, "sb-option", "option"));
+      for (const [action, label] of options) btns.append(actionButton(action, label, "sb-option", "choice"));
       row.append(btns);
       box.append(row);
     }

@@ -84,7 +84,7 @@ function ordinal(n) {
 // Geometry: a wide oval for desktops, a compact upright one for phones.
 const WIDE = { w: 1000, h: 540, half: 300, radius: 188, track: 66, start: 90 };
 const TALL = { w: 720, h: 430, half: 150, radius: 158, track: 62, start: 60 };
-const MARGIN = 26; // room for labels outside the track
+const MARGIN = 44; // room for labels outside the track
 
 class Oval {
   constructor(line, upright) {
@@ -352,11 +352,12 @@ export function createRenderer(root, ctx) {
     });
     g.append(notes);
     // The title in the infield.
-    const title = svg("text", { x: oval.width / 2, y: oval.height / 2 - 12, class: "sdr-infield-title" });
+    const midY = upright ? oval.height / 2 - 90 : oval.height / 2;
+    const title = svg("text", { x: oval.width / 2, y: midY - 12, class: "sdr-infield-title" });
     const raceNo = Math.min(v.race + 1, v.races);
     title.textContent = v.phase === "over" ? "Series over" : `Race ${raceNo} of ${v.races}`;
     g.append(title);
-    const sub = svg("text", { x: oval.width / 2, y: oval.height / 2 + 16, class: "sdr-infield-sub" });
+    const sub = svg("text", { x: oval.width / 2, y: midY + 16, class: "sdr-infield-sub" });
     sub.textContent = `${v.line} spaces · one lap`;
     g.append(sub);
     boardBox.replaceChildren(g);
@@ -471,7 +472,8 @@ export function createRenderer(root, ctx) {
 
   function play(value) {
     if (!legalValues().includes(value)) return;
-    if (sent) return;
+    // While earlier frames are still being drawn, this hand is not the latest one.
+    if (sent || queue.length) return;
     sent = true;
     // An answer that brings no update (an error the page shows) must not leave the hand dead.
     clearTimeout(sentTimer);
@@ -487,7 +489,7 @@ export function createRenderer(root, ctx) {
   function renderHands(waiting = false) {
     const v = view;
     handBox.replaceChildren();
-    if (!v.my_hands || !v.my_hands.length) return;
+    if (!v.my_hands || !v.my_hands.length || v.phase === "over") return;
     const legal = waiting ? [] : legalValues();
     for (const [rider, cards] of v.my_hands) {
       const moving = rider === v.current && legal.length > 0;
@@ -701,7 +703,7 @@ export function createRenderer(root, ctx) {
         el(
           "tr",
           { class: `${p === ctx.seat ? "sdr-mine-row" : ""}${winners.has(p) ? " sdr-winner" : ""}` },
-          el("td", {}, el("span", { class: "sdr-chip", style: `--c:${COLOURS[p % COLOURS.length]}`, text: String(p + 1) }), ` ${seatName(p)}${winners.has(p) ? " 🏆" : ""}`),
+          el("td", {}, el("span", { class: "sdr-chip", style: `--c:${COLOURS[p % COLOURS.length]}`, text: String(p + 1) }), ` ${seatName(p)}`, winners.has(p) ? el("strong", { class: "sdr-won", text: " ★ winner" }) : null),
           ...cells,
           el("td", { class: "num strong", text: String(v.laps[p]) }),
           el("td", { class: "num strong", text: formatPoints(v.points[p]) }),
