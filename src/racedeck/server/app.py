@@ -287,7 +287,15 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
             service.send_error(conn, InvalidMessage(describe_validation(exc)), None)
             continue
         if isinstance(msg, Act):
-            await service.act(conn, msg)
+            try:
+                await service.act(conn, msg)
+            except Exception:
+                log.exception("table %s: an action failed", conn.room.id)
+                service.send_error(
+                    conn,
+                    ServiceError("server/error", "the server failed on this message", 500),
+                    msg.id,
+                )
         elif isinstance(msg, Ping):
             service.pong(conn, msg.id)
         else:

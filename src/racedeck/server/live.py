@@ -8,6 +8,7 @@ loses any raw ``events``/``pending`` an engine may still put in it, every event 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,16 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import RecordedAction
 from racedeck.core.table import Table
 
-__all__ = ["LiveTable", "Step", "events_json", "view_json"]
+__all__ = [
+    "LiveTable",
+    "Step",
+    "events_json",
+    "history_json",
+    "public_summary",
+    "view_json",
+]
+
+log = logging.getLogger("racedeck.server")
 
 
 class LiveTable(Table):
@@ -76,7 +86,12 @@ def events_json(
     out = []
     for event in feed(events, seat):
         obj = event.to_json()
-        obj["text"] = game.describe_event(event, list(names))
+        try:
+            obj["text"] = game.describe_event(event, list(names))
+        except Exception:
+            # Words are a courtesy; a game that cannot word an event must not stop the table.
+            log.exception("%s cannot describe event %r", game.spec.id, event)
+            obj["text"] = event.kind.replace("_", " ")
         out.append(obj)
     return out
 
