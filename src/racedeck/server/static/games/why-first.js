@@ -75,9 +75,9 @@ function space(value) {
   return value < 0 ? `\u2212${-value}` : String(value);
 }
 
-function ordinal(n) {
-  if (n % 100 >= 10 && n % 100 <= 20) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+/** Points as a person writes them: 1 pt, −3 pts. */
+function points(n) {
+  return `${space(n)} pt${Math.abs(n) === 1 ? "" : "s"}`;
 }
 
 function listWords(words) {
@@ -508,7 +508,7 @@ export function createRenderer(root, ctx) {
             el("span", { class: `wf-status ${status.cls}`, text: status.text }),
           ),
           el("span", { class: "wf-at", title: "space on the track", text: `on ${space(positions[i])}` }),
-          el("span", { class: "wf-pts", title: "points so far", text: `${totals[i]} pt${Math.abs(totals[i]) === 1 ? "" : "s"}` }),
+          el("span", { class: "wf-pts", title: "points so far", text: points(totals[i]) }),
           cards,
           moveLine,
         ),
@@ -542,7 +542,7 @@ export function createRenderer(root, ctx) {
             { class: scored ? "wf-finish--scorer" : "" },
             chip(i),
             el("span", { text: ` ${nameOf(i)} on ${space(p)}` }),
-            scored ? el("strong", { text: ` ${signed(r.points[i])}` }) : null,
+            scored ? el("strong", { text: `: ${signed(r.points[i])} pt${Math.abs(r.points[i]) === 1 ? "" : "s"}` }) : null,
           ),
         );
       }
@@ -555,7 +555,7 @@ export function createRenderer(root, ctx) {
     if (outcome && Array.isArray(outcome.winners) && Array.isArray(outcome.scores)) {
       const nm = (i) => nameOf(i);
       const order = outcome.scores.map((s, i) => [Number(s), i]).sort((x, y) => y[0] - x[0] || x[1] - y[1]);
-      const totals = order.map(([s, i]) => `${nm(i)} ${s}`).join(", ");
+      const totals = order.map(([s, i]) => `${nm(i)} ${space(s)}`).join(", ");
       const won = outcome.winners.map(nm);
       const best = outcome.winners.length ? Number(outcome.scores[outcome.winners[0]]) : null;
       const why = order.length && best === order[0][0] ? "every total is equal, so everyone shares the win" : "the second-highest total wins";
@@ -563,7 +563,7 @@ export function createRenderer(root, ctx) {
         el(
           "p",
           { class: "wf-final", "data-testid": "winners" },
-          el("strong", { text: `Game over: ${listWords(won)} win${won.length === 1 ? "s" : ""} with ${best} point${Math.abs(best) === 1 ? "" : "s"}` }),
+          el("strong", { text: `Game over: ${listWords(won)} win${won.length === 1 ? "s" : ""} with ${space(best)} point${Math.abs(best) === 1 ? "" : "s"}` }),
           ` \u2014 ${why}. Totals: ${totals}.`,
         ),
       );
@@ -584,9 +584,9 @@ export function createRenderer(root, ctx) {
       const tr = el("tr", { class: isYou(i) ? "wf-row--you" : "" }, el("th", { scope: "row" }, chip(i), ` ${nameOf(i)}`));
       for (let s = 0; s < n; s++) {
         const v = rowsH[s] ? rowsH[s][i] : null;
-        tr.append(el("td", { class: v ? "wf-scored" : "", text: v === null ? "\u00b7" : String(v) }));
+        tr.append(el("td", { class: v ? "wf-scored" : "", text: v === null ? "\u00b7" : space(v) }));
       }
-      tr.append(el("td", { class: "wf-total", text: String(view.totals[i]) }));
+      tr.append(el("td", { class: "wf-total", text: space(view.totals[i]) }));
       body.push(tr);
     }
     const open = history.open;
