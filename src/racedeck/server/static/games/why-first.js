@@ -136,7 +136,6 @@ export function createRenderer(root, ctx) {
     moves: [], // figure_moved data since the reveal
     scoring: null, // stage_scored data while it is shown on the board
     result: null, // the latest stage_scored data, for the result panel
-    clamp: null, // a figure that just stopped at a track end: {figure, to}
   };
 
   // ---- skeleton ------------------------------------------------------------------------------
@@ -387,8 +386,10 @@ export function createRenderer(root, ctx) {
         svg("text", { class: "wf-scoremark", x: x + CELL_W / 2, y: y + 16, "text-anchor": "middle", text: signed(disp.scoring.space) }),
       );
     }
-    if (disp.clamp) {
-      const { x, y, pawnH } = g.cell(disp.clamp.to);
+    // STOP where a figure of this round stopped at a track end (WF-4) and still stands.
+    const stops = new Set(disp.moves.filter((m) => m.clamped && positions[m.figure] === m.to).map((m) => m.to));
+    for (const to of stops) {
+      const { x, y, pawnH } = g.cell(to);
       marksLayer.append(
         svg("text", { class: "wf-clampmark", x: x + CELL_W / 2, y: y + pawnH + g.m.numH + 9, "text-anchor": "middle", text: "STOP" }),
       );
@@ -1044,7 +1045,6 @@ export function createRenderer(root, ctx) {
           break;
         case "cards_revealed": {
           disp.scoring = null;
-          disp.clamp = null;
           disp.positions = disp.positions || [...view.positions];
           // The automatic last round has no secret to build up to: its cards just land.
           if (!(k > 0 && events[k - 1].kind === "last_round_automatic")) await showCountdown();
@@ -1061,11 +1061,9 @@ export function createRenderer(root, ctx) {
           const batch = [ev];
           if (!tactical()) while (events[k + 1] && events[k + 1].kind === "figure_moved") batch.push(events[++k]);
           disp.positions = disp.positions || [...view.positions];
-          disp.clamp = null;
           for (const m of batch) {
             disp.positions[m.figure] = m.to;
             disp.moves.push({ ...m });
-            if (m.clamped) disp.clamp = { figure: m.figure, to: m.to };
           }
           drawBoard();
           drawTable();
@@ -1078,7 +1076,6 @@ export function createRenderer(root, ctx) {
           disp.totals = [...ev.totals];
           disp.scoring = { ...ev, scorers: [...ev.scorers] };
           disp.result = disp.scoring;
-          disp.clamp = null;
           drawBoard();
           drawTable();
           drawResult();
@@ -1104,7 +1101,6 @@ export function createRenderer(root, ctx) {
   function settle() {
     disp.positions = null;
     disp.totals = null;
-    disp.clamp = null;
     // The final stage's scoring stays on the board once the game is over.
     if (!over()) disp.scoring = null;
     else if (disp.result) disp.scoring = disp.result;
