@@ -542,8 +542,8 @@ export function createRenderer(root, ctx) {
             "li",
             { class: scored ? "wf-finish--scorer" : "" },
             chip(i),
-            el("span", { text: ` ${nameOf(i)} on ${space(p)}` }),
-            scored ? el("strong", { text: `: ${signed(r.points[i])} pt${Math.abs(r.points[i]) === 1 ? "" : "s"}` }) : null,
+            el("span", { text: `${nameOf(i)} on ${space(p)}` }),
+            scored ? el("strong", { text: `scores ${signed(r.points[i])}` }) : null,
           ),
         );
       }
