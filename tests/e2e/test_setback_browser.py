@@ -169,7 +169,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             expect(standings).to_be_visible()
             expect(standings).to_contain_text(re.compile(r"wins?!"))
             expect(page.get_by_test_id("win-rule")).not_to_be_empty()
-            expect(page.get_by_test_id("prompt")).to_contain_text("FINISH")
+            expect(page.get_by_test_id("sb-status")).to_contain_text("FINISH")
             expect(page.locator("[data-testid=token]")).to_have_count(3)
             page.screenshot(path=str(shots / f"setback-end-{size}.png"), full_page=True)
         expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)

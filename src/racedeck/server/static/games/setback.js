@@ -18,6 +18,7 @@
 //                              data-action='<action JSON>'
 //   data-testid="window"       the BLOCK window panel (the declared action and BLOCKs so far)
 //   data-testid="prompt"       the question being asked of you
+//   data-testid="sb-status"    whose turn and which part of it; the winner at the end
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
@@ -76,7 +77,7 @@ function cardClass(face) {
 export function createRenderer(root, ctx) {
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   root.classList.add("sb");
-  const status = el("div", { class: "sb-status", role: "status", "aria-live": "polite" });
+  const status = el("div", { class: "sb-status", "data-testid": "sb-status", role: "status", "aria-live": "polite" });
   const boardBox = el("div", { class: "sb-board" });
   const side = el("div", { class: "sb-side" });
   const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": "Your choice" });
@@ -146,7 +147,7 @@ export function createRenderer(root, ctx) {
     const t = play.target;
     const hasTarget = t !== undefined && t >= 0;
     const lane = play.lane !== undefined && play.lane >= 0 ? play.lane : null;
-    const amt = `${c.amount > 0 ? "+" : ""}${c.amount}`;
+    const amt = `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}`;
     switch (c.kind) {
       case "MOVE":
         return lane !== null ? `${by === undefined ? "move" : "moves"} ${amt}, entering lane ${lane + 1} from START` : `${by === undefined ? "move yourself" : "moves"} ${amt}`;
@@ -429,7 +430,7 @@ export function createRenderer(root, ctx) {
         const who = c.kind === "FOE" ? `${nameOf(t)} (on START) enters lane:` : "Enter from START into lane:";
         add(who, a, `lane ${lane + 1}${tail}`);
       } else if (c.kind === "FOE" && t !== null) {
-        add("Which opponent?", a, `${nameOf(t)}${tail}`);
+        add("Which opponent?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : tail}`);
       } else if (c.kind === "SHIFT" && t !== null) {
         add(`Shift ${you(t)} to:`, a, `lane ${lane + 1}`);
       } else if (c.kind === "CUT" && t !== null) {
@@ -437,7 +438,7 @@ export function createRenderer(root, ctx) {
       } else if (c.kind === "TRADE" && t !== null) {
         add(`${isMe(t) ? "You" : nameOf(t)} swap${isMe(t) ? "" : "s"} places with:`, a, nameOf(a.other));
       } else if (c.kind === "SKIP" && t !== null) {
-        add("Who loses the next turn?", a, nameOf(t));
+        add("Who loses the next turn?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : ""}`);
       } else if (c.kind === "REVAMP" && a.mode === "remove") {
         add("Remove a lane:", a, `lane ${lane + 1}`);
       } else if (c.kind === "REVAMP" && a.mode) {
@@ -507,9 +508,7 @@ export function createRenderer(root, ctx) {
       return;
     }
     if (!legal.length) {
-      if (v.phase === "over") {
-        prompt.append(el("p", { class: "sb-question", text: v.winner >= 0 ? `${isMe(v.winner) ? "You reach" : `${nameOf(v.winner)} reaches`} FINISH and win${isMe(v.winner) ? "" : "s"}!` : "Game over." }));
-      } else if (lastDeclared) {
+      if (v.phase !== "over" && lastDeclared) {
         prompt.append(lastDeclaredBox());
       }
       return;
@@ -592,16 +591,20 @@ export function createRenderer(root, ctx) {
   function renderHand() {
     const v = view;
     handBox.replaceChildren();
-    if (ctx.seat === null || ctx.seat === undefined) return;
+    if (ctx.seat === null || ctx.seat === undefined || v.phase === "over") return;
     const legal = v.legal_actions || [];
     const playable = new Set(v.phase === "hand" && !v.window_open ? legal.filter((a) => a.type === "play").map((a) => a.card) : []);
     handBox.append(el("h3", { text: `Your hand (${v.hand.length})` }));
     const row = el("div", { class: "sb-hand-cards" });
     if (!v.hand.length) row.append(el("span", { class: "sb-dim", text: "no cards" }));
-    v.hand.forEach((face, i) => {
-      const first = v.hand.indexOf(face) === i; // equal cards: one button is enough
-      row.append(handCard(face, playable.has(face) && first, chosen === face && first));
-    });
+    // Equal cards are one card with a count: playing either is the same choice.
+    const counts = new Map();
+    for (const face of v.hand) counts.set(face, (counts.get(face) || 0) + 1);
+    for (const [face, n] of counts) {
+      const card = handCard(face, playable.has(face), chosen === face);
+      if (n > 1) card.append(el("span", { class: "sb-hc-count", text: `×${n}` }));
+      row.append(card);
+    }
     handBox.append(row);
   }
 

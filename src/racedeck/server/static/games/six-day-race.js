@@ -176,6 +176,7 @@ export function createRenderer(root, ctx) {
   let selected = null; // the value of the selected card
   let lastPlay = null; // the latest card_played event, drawn as a trail
   let callouts = []; // notes on the oval from the latest events
+  let freshNotes = false; // the notes are new: let them pop in once
   let queue = [];
   let busy = false;
   let destroyed = false;
@@ -256,7 +257,7 @@ export function createRenderer(root, ctx) {
     const fin = oval.across(0, 6);
     g.append(svg("line", { ...fin, class: "sdr-finish-bg" }));
     g.append(svg("line", { ...fin, class: "sdr-finish" }));
-    const finLab = upright ? oval.at(-2 * oval.cell, -oval.track / 2 - 44) : oval.at(0, oval.track / 2 + 22);
+    const finLab = upright ? oval.at(3 * oval.cell, -oval.track / 2 - 50) : oval.at(0, oval.track / 2 + 22);
     g.append(svg("text", { x: finLab.x, y: finLab.y, class: "sdr-finish-label", text: "Start / Finish" }));
     // Names of the special spaces.
     for (const [space, label, cls] of [
@@ -334,12 +335,21 @@ export function createRenderer(root, ctx) {
       });
     }
     g.append(ridersG);
+    // The selected card: the space it brings the rider to first (before any slipstream).
+    if (selected !== null && v.current >= 0 && legalValues().includes(selected)) {
+      const first = v.positions[v.current] + selected;
+      const pt = first < v.line ? oval.centre(first) : oval.at(0, 0);
+      const ghost = svg("g", { class: "sdr-ghost", transform: `translate(${pt.x.toFixed(1)},${pt.y.toFixed(1)})` });
+      ghost.append(svg("circle", { r: 17 }));
+      ghost.append(svg("text", { y: 5, text: `+${selected}` }));
+      g.append(ghost);
+    }
     // Notes from the latest events.
     const notes = svg("g", { class: "sdr-callouts" });
     callouts.forEach((c, i) => {
       const pt = oval.at(c.s * oval.cell, -oval.track / 2 - 48 - 24 * (c.stack || 0));
       const gNote = svg("g", {
-        class: `sdr-callout sdr-callout-${c.kind}`,
+        class: `sdr-callout sdr-callout-${c.kind}${freshNotes ? " sdr-callout-new" : ""}`,
         transform: `translate(${pt.x.toFixed(1)},${pt.y.toFixed(1)})`,
         "data-testid": "callout",
         "data-kind": c.kind,
@@ -351,8 +361,9 @@ export function createRenderer(root, ctx) {
       notes.append(gNote);
     });
     g.append(notes);
+    freshNotes = false; // redrawn later (a card selected): the notes stay still
     // The title in the infield.
-    const midY = upright ? oval.height / 2 - 90 : oval.height / 2;
+    const midY = upright ? oval.height / 2 - 150 : oval.height / 2;
     const title = svg("text", { x: oval.width / 2, y: midY - 12, class: "sdr-infield-title" });
     const raceNo = Math.min(v.race + 1, v.races);
     title.textContent = v.phase === "over" ? "Series over" : `Race ${raceNo} of ${v.races}`;
@@ -461,6 +472,7 @@ export function createRenderer(root, ctx) {
         onclick: () => {
           if (selected === value) return play(value);
           selected = value;
+          drawBoard();
           renderHands();
           const confirm = handBox.querySelector('[data-testid="confirm"]');
           if (confirm) confirm.focus();
@@ -537,8 +549,9 @@ export function createRenderer(root, ctx) {
             }),
           );
           const from = v.positions[rider];
-          bar.append(el("span", { class: "sdr-preview", text: p ? previewText(p, selected) : `from ${from}: ${selected} space${selected === 1 ? "" : "s"} (more in a slipstream)` }));
-          bar.append(el("button", { type: "button", class: "sdr-cancel", text: "Cancel", onclick: () => { selected = null; renderHands(); } }));
+          const fallback = `${from} → ${from + selected} (the marked space), further in a slipstream`;
+          bar.append(el("span", { class: "sdr-preview", text: p ? previewText(p, selected) : fallback }));
+          bar.append(el("button", { type: "button", class: "sdr-cancel", text: "Cancel", onclick: () => { selected = null; drawBoard(); renderHands(); } }));
         }
         row.append(bar);
       }
@@ -754,6 +767,7 @@ export function createRenderer(root, ctx) {
     }
     if (moved) lastPlay = moved;
     callouts = notes.slice(-3);
+    freshNotes = notes.length > 0;
     return moved;
   }
 
@@ -806,6 +820,7 @@ export function createRenderer(root, ctx) {
   root.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && selected !== null) {
       selected = null;
+      drawBoard();
       renderHands();
     }
   });
