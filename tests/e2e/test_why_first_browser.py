@@ -182,8 +182,8 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         expect(board(ann).get_by_test_id("target")).to_have_count(0)
         ann.screenshot(path=str(shots / "why-first-choose-card.png"))
         bob.screenshot(path=str(shots / "why-first-choose-card-phone.png"), full_page=True)
-        cards.first.click()
         first = int(cards.first.get_attribute("data-value") or "0")
+        cards.first.click()
         targets = board(ann).get_by_test_id("target")
         expect(targets).to_have_count(3)
         for i in range(3):
@@ -208,15 +208,23 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         )
         expect(board(bob).get_by_test_id("revealed-card")).to_have_count(0)
 
-        # Bob chooses on his phone; the round is revealed to both.
+        # Bob chooses on his phone; the round is revealed to both, "3 – 2 – 1 – NOW!".
+        ann.evaluate(
+            """() => {
+              window.wfWords = [];
+              const c = document.querySelector('[data-testid=countdown]');
+              new MutationObserver(() => window.wfWords.push(c.textContent))
+                .observe(c, { childList: true });
+            }"""
+        )
         board(bob).locator("[data-testid=card]:enabled").first.click()
         bob.screenshot(path=str(shots / "why-first-choose-figure-phone.png"), full_page=True)
         board(bob).get_by_test_id("target").first.click()
         countdown = board(ann).get_by_test_id("countdown")
         expect(countdown).to_be_visible()
         ann.screenshot(path=str(shots / "why-first-reveal-countdown.png"))
-        expect(countdown).to_have_text("NOW!")
         expect(board(ann).get_by_test_id("revealed-card")).to_have_count(3)
+        assert ann.evaluate("window.wfWords") == ["3", "2", "1", "NOW!"]
         for p in (ann, bob):
             settle(p)
             expect(board(p).get_by_test_id("countdown")).to_be_hidden()
@@ -227,13 +235,13 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         reloaded = False
         scored: set[str] = set()
 
-        def watch(page: Page) -> None:
+        def watch(_page: Page) -> None:
             # The end of stage 1: the second-farthest space lit on the track (WF-6).
-            name = "why-first-stage-scored" + ("" if page is ann else "-phone")
-            if name not in scored and board(page).get_attribute("data-scoring") == "true":
-                scored.add(name)
-                page.wait_for_timeout(500)  # the figures' last steps
-                page.screenshot(path=str(shots / f"{name}.png"), full_page=page is bob)
+            for p, name in ((ann, "why-first-stage-scored"), (bob, "why-first-stage-scored-phone")):
+                if name not in scored and board(p).get_attribute("data-scoring") == "true":
+                    scored.add(name)
+                    p.wait_for_timeout(500)  # the figures' last steps
+                    p.screenshot(path=str(shots / f"{name}.png"), full_page=p is bob)
 
         def after(page: Page, what: str) -> None:
             nonlocal reloaded
@@ -265,6 +273,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             check_standings(p)
             no_errors(p)
             # The last stage's scoring stays on the board: the second-farthest space lit.
+            expect(board(p)).to_have_attribute("data-scoring", "true")
             result = board(p).get_by_test_id("stage-result")
             expect(result).to_contain_text("Stage 2")
             expect(board(p).get_by_test_id("history")).to_contain_text("2 of 2 scored")
