@@ -180,7 +180,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         cards = board(ann).locator("[data-testid=card]:enabled")
         expect(cards).to_have_count(5)
         expect(board(ann).get_by_test_id("target")).to_have_count(0)
-        ann.screenshot(path=str(shots / "why-first-choose-card.png"))
+        ann.screenshot(path=str(shots / "why-first-choose-card-desktop.png"))
         bob.screenshot(path=str(shots / "why-first-choose-card-phone.png"), full_page=True)
         first = int(cards.first.get_attribute("data-value") or "0")
         cards.first.click()
@@ -197,7 +197,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                 "data-action",
                 json.dumps({"type": "place", "value": second, "target": 1}, separators=(",", ":")),
             )
-        ann.screenshot(path=str(shots / "why-first-choose-figure.png"))
+        ann.screenshot(path=str(shots / "why-first-choose-figure-desktop.png"))
         board(ann).locator("[data-testid=target][data-figure='1']").click()
         expect(board(ann).locator("[data-testid=figure-row][data-figure='0']")).to_have_attribute(
             "data-committed", "true"
@@ -222,13 +222,13 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         board(bob).get_by_test_id("target").first.click()
         countdown = board(ann).get_by_test_id("countdown")
         expect(countdown).to_be_visible()
-        ann.screenshot(path=str(shots / "why-first-reveal-countdown.png"))
+        ann.screenshot(path=str(shots / "why-first-reveal-countdown-desktop.png"))
         expect(board(ann).get_by_test_id("revealed-card")).to_have_count(3)
         assert ann.evaluate("window.wfWords") == ["3", "2", "1", "NOW!"]
         for p in (ann, bob):
             settle(p)
             expect(board(p).get_by_test_id("countdown")).to_be_hidden()
-        ann.screenshot(path=str(shots / "why-first-reveal.png"))
+        ann.screenshot(path=str(shots / "why-first-reveal-desktop.png"))
         bob.screenshot(path=str(shots / "why-first-reveal-phone.png"), full_page=True)
 
         rng = random.Random(9)
@@ -237,7 +237,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
 
         def watch(_page: Page) -> None:
             # The end of stage 1: the second-farthest space lit on the track (WF-6).
-            for p, name in ((ann, "why-first-stage-scored"), (bob, "why-first-stage-scored-phone")):
+            for p, name in ((ann, "why-first-stage-scored-desktop"), (bob, "why-first-stage-scored-phone")):
                 if name not in scored and board(p).get_attribute("data-scoring") == "true":
                     scored.add(name)
                     p.wait_for_timeout(500)  # the figures' last steps
@@ -266,7 +266,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
 
         sent = play_to_the_end([ann, bob], rng, after, watch)
         assert reloaded
-        assert "why-first-stage-scored" in scored
+        assert "why-first-stage-scored-desktop" in scored
         assert sent >= 4
         for p in (ann, bob):
             settle(p)
@@ -277,7 +277,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             result = board(p).get_by_test_id("stage-result")
             expect(result).to_contain_text("Stage 2")
             expect(board(p).get_by_test_id("history")).to_contain_text("2 of 2 scored")
-        ann.screenshot(path=str(shots / "why-first-end.png"), full_page=True)
+        ann.screenshot(path=str(shots / "why-first-end-desktop.png"), full_page=True)
         bob.screenshot(path=str(shots / "why-first-end-phone.png"), full_page=True)
     finally:
         ann_ctx.close()
@@ -332,7 +332,7 @@ def test_tactical_variant_moves_in_white_number_order(
             "data-action",
             json.dumps({"type": "commit", "card": int(number)}, separators=(",", ":")),
         )
-        page.screenshot(path=str(shots / "why-first-tactical-commit.png"))
+        page.screenshot(path=str(shots / "why-first-tactical-commit-desktop.png"))
         confirm.click()
         # After the reveal, the order of moves by white number, highest first.
         order = b.get_by_test_id("order")
@@ -345,7 +345,7 @@ def test_tactical_variant_moves_in_white_number_order(
             nonlocal shot
             if not shot and b.get_by_test_id("target").count():
                 shot = True
-                p.screenshot(path=str(shots / "why-first-tactical-move.png"))
+                p.screenshot(path=str(shots / "why-first-tactical-move-desktop.png"))
 
         rng = random.Random(2)
         deadline = time.monotonic() + GAME_TIMEOUT
