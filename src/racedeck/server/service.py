@@ -505,7 +505,7 @@ class TableService:
             try:
                 if conn.seat is None:
                     raise AuthError("spectators cannot act; join a seat to play")
-                self._apply(room, conn.seat, msg.move, msg.action)
+                self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
 
@@ -545,7 +545,14 @@ class TableService:
 
     # -- the authoritative path ---------------------------------------------------------------
 
-    def _apply(self, room: Room, seat: int, move: int, action: object) -> None:
+    def _apply(
+        self,
+        room: Room,
+        seat: int,
+        move: int,
+        action: object,
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
         """Stale check → checked step → commit → send; then forced moves and bots.
 
         Called with the table's lock held. Raises the refusal (and changes nothing) when the
@@ -558,7 +565,8 @@ class TableService:
         before = table.state
         transition = table.submit_json(seat, action)
         parsed = table.game.action_from_json(table.last_action.action)
-        self._accepted(room, seat, room.game.conceals(before, seat, parsed), transition.events)
+        concealed = room.game.conceals(before, seat, parsed)
+        self._accepted(room, seat, concealed, transition.events, origin)
         self._settle(room)
 
     def _check_fresh(self, room: Room, seat: int, move: int) -> None:
@@ -576,7 +584,14 @@ class TableService:
             if step.seat == seat or not step.concealed or seat not in step.pending:
                 raise StaleMove(move, current)
 
-    def _accepted(self, room: Room, seat: int, concealed: bool, events: Any) -> None:
+    def _accepted(
+        self,
+        room: Room,
+        seat: int,
+        concealed: bool,
+        events: Any,
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
         """Commit the table's last action, remember it, and send it out."""
         table = room.table
         assert table is not None
@@ -603,7 +618,7 @@ class TableService:
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
         room.steps.append(Step(table.move, seat, concealed, table.pending))
-        self._broadcast(room, events, room.steps[-1])
+        self._broadcast(room, events, room.steps[-1], origin)
         if table.is_over:
             self._broadcast_table(room)
 
@@ -673,8 +688,15 @@ class TableService:
 
     # -- sending ------------------------------------------------------------------------------
 
-    def _broadcast(self, room: Room, events: Any, step: Step | None) -> None:
-        """Send every socket its update for one transition (``step`` ``None``: the deal)."""
+    def _broadcast(
+        self,
+        room: Room,
+        events: Any,
+        step: Step | None,
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
+        """Send every socket its update for one transition (``step`` ``None``: the deal); the
+        socket whose message caused it gets the message's id back as ``ack``."""
         table = room.table
         assert table is not None
         names = room.names
@@ -695,16 +717,16 @@ class TableService:
             ):
                 continue  # nothing this socket may know changed: say nothing (SB-9)
             conn.last_seen = seen
-            self._send(
-                conn,
-                {
-                    "type": "update",
-                    "game_no": room.game_no,
-                    "move": table.move,
-                    "view": view,
-                    "events": feed,
-                },
-            )
+            frame: JSONObject = {
+                "type": "update",
+                "game_no": room.game_no,
+                "move": table.move,
+                "view": view,
+                "events": feed,
+            }
+            if origin is not None and origin[0] is conn and origin[1] is not None:
+                frame["ack"] = origin[1]
+            self._send(conn, frame)
 
     def _broadcast_table(self, room: Room, skip: Connection | None = None) -> None:
         info = self.info(room)
