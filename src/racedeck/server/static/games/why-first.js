@@ -38,7 +38,7 @@ const REDUCED = { count: 0, land: 100, move: 150, score: 1000, note: 400 };
 // numbers are drawn larger for the same cell so that they stay readable once scaled down.
 const CELL_W = 40;
 const WIDE = { numH: 30, pawnR: 15, step: 25, numFont: 17, pawnFont: 15 };
-const NARROW = { numH: 34, pawnR: 19, step: 25, numFont: 23, pawnFont: 21 };
+const NARROW = { numH: 34, pawnR: 19, step: 29, numFont: 23, pawnFont: 21 };
 
 function el(name, attrs = {}, ...children) {
   const node = document.createElement(name);
@@ -839,7 +839,7 @@ export function createRenderer(root, ctx) {
     for (const c of cards) {
       const moved = disp.moves.find((m) => m.by === c.by && (m.card === undefined || m.card === c.card));
       const now = queue.length && queue[0] === c.card && view.phase === "move";
-      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? "now" : queue.includes(c.card) ? "to come" : "";
+      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? (isYou(c.by) ? "your turn" : "now") : queue.includes(c.card) ? "to come" : "";
       list.append(
         el(
           "li",
