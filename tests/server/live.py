@@ -101,16 +101,8 @@ class FrameChecker:
             header = got.pop("header")
             assert got == expected, "the view is not the recipient's own view"
             assert header["seat"] == seat, "a view of another seat"
-            for key in (
-                "game",
-                "config",
-                "phase",
-                "acting",
-                "waiting",
-                "scores",
-                "terminal",
-                "outcome",
-            ):
+            # ``waiting`` is the game's words with the people's names put in.
+            for key in ("game", "config", "phase", "acting", "scores", "terminal", "outcome"):
                 assert header[key] == expected_header[key], f"header {key} differs from the game's"
             assert header["move"] == table.move
         if frame["type"] in ("update", "welcome") and frame.get("view") is not None:

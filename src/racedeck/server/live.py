@@ -9,6 +9,7 @@ loses any raw ``events``/``pending`` an engine may still put in it, every event 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -71,11 +72,21 @@ def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObjec
     if not isinstance(header, dict):
         header = table.game.header(table.state, seat).to_json()
     header["move"] = table.move
+    header["waiting"] = _with_names(str(header.get("waiting", "")), table.game.seat_names(), names)
     header["seat_names"] = list(names)
     score_names = list(header.get("score_names", []))
     header["score_names"] = list(names) + score_names[len(names) :]
     out["header"] = header
     return out
+
+
+def _with_names(text: str, defaults: Sequence[str], names: Sequence[str]) -> str:
+    """``text`` with the game's default seat names (``P1`` …) replaced by the people's."""
+    table = {d: n for d, n in zip(defaults, names, strict=False) if d != n}
+    if not table or not text:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(d) for d in table) + r")\b")
+    return pattern.sub(lambda m: table[m.group(1)], text)
 
 
 def events_json(
