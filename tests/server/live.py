@@ -135,7 +135,8 @@ class LiveServer:
         self.db = db
         self.checker = checker
         self.port = free_port()
-        self.app = create_app(db, bot_pool="thread", **options)
+        options.setdefault("bot_pool", "thread")
+        self.app = create_app(db, **options)
         self.service: TableService = self.app.state.service
         self.service.observers.append(checker)
         config = uvicorn.Config(
