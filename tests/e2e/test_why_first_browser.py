@@ -25,8 +25,9 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DESKTOP = {"width": 1280, "height": 860}
@@ -79,6 +80,76 @@ def is_over(page: Page) -> bool:
     return board(page).get_attribute("data-phase", timeout=5000) == "over"
 
 
+class Views:
+    """The latest view each page received over its WebSocket (welcome or update frames)."""
+
+    def __init__(self) -> None:
+        self.latest: dict[int, dict[str, Any]] = {}
+
+    def watch(self, page: Page) -> None:
+        """Record ``page``'s views from now on, across reloads (each opens a new socket)."""
+
+        def on_socket(ws: WebSocket) -> None:
+            def on_frame(payload: str | bytes) -> None:
+                msg = json.loads(payload)
+                if msg.get("type") in ("welcome", "update") and msg.get("view"):
+                    self.latest[id(page)] = msg["view"]
+
+            ws.on("framereceived", on_frame)
+
+        page.on("websocket", on_socket)
+
+    def check_offers(self, page: Page) -> None:
+        """What the board offers is exactly the view's legal actions: the cards that may be
+        played, then the figures for the chosen card (WF-4), or the tactical commits and
+        moves (WF-10). Retried briefly, as a new view may be on its way."""
+        problem = ""
+        for _ in range(20):
+            problem = self._mismatch(page)
+            if not problem:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(problem)
+
+    def _mismatch(self, page: Page) -> str:
+        view = self.latest.get(id(page))
+        if view is None:
+            return "no view received"
+        legal = view["legal_actions"]
+        b = board(page)
+        offered = [json.loads(a or "{}") for a in _attrs(b, "[data-testid=target]", "action")]
+        offered += [json.loads(a or "{}") for a in _attrs(b, "[data-testid=action]", "action")]
+        if b.get_by_test_id("prompt").text_content() == "Sending…":
+            return ""
+        places = [a for a in legal if a["type"] == "place"]
+        commits = [a for a in legal if a["type"] == "commit"]
+        moves = [a for a in legal if a["type"] == "move"]
+        values = {int(v or 0) for v in _attrs(b, "[data-testid=card]:enabled", "value")}
+        cards = {int(v or 0) for v in _attrs(b, "[data-testid=card]:enabled", "card")}
+        if places:
+            if values != {a["value"] for a in places}:
+                return f"cards offered {values}, legal {places}"
+            picked = _attrs(b, "[data-testid=card][aria-pressed=true]", "value")
+            want = [a for a in places if picked and a["value"] == int(picked[0] or 0)]
+            if offered != want:
+                return f"figures offered {offered}, legal {want}"
+        elif commits:
+            if cards != {a["card"] for a in commits} or any(a not in commits for a in offered):
+                return f"cards offered {cards} {offered}, legal {commits}"
+        elif moves:
+            if offered != moves or values:
+                return f"figures offered {offered}, legal {moves}"
+        elif offered or values:
+            return f"choices offered {offered} {values} when none is legal"
+        return ""
+
+
+def _attrs(scope: Locator, selector: str, name: str) -> list[str | None]:
+    """The ``data-<name>`` attribute of every element matching ``selector``."""
+    found = scope.locator(selector).evaluate_all(f"es => es.map(e => e.dataset.{name} ?? null)")
+    return list(found)
+
+
 def take_turn(page: Page, rng: random.Random) -> str | None:
     """Make one choice this page offers now; return what was clicked, None if nothing was."""
     b = board(page)
@@ -107,10 +178,12 @@ def play_to_the_end(
     rng: random.Random,
     on_choice: Callable[[Page, str], None] | None = None,
     watch: Callable[[Page], None] | None = None,
+    views: Views | None = None,
 ) -> int:
     """Click offered choices on every page until all show the game as over; return the
     number of actions sent. With ``watch``, each page's board is let finish its reveal, moves
-    and scoring before the page chooses, and ``watch`` looks at it meanwhile."""
+    and scoring before the page chooses, and ``watch`` looks at it meanwhile. With ``views``,
+    what each page offers is checked against its view's legal actions before every click."""
     sent = 0
     deadline = time.monotonic() + GAME_TIMEOUT
     while not all(is_over(p) for p in pages):
@@ -124,6 +197,8 @@ def play_to_the_end(
                     assert time.monotonic() < deadline, "the board never came to rest"
                     p.wait_for_timeout(100)
                     watch(p)
+            if views is not None:
+                views.check_offers(p)
             what = take_turn(p, rng)
             if what is None:
                 continue
@@ -164,10 +239,13 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
     ann_ctx = browser.new_context(viewport=DESKTOP)
     bob_ctx = browser.new_context(viewport=PHONE)
     try:
+        views = Views()
         ann = ann_ctx.new_page()
+        views.watch(ann)
         create_table(ann, live_server, ["human", "heuristic"], stages="2")
         link = ann.get_by_test_id("invite-link").input_value()
         bob = bob_ctx.new_page()
+        views.watch(bob)
         join(bob, link, "Bob")
         for p in (ann, bob):
             expect(board(p)).to_have_attribute("data-phase", "commit")
@@ -237,7 +315,10 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
 
         def watch(_page: Page) -> None:
             # The end of stage 1: the second-farthest space lit on the track (WF-6).
-            for p, name in ((ann, "why-first-stage-scored-desktop"), (bob, "why-first-stage-scored-phone")):
+            for p, name in (
+                (ann, "why-first-stage-scored-desktop"),
+                (bob, "why-first-stage-scored-phone"),
+            ):
                 if name not in scored and board(p).get_attribute("data-scoring") == "true":
                     scored.add(name)
                     p.wait_for_timeout(500)  # the figures' last steps
@@ -264,7 +345,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                     expect(mine).to_have_attribute("data-committed", committed or "")
                     expect(board(bob).get_by_test_id("card")).to_have_count(hand)
 
-        sent = play_to_the_end([ann, bob], rng, after, watch)
+        sent = play_to_the_end([ann, bob], rng, after, watch, views)
         assert reloaded
         assert "why-first-stage-scored-desktop" in scored
         assert sent >= 4
@@ -289,6 +370,8 @@ def test_two_players_with_leo(browser: Browser, live_server: str, tmp_path: Path
     ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     try:
         page = ctx.new_page()
+        views = Views()
+        views.watch(page)
         create_table(page, live_server, ["heuristic"], stages="1")
         b = board(page)
         # WF-9: Leo is a third figure on the track and at the table, and a target.
@@ -302,7 +385,7 @@ def test_two_players_with_leo(browser: Browser, live_server: str, tmp_path: Path
         expect(
             b.locator("[data-testid=revealed-card][data-by='2'][data-target='2']")
         ).to_have_count(1)
-        play_to_the_end([page], random.Random(4))
+        play_to_the_end([page], random.Random(4), views=views)
         settle(page)
         check_standings(page)
         no_errors(page)
@@ -318,6 +401,8 @@ def test_tactical_variant_moves_in_white_number_order(
     ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     try:
         page = ctx.new_page()
+        views = Views()
+        views.watch(page)
         create_table(page, live_server, ["heuristic", "heuristic"], stages="1", variant="tactical")
         b = board(page)
         expect(b).to_have_attribute("data-variant", "tactical")
@@ -352,6 +437,7 @@ def test_tactical_variant_moves_in_white_number_order(
         while not is_over(page):
             assert time.monotonic() < deadline, "the game did not end in time"
             moving(page)
+            views.check_offers(page)
             if take_turn(page, rng) is None:
                 page.wait_for_timeout(100)
         assert shot
