@@ -1219,18 +1219,19 @@ export function createRenderer(root, ctx) {
         return;
       }
       // The choices follow the newest view at once; the board catches up through the events.
+      if (animated(evs)) {
+        queue.push(evs);
+        if (!running) runQueue(); // marks the board as running before its first pause
+        else if (queue.length > 1) {
+          // More than one resolution behind (a slow tab, a burst of bot moves): catch up.
+          hurry = true;
+          wakeAll();
+        }
+      }
       drawHead();
       drawTable();
       drawChoice();
       drawHistory();
-      if (!animated(evs)) return; // a commit while a reveal plays: it plays on
-      queue.push(evs);
-      if (!running) runQueue();
-      else if (queue.length > 1) {
-        // More than one resolution behind (a slow tab, a burst of bot moves): catch up.
-        hurry = true;
-        wakeAll();
-      }
     },
     destroy() {
       destroyed = true;
