@@ -135,6 +135,7 @@ def create_app(
 
     app = FastAPI(title="racedeck", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(RacedeckError)
     async def racedeck_error(_request: Request, exc: RacedeckError) -> JSONResponse:
