@@ -1204,6 +1204,15 @@ export function createRenderer(root, ctx) {
       clearTimeout(sentTimer);
       measure();
       if (initial || firstDraw) {
+        // A (re)connection: the feed so far says what to show; anything still playing ends.
+        queue.length = 0;
+        if (running) {
+          hurry = true;
+          wakeAll();
+        }
+        disp.positions = null;
+        disp.totals = null;
+        disp.scoring = null;
         restore(evs);
         drawAll();
         return;
