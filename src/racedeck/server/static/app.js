@@ -353,8 +353,15 @@ function joinPanel(info) {
   app.append(form);
 }
 
-function tableScreen(info, mine) {
-  const seat = mine ? mine.seat : null;
+function forgetSeat(tableId) {
+  const all = seatsStore();
+  delete all[tableId];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+function tableScreen(info, saved) {
+  let mine = saved;
+  let seat = mine ? mine.seat : null;
   const title = el("h1", { class: "title" });
   const meta = el("span", { class: "meta muted" });
   const waiting = el("span", { class: "waiting", "data-testid": "waiting" });
@@ -383,6 +390,7 @@ function tableScreen(info, mine) {
   let retryTimer = null;
   let pingTimer = null;
   let nextId = 1;
+  let greeted = false;
 
   const names = () => (view && view.header.seat_names) || table.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
 
@@ -541,8 +549,12 @@ function tableScreen(info, mine) {
         if (view) drawScores();
         break;
       case "error":
-        if (frame.code === "auth/invalid" && mine) {
+        if (frame.code === "auth/invalid" && mine && !greeted) {
+          // The server does not know this seat's key (a new database?): watch instead.
           toast("Your seat's key is not valid here any more; you are watching.");
+          forgetSeat(table.id);
+          mine = null;
+          seat = null;
         } else if (frame.code !== "action/stale") {
           toast(frame.message);
         }
@@ -557,6 +569,7 @@ function tableScreen(info, mine) {
     setStatus("connecting", retry ? "reconnecting…" : "connecting…");
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${proto}//${location.host}/ws/${table.id}`);
+    greeted = false;
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(mine ? { type: "hello", token: mine.token } : { type: "hello", spectator: true }));
     });
@@ -568,6 +581,7 @@ function tableScreen(info, mine) {
         return;
       }
       if (frame.type === "welcome") {
+        greeted = true;
         retry = 0;
         setStatus("online", "connected");
       }
