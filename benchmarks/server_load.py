@@ -14,6 +14,7 @@ machine, so the figures are a floor for what the server alone could do.
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import json
 import random
@@ -147,6 +148,12 @@ async def run(url: str, tables: int, seconds: float, game: str, players: int) ->
     return stats
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -171,9 +178,12 @@ def main() -> None:
         server = ServerProcess(Path(folder) / "load.sqlite", extra=["--bot-delay", "0"]).start()
         url = server.url
     try:
+        pid = server.proc.pid if server is not None and server.proc is not None else None
+        cpu_before = cpu_seconds(pid) if pid else 0.0
         started = time.monotonic()
         stats = asyncio.run(run(url, tables, seconds, args.game, args.players))
         elapsed = time.monotonic() - started
+        cpu = (cpu_seconds(pid) - cpu_before) / elapsed if pid else None
         memory = (
             rss_mib(server.proc.pid) if server is not None and server.proc is not None else None
         )
@@ -195,6 +205,8 @@ def main() -> None:
     print(f"act → own view: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     if memory is not None:
         print(f"server memory (RSS): {memory:.0f} MiB")
+    if cpu is not None:
+        print(f"server CPU: {cpu:.0%} of one core (the clients share the machine)")
     if stats.errors:
         print("errors:", ", ".join(f"{k} ×{v}" for k, v in sorted(stats.errors.items())))
 
