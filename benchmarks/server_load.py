@@ -14,9 +14,9 @@ machine, so the figures are a floor for what the server alone could do.
 from __future__ import annotations
 
 import argparse
-import os
 import asyncio
 import json
+import os
 import random
 import statistics
 import tempfile
