@@ -12,6 +12,7 @@ teardown, so every test of this folder checks every frame it causes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -145,6 +146,12 @@ class LiveServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.http = httpx.Client(base_url=self.url, trust_env=False, timeout=10)
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The server's event loop (to run a coroutine on it from a test)."""
+        assert self.service.loop is not None
+        return self.service.loop
 
     @property
     def url(self) -> str:

@@ -3,6 +3,7 @@ nothing (every frame also passes the leak checker of ``conftest.py``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from racedeck.server.live import Step
 from racedeck.server.messages import MAX_MESSAGE_BYTES
 from server.live import Client, LiveServer
 
@@ -249,3 +251,40 @@ def test_a_socket_that_keeps_flooding_is_closed(server: LiveServer) -> None:
     bob.until(lambda f: f["type"] == "pong")
     again = server.socket(table_id)
     assert again.hello(None)["type"] == "welcome"
+
+
+def test_a_concealed_action_that_changes_nothing_sends_nothing(server: LiveServer) -> None:
+    """SB-9: after another seat's silent decision (a pass in a BLOCK window) a socket whose
+    view and feed did not change is sent nothing, so the rhythm of frames tells nobody who
+    was asked. The actor is always told."""
+    table_id, ann, bob = two_seat_why_first(server)
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    room = server.service.rooms[table_id]
+    assert room.table is not None
+    # The replays below are not transitions: the leak checker (which compares each update with
+    # the table's last transition) sits them out.
+    server.service.observers.remove(server.checker)
+    silent = Step(room.table.move, 1, True, room.table.pending)
+
+    async def replay_silently() -> None:
+        async with room.lock:
+            server.service._broadcast(room, (), silent)
+
+    asyncio.run_coroutine_threadsafe(replay_silently(), server.loop).result(5)
+    frame = bob.until(lambda f: f["type"] == "update")
+    assert frame["events"] == []
+    for other in (ann, watcher):
+        with pytest.raises((TimeoutError, AssertionError)):
+            other.until(lambda f: f["type"] == "update", 0.5)
+    # A visible action by the same seat is sent to everyone.
+    loud = Step(room.table.move, 1, False, room.table.pending)
+
+    async def replay_loudly() -> None:
+        async with room.lock:
+            server.service._broadcast(room, (), loud)
+
+    asyncio.run_coroutine_threadsafe(replay_loudly(), server.loop).result(5)
+    for other in (ann, watcher):
+        other.until(lambda f: f["type"] == "update")
+    server.service.observers.append(server.checker)

@@ -185,11 +185,14 @@ class TableService:
         self._bot_workers = bot_workers
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the service runs on (set by :meth:`start`)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load every stored table and resume the games in progress (bots, forced moves)."""
+        self.loop = asyncio.get_running_loop()
         for stored in self.store.load_all():
             try:
                 room = self._restore(stored)
