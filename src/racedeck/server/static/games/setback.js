@@ -204,7 +204,7 @@ export function createRenderer(root, ctx) {
       // Arrows: green ones point at FINISH, red ones at START (SB-2).
       const n = Math.abs(c.amount);
       for (let i = 0; i < n; i++) {
-        const ax = 64 + i * 20;
+        const ax = 56 + i * 15;
         const d = c.amount > 0 ? `M${ax},52 l8,-14 l8,14 z` : `M${ax},38 l8,14 l8,-14 z`;
         g.append(svg("path", { d, class: "sb-arrow" }));
       }
@@ -263,7 +263,7 @@ export function createRenderer(root, ctx) {
       if (row < 0) atStart.push(seat);
       else if (row >= R) atFinish.push(seat);
       else if (lane < 0) atStart.push(seat); // displaced by a REVAMP, waiting for a lane
-      else spots.set(seat, { x: laneX(lane) + CW - 24, y: rowY(row) + CH - 24 });
+      else spots.set(seat, { x: laneX(lane) + CW - 18, y: rowY(row) + CH - 20 });
     });
     const spread = (list, y) =>
       list.forEach((seat, i) => spots.set(seat, { x: LABEL + 124 + i * 40, y }));
@@ -279,7 +279,7 @@ export function createRenderer(root, ctx) {
       t.append(svg("title", { text: `${nameOf(seat)}: ${where(seat)}` }));
       if ((lit.tokens || []).includes(seat)) t.append(svg("circle", { r: 24, class: "sb-token-ring" }));
       if (seat === v.current && v.phase !== "over") t.append(svg("circle", { r: 21, class: "sb-halo" }));
-      t.append(svg("circle", { r: 16, fill: colour(seat), class: "sb-disc" }));
+      t.append(svg("circle", { r: 15, fill: colour(seat), class: "sb-disc" }));
       t.append(svg("text", { y: 6, class: "sb-token-text", text: String(seat + 1) }));
       if (v.winner === seat) t.append(svg("text", { x: 30, y: 8, class: "sb-crown", text: "★" }));
       tokensG.append(t);

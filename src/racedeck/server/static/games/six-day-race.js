@@ -766,7 +766,10 @@ export function createRenderer(root, ctx) {
       }
     }
     if (moved) lastPlay = moved;
-    callouts = notes.slice(-3);
+    // Once a race is scored, only that is worth a note; once the series is over, nothing.
+    const scored = notes.filter((n) => n.kind === "race" && n.s === 0);
+    callouts = (scored.length ? scored : notes).slice(-3);
+    if (v.phase === "over") callouts = [];
     freshNotes = notes.length > 0;
     return moved;
   }
