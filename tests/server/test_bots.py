@@ -70,3 +70,30 @@ def test_bot_tables_play_to_the_end_and_again(server: LiveServer) -> None:
     stored = server.service.store.load(created["table_id"])
     assert stored is not None and stored.status == "over"
     assert {s for s, _a in stored.actions} == {0, 1, 2}
+
+
+def test_a_dead_bot_worker_is_replaced(process_server: LiveServer) -> None:
+    server = process_server
+    created = server.create("six-day-race", ["human", "search@300"], {"players": 2})
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    room = server.service.rooms[created["table_id"]]
+    # Wait until the bot is deciding in its worker, then kill the worker.
+    deadline = time.monotonic() + 30
+    while True:
+        pool = server.service._pool
+        workers = list(getattr(pool, "_processes", {}).values()) if pool is not None else []
+        if room.thinking and workers:
+            break
+        assert ann.view is not None
+        if ann.view["legal_actions"]:
+            ann.act(ann.view["legal_actions"][0], cid="a")
+            ann.until(lambda f: f["type"] == "error" or f.get("ack") == "a")
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    moves = room.table.move if room.table is not None else 0
+    for worker in workers:
+        worker.kill()
+    # The decision is retried in a fresh pool and the game goes on.
+    ann.until(lambda f: f["type"] == "update" and f["move"] > moves, 60)
+    assert room.failures >= 1

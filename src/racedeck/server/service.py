@@ -29,7 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -74,6 +74,8 @@ RATE_BURST = 30.0
 """…and in a burst."""
 FLOOD_LIMIT = 500
 """Messages dropped for the rate before the socket is closed."""
+MAX_BOT_FAILURES = 5
+"""Failed bot decisions at one table that are retried (a second apart) before giving up."""
 
 
 class ServiceError(RacedeckError):
@@ -135,6 +137,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     thinking: set[int] = field(default_factory=set)
+    failures: int = 0
     created: float = field(default_factory=time.time)
 
     @property
@@ -674,9 +677,19 @@ class TableService:
         except asyncio.CancelledError:
             room.thinking.discard(seat)
             raise
-        except Exception:
+        except Exception as exc:
             log.exception("table %s: bot %s at seat %d failed", room.id, bot, seat)
-            room.thinking.discard(seat)
+            if isinstance(exc, BrokenExecutor):
+                self._pool = None  # a worker died: the next decision gets a fresh pool
+            room.failures += 1
+            if room.failures <= MAX_BOT_FAILURES:
+                await asyncio.sleep(1.0)
+                async with room.lock:
+                    room.thinking.discard(seat)
+                    if room.game_no == game_no:
+                        self._settle(room)
+            else:
+                room.thinking.discard(seat)
             return
         async with room.lock:
             room.thinking.discard(seat)
