@@ -257,7 +257,7 @@ export function createRenderer(root, ctx) {
     const fin = oval.across(0, 6);
     g.append(svg("line", { ...fin, class: "sdr-finish-bg" }));
     g.append(svg("line", { ...fin, class: "sdr-finish" }));
-    const finLab = upright ? oval.at(3 * oval.cell, -oval.track / 2 - 50) : oval.at(0, oval.track / 2 + 22);
+    const finLab = upright ? oval.at(-2.5 * oval.cell, -oval.track / 2 - 50) : oval.at(0, oval.track / 2 + 22);
     g.append(svg("text", { x: finLab.x, y: finLab.y, class: "sdr-finish-label", text: "Start / Finish" }));
     // Names of the special spaces.
     for (const [space, label, cls] of [
@@ -363,7 +363,7 @@ export function createRenderer(root, ctx) {
     g.append(notes);
     freshNotes = false; // redrawn later (a card selected): the notes stay still
     // The title in the infield.
-    const midY = upright ? oval.height / 2 - 150 : oval.height / 2;
+    const midY = upright ? oval.height / 2 - 60 : oval.height / 2;
     const title = svg("text", { x: oval.width / 2, y: midY - 12, class: "sdr-infield-title" });
     const raceNo = Math.min(v.race + 1, v.races);
     title.textContent = v.phase === "over" ? "Series over" : `Race ${raceNo} of ${v.races}`;
