@@ -317,22 +317,18 @@ export function createRenderer(root, ctx) {
         ridersG.append(riderToken(r, pt, size));
       });
     }
-    // Finished riders in the infield by the line, in crossing order.
+    // Finished riders in the infield by the line, in crossing order, four to a row.
     const finishers = v.finishers || [];
     if (finishers.length) {
-      const base = oval.at(0, -oval.track / 2 - 54);
-      const step = upright ? { x: -30, y: 0 } : { x: 0, y: -30 };
-      const label = oval.at(0, -oval.track / 2 - 30);
-      g.append(svg("text", { x: label.x, y: label.y, class: "sdr-finished-label", text: "crossed the line" }));
+      const rowsOf = Math.ceil(finishers.length / 4);
       finishers.forEach((r, i) => {
-        const pt = { x: base.x + (upright ? step.x * i : -46 + 46 * (i % 4)), y: base.y + (upright ? 0 : step.y * Math.floor(i / 4)) };
-        if (upright) {
-          pt.x = base.x - 30 * (i % 4);
-          pt.y = base.y - 30 * Math.floor(i / 4) - 10;
-        }
+        const along = ((i % 4) - 1.5) * Math.max(1.9 * oval.cell, 40);
+        const pt = oval.at(along, -oval.track / 2 - 40 - 36 * Math.floor(i / 4));
         spots.set(r, pt);
         ridersG.append(riderToken(r, pt, 13, ordinal(i + 1)));
       });
+      const label = oval.at(0, -oval.track / 2 - 40 - 36 * rowsOf + 6);
+      g.append(svg("text", { x: label.x, y: label.y, class: "sdr-finished-label", text: "crossed the line" }));
     }
     g.append(ridersG);
     // The selected card: the space it brings the rider to first (before any slipstream).
@@ -392,7 +388,7 @@ export function createRenderer(root, ctx) {
     if (r === v.current && v.phase === "race") g.append(svg("circle", { r: size + 5, class: "sdr-halo" }));
     g.append(svg("circle", { r: size, fill: colour(r), class: "sdr-disc" }));
     g.append(svg("text", { y: size * 0.36, class: "sdr-token-text", "font-size": size * 1.05, text: riderMark(r) }));
-    if (badge) g.append(svg("text", { y: size + 13, class: "sdr-token-badge", text: badge }));
+    if (badge) g.append(svg("text", { x: size - 4, y: -size + 4, class: "sdr-token-badge", text: badge }));
     if (v.crashed && v.crashed[r]) g.append(svg("text", { x: size, y: -size + 2, class: "sdr-crash-mark", text: "✚" }));
     return g;
   }
@@ -625,7 +621,7 @@ export function createRenderer(root, ctx) {
           el("td", { text: `${i + 1}.` }),
           el("td", {}, riderLabel(r)),
           el("td", { class: "num", text: v.positions[r] >= v.line ? "✓" : String(v.positions[r]) }),
-          el("td", { class: "num", text: `${v.hand_sizes[r]}${grey ? " grey" : ""}` }),
+          el("td", { class: "num" }, el("span", { class: grey ? "sdr-grey-count" : null, title: grey ? "grey cards (after FAHRERWECHSEL)" : "green cards", text: String(v.hand_sizes[r]) })),
           el("td", { class: "num", text: pts ? String(pts) : "·" }),
           el("td", { class: "sdr-note", text: notes.join(", ") }),
         ),
