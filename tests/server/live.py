@@ -137,6 +137,9 @@ class LiveServer:
         self.checker = checker
         self.port = free_port()
         options.setdefault("bot_pool", "thread")
+        # Test clients play far faster than people; the flood tests use the real limits.
+        options.setdefault("rate", 1000.0)
+        options.setdefault("burst", 1000.0)
         self.app = create_app(db, **options)
         self.service: TableService = self.app.state.service
         self.service.observers.append(checker)

@@ -49,7 +49,7 @@ def test_a_searching_bot_does_not_stall_the_service(process_server: LiveServer) 
     # And the bots do move, through the same path (recorded like anyone's moves).
     ann.until(lambda f: f["type"] == "update" and f["move"] >= 2, 120)
     stored = server.service.store.load(busy["table_id"])
-    assert stored is not None and {s for s, _a in stored.actions} >= {0, 1}
+    assert stored is not None and {s for s, _a in stored.actions} & {1, 2}
 
 
 def test_bot_tables_play_to_the_end_and_again(server: LiveServer) -> None:

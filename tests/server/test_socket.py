@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +15,8 @@ from websockets.exceptions import ConnectionClosed
 
 from racedeck.server.live import Step
 from racedeck.server.messages import MAX_MESSAGE_BYTES
-from server.live import Client, LiveServer
+from racedeck.server.service import RATE_BURST, RATE_PER_SECOND
+from server.live import Client, FrameChecker, LiveServer
 
 
 def two_seat_why_first(server: LiveServer) -> tuple[str, Client, Client]:
@@ -202,13 +205,17 @@ def test_game_over_then_play_again(server: LiveServer) -> None:
         if ann.view["header"]["terminal"]:
             break
         if ann.view["legal_actions"]:
-            ann.act(ann.view["legal_actions"][0])
+            cid = str(moves)
+            ann.act(ann.view["legal_actions"][0], cid=cid)
+            ann.until(lambda f, cid=cid: cid in (f.get("id"), f.get("ack")))
             moves += 1
-        ann.until(lambda f: f["type"] == "update")
+        else:
+            ann.until(lambda f: f["type"] == "update")
         assert moves < 500
     assert ann.view["header"]["outcome"] is not None
-    ann.act({"type": "commit", "card": 1, "figure": 0})
-    error(ann, "action/game-over")
+    ann.act({"type": "commit", "card": 1, "figure": 0}, cid="late")
+    late = ann.until(lambda f: f.get("id") == "late")
+    assert late["code"] == "action/game-over"
     res = server.http.post(
         f"/api/tables/{created['table_id']}/again", json={"token": created["token"]}
     )
@@ -217,7 +224,20 @@ def test_game_over_then_play_again(server: LiveServer) -> None:
     assert fresh["move"] == 0 and not fresh["view"]["header"]["terminal"]
 
 
-def test_a_flood_is_bounded_and_the_table_goes_on(server: LiveServer) -> None:
+@pytest.fixture
+def limited(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
+    """A server with the real rate limits (10 messages a second, 30 at once)."""
+    live = LiveServer(tmp_path / "tables.sqlite", checker, rate=RATE_PER_SECOND, burst=RATE_BURST)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+    assert not checker.problems, "\n".join(checker.problems[:10])
+
+
+def test_a_flood_is_bounded_and_the_table_goes_on(limited: LiveServer) -> None:
+    server = limited
     table_id, ann, bob = two_seat_why_first(server)
     before = stored_actions(server, table_id)
     for _ in range(400):
@@ -237,7 +257,8 @@ def test_a_flood_is_bounded_and_the_table_goes_on(server: LiveServer) -> None:
     ann.until(lambda f: f["type"] == "pong")
 
 
-def test_a_socket_that_keeps_flooding_is_closed(server: LiveServer) -> None:
+def test_a_socket_that_keeps_flooding_is_closed(limited: LiveServer) -> None:
+    server = limited
     table_id, ann, bob = two_seat_why_first(server)
     for _ in range(700):
         try:

@@ -33,7 +33,13 @@ from racedeck.server.messages import (
     describe_validation,
     parse_client_message,
 )
-from racedeck.server.service import Connection, ServiceError, TableService
+from racedeck.server.service import (
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Connection,
+    ServiceError,
+    TableService,
+)
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
 __all__ = ["HELLO_TIMEOUT", "create_app"]
@@ -113,11 +119,14 @@ def create_app(
     bot_workers: int = 2,
     bot_delay: float = 0.0,
     public_url: str = "",
+    rate: float = RATE_PER_SECOND,
+    burst: float = RATE_BURST,
 ) -> FastAPI:
     """The application over the database ``db`` (a path or an SQLAlchemy URL).
 
     ``bot_pool`` is ``"process"`` (bots decide in worker processes) or ``"thread"``;
-    ``bot_delay`` is a pause in seconds before each bot move, so people can follow the play.
+    ``bot_delay`` is a pause in seconds before each bot move, so people can follow the play;
+    ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once).
     """
     service = TableService(
         TableStore(db),
@@ -125,6 +134,8 @@ def create_app(
         bot_workers=bot_workers,
         bot_delay=bot_delay,
         public_url=public_url,
+        rate=rate,
+        burst=burst,
     )
 
     @asynccontextmanager

@@ -101,6 +101,8 @@ class Connection:
         default_factory=lambda: asyncio.Queue(OUTBOX_FRAMES)
     )
     last_seen: JSONObject | None = None
+    rate: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
     tokens: float = RATE_BURST
     refilled: float = field(default_factory=time.monotonic)
     dropped: int = 0
@@ -110,7 +112,7 @@ class Connection:
     def allow(self) -> bool:
         """Take one message from the rate budget; ``False`` when the socket is over it."""
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
         self.refilled = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -178,8 +180,12 @@ class TableService:
         bot_workers: int = 2,
         bot_delay: float = 0.0,
         public_url: str = "",
+        rate: float = RATE_PER_SECOND,
+        burst: float = RATE_BURST,
     ) -> None:
         self.store = store
+        self.rate = rate
+        self.burst = burst
         self.rooms: dict[str, Room] = {}
         self.observers: list[FrameObserver] = []
         self.bot_delay = bot_delay
@@ -477,7 +483,9 @@ class TableService:
                     raise AuthError("this token holds no seat at this table")
             if len(room.connections) >= MAX_CONNECTIONS_PER_TABLE:
                 raise ServiceError("table/busy", "this table has too many connections", 503)
-            conn = Connection(room=room, seat=seat)
+            conn = Connection(
+                room=room, seat=seat, rate=self.rate, burst=self.burst, tokens=self.burst
+            )
             room.connections.add(conn)
             welcome: JSONObject = {
                 "type": "welcome",
