@@ -28,7 +28,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -41,6 +41,7 @@ from racedeck.core.errors import (
     RacedeckError,
     StaleMove,
 )
+from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
@@ -603,7 +604,7 @@ class TableService:
         room: Room,
         seat: int,
         concealed: bool,
-        events: Any,
+        events: Sequence[Event],
         origin: tuple[Connection, str | None] | None = None,
     ) -> None:
         """Commit the table's last action, remember it, and send it out."""
@@ -715,7 +716,7 @@ class TableService:
     def _broadcast(
         self,
         room: Room,
-        events: Any,
+        events: Sequence[Event],
         step: Step | None,
         origin: tuple[Connection, str | None] | None = None,
     ) -> None:
