@@ -102,6 +102,7 @@ export function createRenderer(root, ctx) {
   const colour = (seat) => COLOURS[seat % COLOURS.length];
   const isMe = (seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
   const you = (seat) => (isMe(seat) ? "you" : nameOf(seat));
+  const who = (seat, verbs, verb) => (isMe(seat) ? `you ${verb}` : `${nameOf(seat)} ${verbs}`);
   const rows = () => view.grid.length;
   const lanes = () => (view.grid.length ? view.grid[0].length : 0);
   const config = () => (view.header && view.header.config) || ctx.options || {};
@@ -153,19 +154,19 @@ export function createRenderer(root, ctx) {
         return lane !== null ? `${by === undefined ? "move" : "moves"} ${amt}, entering lane ${lane + 1} from START` : `${by === undefined ? "move yourself" : "moves"} ${amt}`;
       case "FOE":
         if (!hasTarget) return "no opponent to move: played for no effect";
-        return `${nameOf(t)} moves ${amt}${lane !== null ? `, entering lane ${lane + 1}` : ""}`;
+        return `${who(t, "moves", "move")} ${amt}${lane !== null ? `, entering lane ${lane + 1}` : ""}`;
       case "ALL":
         return `every token not on a BLOCK moves ${amt}`;
       case "DRAW":
         return `draw ${config().draw_count ?? 2} cards`;
       case "SKIP":
-        return hasTarget ? `${nameOf(t)} loses the next turn` : "lose this turn";
+        return hasTarget ? `${who(t, "loses", "lose")} the next turn` : "lose this turn";
       case "SHIFT":
-        return hasTarget ? `${nameOf(t)} shifts to lane ${lane + 1}` : "no token to shift: no effect";
+        return hasTarget ? `${who(t, "shifts", "shift")} to lane ${lane + 1}` : "no token to shift: no effect";
       case "TRADE":
-        return hasTarget ? `${nameOf(t)} and ${nameOf(play.other)} swap places` : "nothing to trade: no effect";
+        return hasTarget ? `${isMe(t) ? "you" : nameOf(t)} and ${you(play.other)} swap places` : "nothing to trade: no effect";
       case "CUT":
-        return hasTarget ? `${nameOf(t)} cuts in front of ${nameOf(play.other)}` : "nobody to cut: no effect";
+        return hasTarget ? `${who(t, "cuts", "cut")} in front of ${you(play.other)}` : "nobody to cut: no effect";
       case "REVAMP":
         if (play.mode === "remove") return `remove lane ${lane + 1}`;
         if (play.mode === "add-left") return "add a lane on the left";
@@ -200,12 +201,12 @@ export function createRenderer(root, ctx) {
     g.append(svg("rect", { width: CW, height: CH, rx: 9, class: "sb-card-bg" }));
     if (MOVEMENT.includes(c.kind)) {
       g.append(svg("text", { x: 10, y: 24, class: "sb-card-kind", text: c.kind }));
-      g.append(svg("text", { x: 10, y: 58, class: "sb-card-amount", text: `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` }));
+      g.append(svg("text", { x: 10, y: 56, class: "sb-card-amount", text: `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` }));
       // Arrows: green ones point at FINISH, red ones at START (SB-2).
       const n = Math.abs(c.amount);
       for (let i = 0; i < n; i++) {
-        const ax = 56 + i * 15;
-        const d = c.amount > 0 ? `M${ax},52 l8,-14 l8,14 z` : `M${ax},38 l8,14 l8,-14 z`;
+        const ax = CW - 26 - i * 18; // top right, clear of the amount and of a token
+        const d = c.amount > 0 ? `M${ax},24 l8,-14 l8,14 z` : `M${ax},10 l8,14 l8,-14 z`;
         g.append(svg("path", { d, class: "sb-arrow" }));
       }
     } else {
@@ -213,8 +214,10 @@ export function createRenderer(root, ctx) {
       g.append(svg("text", { x: 12, y: 60, class: "sb-card-icon", text: ICONS[c.kind] || "" }));
     }
     if (c.free) {
-      g.append(svg("rect", { x: CW - 44, y: 6, width: 38, height: 16, rx: 8, class: "sb-free-bg" }));
-      g.append(svg("text", { x: CW - 25, y: 18, class: "sb-free", text: "FREE" }));
+      // Movement cards carry their arrows top right: their FREE mark goes under the amount.
+      const [fx, fy] = MOVEMENT.includes(c.kind) ? [10, 62] : [CW - 44, 6];
+      g.append(svg("rect", { x: fx, y: fy, width: 38, height: 14, rx: 7, class: "sb-free-bg" }));
+      g.append(svg("text", { x: fx + 19, y: fy + 11, class: "sb-free", text: "FREE" }));
     }
     g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${MOVEMENT.includes(c.kind) ? describeMovementCard(c) : ACTION_NOTES[c.kind] || ""}` }));
     return g;

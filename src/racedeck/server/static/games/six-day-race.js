@@ -84,7 +84,7 @@ function ordinal(n) {
 // Geometry: a wide oval for desktops, a compact upright one for phones.
 const WIDE = { w: 1000, h: 540, half: 300, radius: 188, track: 66, start: 90 };
 const TALL = { w: 720, h: 430, half: 150, radius: 158, track: 62, start: 60 };
-const MARGIN = 44; // room for labels outside the track
+const MARGIN = 58; // room for labels outside the track
 
 class Oval {
   constructor(line, upright) {
@@ -553,7 +553,10 @@ export function createRenderer(root, ctx) {
       }
       handBox.append(row);
     }
-    if (waiting) handBox.append(el("div", { class: "sdr-hint", text: "Sent…" }));
+    if (waiting) {
+      handBox.prepend(el("div", { class: "sdr-hint", text: "Card played: the race moves on…" }));
+      turnLine.classList.remove("sdr-your-turn");
+    }
   }
 
   // -- turn line, riders, sprints, results, series ----------------------------------------------
