@@ -11,6 +11,7 @@ only with a BLOCK in hand. Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -31,6 +32,18 @@ def shots_dir(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    # Endless animations (the halo of the player on turn) do not count; a move does.
+    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            timeout=3000,
+        )
+    page.screenshot(path=str(path), full_page=True)
 
 
 def create_table(page: Page, base: str) -> str:
@@ -144,12 +157,12 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                     expect(board.locator(".sb-declared")).to_be_visible()
                     name = f"setback-window-{size}.png"
                     if name in missing:
-                        page.screenshot(path=str(shots / name), full_page=True)
+                        snap(page, shots / name)
                         missing.discard(name)
                 elif board.locator("[data-testid=choice]").count():
                     name = f"setback-play-{size}.png"
                     if name in missing and acted[who] >= 3:
-                        page.screenshot(path=str(shots / name), full_page=True)
+                        snap(page, shots / name)
                         missing.discard(name)
                 if take_turn(page, rng):
                     acted[who] += 1
@@ -171,7 +184,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             expect(page.get_by_test_id("win-rule")).not_to_be_empty()
             expect(page.get_by_test_id("sb-status")).to_contain_text("FINISH")
             expect(page.locator("[data-testid=token]")).to_have_count(3)
-            page.screenshot(path=str(shots / f"setback-end-{size}.png"), full_page=True)
+            snap(page, shots / f"setback-end-{size}.png")
         expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
     finally:
         ann_ctx.close()

@@ -9,6 +9,7 @@ the series table. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -27,6 +28,18 @@ def shots_dir(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    # Endless animations (the halo of the player on turn) do not count; a move does.
+    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            timeout=3000,
+        )
+    page.screenshot(path=str(path), full_page=True)
 
 
 def create_table(page: Page, base: str) -> str:
@@ -66,7 +79,7 @@ def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
         confirm = board.locator("[data-testid=confirm]")
         expect(confirm).to_have_attribute("data-action", f'{{"type":"play","value":{value}}}')
         if shot is not None:
-            page.screenshot(path=str(shot), full_page=True)
+            snap(page, shot)
         confirm.click(timeout=2000)
     except (PlaywrightTimeout, AssertionError):
         return False  # the board moved on meanwhile (another update); ask again
@@ -121,9 +134,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                     except PlaywrightTimeout:
                         continue  # the next move replaced it
                     assert re.fullmatch(r"slipstream ×\d", text), text
-                    page.screenshot(
-                        path=str(shots / f"six-day-race-slipstream-{suffix}.png"), full_page=True
-                    )
+                    snap(page, shots / f"six-day-race-slipstream-{suffix}.png")
                     slipstream_seen.add(suffix)
             if not reloaded and played["Bob"] >= 6:
                 # Bob reloads mid-race: the seat, the view and his hands come back.
@@ -148,7 +159,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
             expect(series).to_contain_text("Series after 1 of 1 race")
             expect(page.get_by_test_id("race-result")).to_contain_text("Race 1 of 1")
             expect(page.get_by_test_id("turn")).to_contain_text("over")
-            page.screenshot(path=str(shots / f"six-day-race-end-{suffix}.png"), full_page=True)
+            snap(page, shots / f"six-day-race-end-{suffix}.png")
         # Nobody can play a card any more.
         expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
     finally:
