@@ -29,7 +29,8 @@ from websockets.sync.client import ClientConnection, connect
 from racedeck.core.events import feed
 from racedeck.server.app import create_app
 from racedeck.server.process import free_port
-from racedeck.server.service import Room, TableService
+from racedeck.server.rooms import Room
+from racedeck.server.service import TableService
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "docs" / "schemas"

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from racedeck.server.live import Step
 from racedeck.server.messages import MAX_MESSAGE_BYTES
-from racedeck.server.service import RATE_BURST, RATE_PER_SECOND
+from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND
 from server.live import Client, FrameChecker, LiveServer
 
 

@@ -33,13 +33,8 @@ from racedeck.server.messages import (
     describe_validation,
     parse_client_message,
 )
-from racedeck.server.service import (
-    RATE_BURST,
-    RATE_PER_SECOND,
-    Connection,
-    ServiceError,
-    TableService,
-)
+from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
+from racedeck.server.service import TableService
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
 __all__ = ["HELLO_TIMEOUT", "create_app"]

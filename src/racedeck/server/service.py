@@ -24,13 +24,11 @@ import asyncio
 import hashlib
 import hmac
 import importlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
@@ -42,7 +40,6 @@ from racedeck.core.errors import (
     StaleMove,
 )
 from racedeck.core.events import Event
-from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import available_games, get_spec
@@ -57,9 +54,18 @@ from racedeck.server.live import (
     view_json,
 )
 from racedeck.server.messages import Act, CreateTable, JoinRequest
+from racedeck.server.rooms import (
+    FLOOD_LIMIT,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Connection,
+    Room,
+    ServiceError,
+    hash_token,
+)
 from racedeck.store.tables import SeatRow, StoredTable, TableStore
 
-__all__ = ["Connection", "FrameObserver", "Room", "ServiceError", "TableService"]
+__all__ = ["FrameObserver", "TableService"]
 
 log = logging.getLogger("racedeck.server")
 
@@ -67,102 +73,12 @@ MAX_TABLES = 10_000
 """Most tables the service holds at once (each is a few kilobytes)."""
 MAX_CONNECTIONS_PER_TABLE = 64
 """Most sockets one table serves (seats and spectators together)."""
-OUTBOX_FRAMES = 256
-"""Frames queued for one socket before it counts as too slow and is closed (it may reconnect)."""
-RATE_PER_SECOND = 10.0
-"""Messages a socket may send per second on average…"""
-RATE_BURST = 30.0
-"""…and in a burst."""
-FLOOD_LIMIT = 500
-"""Messages dropped for the rate before the socket is closed."""
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
 
 
-class ServiceError(RacedeckError):
-    """A refusal of the service itself, with its code and HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        self.code = code
-        self.status = status
-        super().__init__(message)
-
-
 FrameObserver = Callable[["Room", "int | None", JSONObject], None]
 """Called with the table, the recipient's seat (``None``: a spectator) and every frame sent."""
-
-
-@dataclass(eq=False)
-class Connection:
-    """One authenticated socket: its seat (``None``: a spectator) and its outbox."""
-
-    room: Room
-    seat: int | None
-    outbox: asyncio.Queue[JSONObject | None] = field(
-        default_factory=lambda: asyncio.Queue(OUTBOX_FRAMES)
-    )
-    last_seen: JSONObject | None = None
-    rate: float = RATE_PER_SECOND
-    burst: float = RATE_BURST
-    tokens: float = RATE_BURST
-    refilled: float = field(default_factory=time.monotonic)
-    dropped: int = 0
-    warned: float = 0.0
-    closed: bool = False
-
-    def allow(self) -> bool:
-        """Take one message from the rate budget; ``False`` when the socket is over it."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
-        self.refilled = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.dropped += 1
-        return False
-
-
-@dataclass(eq=False)
-class Room:
-    """A table in memory: its seats, its current game and the sockets watching it."""
-
-    id: str
-    game: Game[Any, Any, Any]
-    config: JSONObject
-    seats: list[SeatRow]
-    status: str
-    game_no: int
-    seed: int
-    table: LiveTable | None = None
-    steps: list[Step] = field(default_factory=list)
-    strict_below: int = 0
-    start_pending: tuple[int, ...] = ()
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    thinking: set[int] = field(default_factory=set)
-    failures: int = 0
-    created: float = field(default_factory=time.time)
-
-    @property
-    def names(self) -> list[str]:
-        """The seats' display names (a bot's name says which bot)."""
-        out = []
-        for i, s in enumerate(self.seats):
-            if s.kind == "bot":
-                out.append(s.name or f"{s.bot} bot")
-            else:
-                out.append(s.name or f"Player {i + 1}")
-        return out
-
-    @property
-    def config_key(self) -> str:
-        """The configuration as canonical JSON."""
-        return json.dumps(self.config, sort_keys=True, separators=(",", ":"))
-
-
-def hash_token(token: str) -> str:
-    """What the database keeps of a token: its SHA-256."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _derived_seed(*parts: object) -> int:
