@@ -5,7 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench golden clean
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The browser tests drive Debian's Chromium; apt-get needs root (CI runs as root).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
+
+.PHONY: run test lint typecheck pytest browser bench golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +20,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/racedeck play why-first --players 4
+	@echo "racedeck: open http://$(HOST):$(PORT)/ in your browser (Ctrl-C stops the server)"
+	$(BIN)/racedeck serve --host $(HOST) --port $(PORT)
 
 test: lint typecheck pytest
 
@@ -25,8 +32,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
-pytest: $(STAMP)
+pytest: $(STAMP) browser
 	$(BIN)/pytest -q
+
+browser:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

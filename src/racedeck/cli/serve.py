@@ -1,0 +1,45 @@
+"""``racedeck serve``: the online service under uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from racedeck.store.tables import DEFAULT_TABLES_DB
+
+__all__ = ["serve"]
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="database: a SQLite file path or an SQLAlchemy URL")
+    ] = DEFAULT_TABLES_DB,
+    bot_delay: Annotated[
+        float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
+    ] = 0.6,
+    bot_workers: Annotated[int, typer.Option(help="worker processes for bots' decisions")] = 2,
+) -> None:
+    """Serve the lobby, tables and browser client; print the address to open."""
+    import uvicorn
+
+    from racedeck.server.app import create_app
+    from racedeck.server.messages import MAX_MESSAGE_BYTES
+
+    if "://" not in db:
+        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    app = create_app(db, bot_delay=max(0.0, bot_delay), bot_workers=max(1, bot_workers))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )

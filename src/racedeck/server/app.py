@@ -1,0 +1,309 @@
+"""The web application: HTTP routes for the lobby and tables, the WebSocket, the static shell.
+
+``create_app`` builds it around a :class:`~racedeck.server.service.TableService`; see
+``docs/protocol.md`` for every message and error code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager, suppress
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
+from racedeck.server.messages import (
+    MAX_MESSAGE_BYTES,
+    Act,
+    AgainRequest,
+    CreateTable,
+    Hello,
+    JoinRequest,
+    Ping,
+    describe_validation,
+    parse_client_message,
+)
+from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
+from racedeck.server.service import TableService
+from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
+
+__all__ = ["HELLO_TIMEOUT", "create_app"]
+
+log = logging.getLogger("racedeck.server")
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new socket has to say ``hello``."""
+
+STATIC = Path(str(files("racedeck.server") / "static"))
+
+_STATUS = {
+    "auth/invalid": 403,
+    "config/invalid": 400,
+    "message/invalid": 400,
+    "message/too-large": 413,
+}
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class BodyLimit:
+    """Refuses HTTP bodies over :data:`MAX_MESSAGE_BYTES` (``message/too-large``, 413) before
+    the application reads them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > MAX_MESSAGE_BYTES:
+                response = _error(
+                    "message/too-large",
+                    f"a request body may hold at most {MAX_MESSAGE_BYTES} bytes",
+                    413,
+                )
+                await response(scope, receive, send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def create_app(
+    db: str | Path = DEFAULT_TABLES_DB,
+    *,
+    bot_pool: str = "process",
+    bot_workers: int = 2,
+    bot_delay: float = 0.0,
+    public_url: str = "",
+    rate: float = RATE_PER_SECOND,
+    burst: float = RATE_BURST,
+) -> FastAPI:
+    """The application over the database ``db`` (a path or an SQLAlchemy URL).
+
+    ``bot_pool`` is ``"process"`` (bots decide in worker processes) or ``"thread"``;
+    ``bot_delay`` is a pause in seconds before each bot move, so people can follow the play;
+    ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once).
+    """
+    service = TableService(
+        TableStore(db),
+        bot_pool=bot_pool,
+        bot_workers=bot_workers,
+        bot_delay=bot_delay,
+        public_url=public_url,
+        rate=rate,
+        burst=burst,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        yield
+        await service.close()
+
+    app = FastAPI(title="racedeck", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.service = service
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(RacedeckError)
+    async def racedeck_error(_request: Request, exc: RacedeckError) -> JSONResponse:
+        status = exc.status if isinstance(exc, ServiceError) else _STATUS.get(exc.code, 400)
+        return _error(exc.code, str(exc), status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in list(exc.errors())[:3]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+            parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        return _error("message/invalid", "invalid request: " + "; ".join(parts), 400)
+
+    # -- pages --------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- the API ------------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return service.games()
+
+    @app.get("/api/tables")
+    async def tables() -> list[dict[str, Any]]:
+        return service.lobby()
+
+    @app.post("/api/tables")
+    async def create_table(req: CreateTable) -> JSONResponse:
+        room, seat, token = await service.create(req)
+        info = service.info(room)
+        body = {
+            "table_id": room.id,
+            "invite_url": info["invite_url"],
+            "seat": seat,
+            "token": token,
+            "table": info,
+        }
+        return JSONResponse(body, status_code=201)
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: str) -> dict[str, Any]:
+        return service.info(service.room(table_id))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
+        seat, token = await service.join(table_id, req)
+        return {"table_id": table_id, "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/again")
+    async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
+        game_no = await service.again(table_id, req.token)
+        return {"table_id": table_id, "game_no": game_no}
+
+    # -- the socket -----------------------------------------------------------------------------
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        room = service.rooms.get(table_id)
+        if room is None:
+            await _refuse(websocket, "table/not-found", f"there is no table {table_id!r}")
+            return
+        try:
+            text = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
+            hello = parse_client_message(text)
+            if not isinstance(hello, Hello):
+                raise AuthError("the first message must be hello")
+            if hello.token is None and not hello.spectator:
+                raise AuthError("hello needs a token, or spectator: true")
+            conn = await service.connect(room, None if hello.spectator else hello.token)
+        except (TimeoutError, WebSocketDisconnect):
+            with suppress(Exception):
+                await websocket.close()
+            return
+        except RacedeckError as exc:
+            await _refuse(websocket, exc.code, str(exc))
+            return
+        writer = asyncio.create_task(_write(websocket, conn))
+        try:
+            await _read(websocket, service, conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await service.disconnect(conn)
+            writer.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    return app
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    """The next message as text; a binary frame is refused as ``message/invalid``."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        if len(message.get("bytes") or b"") > MAX_MESSAGE_BYTES:
+            return "x" * (MAX_MESSAGE_BYTES + 1)
+        raise InvalidMessage("messages are JSON text, not binary")
+    return str(text)
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
+    with suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await websocket.close(code=1008)
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    """Send the socket's outbox in order; a ``None`` closes the socket."""
+    while True:
+        frame = await conn.outbox.get()
+        if frame is None:
+            with suppress(Exception):
+                await websocket.close(code=1008 if not conn.closed else 1000)
+            return
+        await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+
+
+async def _read(websocket: WebSocket, service: TableService, conn: Connection) -> None:
+    """Read messages until the socket closes; each one is validated before it is looked at."""
+    while not conn.closed:
+        try:
+            text = await _receive_text(websocket)
+        except InvalidMessage as exc:
+            if conn.allow():
+                service.send_error(conn, exc, None)
+            continue
+        if not conn.allow():
+            service.flooded(conn)
+            continue
+        try:
+            msg = parse_client_message(text)
+        except InvalidMessage as exc:
+            service.send_error(conn, exc, None)
+            continue
+        except ValidationError as exc:  # pragma: no cover - parse_client_message wraps these
+            service.send_error(conn, InvalidMessage(describe_validation(exc)), None)
+            continue
+        if isinstance(msg, Act):
+            try:
+                await service.act(conn, msg)
+            except Exception:
+                log.exception("table %s: an action failed", conn.room.id)
+                service.send_error(
+                    conn,
+                    ServiceError("server/error", "the server failed on this message", 500),
+                    msg.id,
+                )
+        elif isinstance(msg, Ping):
+            service.pong(conn, msg.id)
+        else:
+            service.send_error(conn, InvalidMessage("already greeted: hello comes once"), None)

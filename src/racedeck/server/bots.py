@@ -1,0 +1,93 @@
+"""Bots at server tables: which names a table accepts, and the work a bot does in a worker.
+
+A bot decides in a worker (a process pool by default, so a search never holds the event loop)
+from its seat's view alone; its answer comes back as action JSON and goes through the same
+authoritative path as a person's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from racedeck.bots.registry import available_bots, make_bot
+from racedeck.core.errors import InvalidConfig
+from racedeck.core.game import Game
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.registry import make
+
+__all__ = ["MAX_SEARCH_ITERATIONS", "bot_choices", "bot_decision", "check_bot_name"]
+
+MAX_SEARCH_ITERATIONS = 2000
+"""Largest ``search@N`` budget a table may ask for (a move then takes about a second)."""
+
+DEFAULT_SEARCH_ITERATIONS = 200
+"""The budget of a plain ``search`` at a server table."""
+
+
+def bot_choices(game_id: str) -> list[JSONObject]:
+    """The bots a table of ``game_id`` offers, for ``/api/games``."""
+    out: list[JSONObject] = []
+    for name in available_bots(game_id):
+        if name == "search":
+            out.append(
+                {
+                    "name": "search",
+                    "budget": {
+                        "min": 1,
+                        "max": MAX_SEARCH_ITERATIONS,
+                        "default": DEFAULT_SEARCH_ITERATIONS,
+                    },
+                    "form": "search@N",
+                }
+            )
+        else:
+            out.append({"name": name})
+    return out
+
+
+def check_bot_name(game_id: str, name: str) -> str:
+    """The canonical form of bot ``name`` for ``game_id``; raise :class:`InvalidConfig`
+    (``config/invalid``) when the game has no such bot or a search budget is out of bounds.
+
+    Only iteration budgets are allowed: a time budget would make a game unreproducible.
+    """
+    key, at, param = name.strip().lower().partition("@")
+    known = available_bots(game_id)
+    if key not in known:
+        raise InvalidConfig(f"no bot {name!r} for {game_id}; bots are {', '.join(known)}", "bot")
+    if key != "search":
+        if at:
+            raise InvalidConfig(f"bot {key!r} takes no budget (got {name!r})", "bot")
+        return key
+    if not at:
+        return f"search@{DEFAULT_SEARCH_ITERATIONS}"
+    if not param.isdigit() or not 1 <= int(param) <= MAX_SEARCH_ITERATIONS:
+        raise InvalidConfig(
+            f"bot {name!r}: a search budget is a number of iterations, "
+            f"1 to {MAX_SEARCH_ITERATIONS} (search@200)",
+            "bot",
+        )
+    return f"search@{int(param)}"
+
+
+@lru_cache(maxsize=64)
+def _game(game_id: str, config_key: str) -> Game[Any, Any, Any]:
+    import json
+
+    return make(game_id, **json.loads(config_key))
+
+
+def bot_decision(
+    game_id: str, config_key: str, bot: str, seat: int, seed: int, view: Any
+) -> JSONObject:
+    """Run in a worker: bot ``bot`` at ``seat`` chooses from ``view``; return the action JSON.
+
+    ``config_key`` is the table's configuration as canonical JSON (a hashable cache key, so a
+    worker builds each game once). The bot is made afresh with ``seed`` for every decision:
+    it holds nothing between moves, so a restarted server's bots decide the same way.
+    """
+    game = _game(game_id, config_key)
+    chosen = make_bot(bot, game, seat, seed).act(view)
+    result: JSONObject = chosen.to_json()
+    return result

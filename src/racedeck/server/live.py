@@ -1,0 +1,125 @@
+"""A game in progress at a server table: the core driver plus what the service sends out.
+
+:class:`LiveTable` is :class:`~racedeck.core.table.Table` with a move number that also holds
+for engines whose states do not carry one yet. :func:`view_json` and :func:`events_json` are the
+only places a view or an event becomes JSON for the wire: every view gets the common header and
+loses any raw ``events``/``pending`` an engine may still put in it, every event gets its words.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from racedeck.core.events import Event, feed
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import RecordedAction
+from racedeck.core.table import Table
+
+__all__ = [
+    "LiveTable",
+    "Step",
+    "events_json",
+    "history_json",
+    "public_summary",
+    "view_json",
+]
+
+log = logging.getLogger("racedeck.server")
+
+
+class LiveTable(Table):
+    """The table driver with a move number taken from the record when a state has none."""
+
+    @property
+    def move(self) -> int:
+        """How many actions the table has accepted."""
+        move = getattr(self.state, "move", None)
+        return int(move) if move is not None else len(self._actions)
+
+    @property
+    def last_action(self) -> RecordedAction:
+        """The action accepted last (the table has accepted at least one)."""
+        return self._actions[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One accepted transition as the service remembers it for the stale check.
+
+    ``concealed``: the other seats do not see the action as it is taken (a face-down commit,
+    a silent pass) — :meth:`racedeck.core.game.Game.conceals`. ``pending`` is who the game
+    waited for after it.
+    """
+
+    move: int
+    seat: int
+    concealed: bool
+    pending: tuple[int, ...]
+
+
+def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObject:
+    """``seat``'s view as sent: the game's JSON with the common header (seat names as people
+    chose them) and without the raw ``events``/``pending`` an older engine may include."""
+    view = table.view(seat)
+    out: JSONObject = view.to_json()
+    out.pop("events", None)
+    out.pop("pending", None)
+    header = out.get("header")
+    if not isinstance(header, dict):
+        header = table.game.header(table.state, seat).to_json()
+    header["move"] = table.move
+    header["waiting"] = _with_names(str(header.get("waiting", "")), table.game.seat_names(), names)
+    header["seat_names"] = list(names)
+    score_names = list(header.get("score_names", []))
+    header["score_names"] = list(names) + score_names[len(names) :]
+    out["header"] = header
+    return out
+
+
+def _with_names(text: str, defaults: Sequence[str], names: Sequence[str]) -> str:
+    """``text`` with the game's default seat names (``P1`` …) replaced by the people's."""
+    table = {d: n for d, n in zip(defaults, names, strict=False) if d != n}
+    if not table or not text:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(re.escape(d) for d in table) + r")\b")
+    return pattern.sub(lambda m: table[m.group(1)], text)
+
+
+def events_json(
+    table: Table, events: Iterable[Event], seat: int | None, names: Sequence[str]
+) -> list[JSONObject]:
+    """The events ``seat`` may see (``None``: spectators), each with the game's own words."""
+    game = table.game
+    out = []
+    for event in feed(events, seat):
+        obj = event.to_json()
+        try:
+            obj["text"] = game.describe_event(event, list(names))
+        except Exception:
+            # Words are a courtesy; a game that cannot word an event must not stop the table.
+            log.exception("%s cannot describe event %r", game.spec.id, event)
+            obj["text"] = event.kind.replace("_", " ")
+        out.append(obj)
+    return out
+
+
+def history_json(table: Table, seat: int | None, names: Sequence[str]) -> list[JSONObject]:
+    """Everything ``seat`` may have seen of the current game so far (for a welcome)."""
+    out: list[JSONObject] = []
+    for _move, events in table.history:
+        out.extend(events_json(table, events, seat, names))
+    return out
+
+
+def public_summary(config: JSONObject, defaults: dict[str, Any]) -> str:
+    """The options that differ from the defaults, in a few words (for the lobby)."""
+    parts = [
+        f"{k}={v}"
+        for k, v in config.items()
+        if k != "players" and k in defaults and defaults[k] != v
+    ]
+    return ", ".join(parts)

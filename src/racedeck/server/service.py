@@ -1,0 +1,719 @@
+"""The authoritative table service: every action from a person or a bot takes one path.
+
+For each message (in the shape of boardgame.io's master): authenticate (the socket's seat was
+fixed by its token at ``hello``) → load the table → stale check (the move number the message
+answers) → apply through the checked driver (:meth:`racedeck.core.table.Table.submit`) →
+**commit** the action and the new move number to the database → send each seat its own view
+and feed, spectators the public ones. Forced decisions (SB-9) and bots' answers go the same way.
+
+One :class:`asyncio.Lock` per table serialises all of it, so simultaneous commits from several
+sockets are applied one after another, each exactly once.
+
+*Stale check.* An action answers the view of some move number. It is accepted when that is the
+table's move number, and also when every action since was taken by another seat, unseen by the
+others (:meth:`~racedeck.core.game.Game.conceals`: a face-down commit, a silent pass) while this
+seat stayed pending: nothing this seat may know has changed, so its answer still holds. That is
+what lets players of *Why First?* commit at the same time. Seats are sent an update after a
+concealed action only when what they may know changed, so nobody learns by the timing of frames
+who answered a silent window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import importlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+from racedeck.core.errors import (
+    AuthError,
+    InvalidConfig,
+    InvalidRecord,
+    RacedeckError,
+    StaleMove,
+)
+from racedeck.core.events import Event
+from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import GameRecord, RecordedAction
+from racedeck.core.registry import available_games, get_spec
+from racedeck.plugins import plugin
+from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
+from racedeck.server.live import (
+    LiveTable,
+    Step,
+    events_json,
+    history_json,
+    public_summary,
+    view_json,
+)
+from racedeck.server.messages import Act, CreateTable, JoinRequest
+from racedeck.server.rooms import (
+    FLOOD_LIMIT,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Connection,
+    Room,
+    ServiceError,
+    hash_token,
+)
+from racedeck.store.tables import SeatRow, StoredTable, TableStore
+
+__all__ = ["FrameObserver", "TableService"]
+
+log = logging.getLogger("racedeck.server")
+
+MAX_TABLES = 10_000
+"""Most tables the service holds at once (each is a few kilobytes)."""
+MAX_CONNECTIONS_PER_TABLE = 64
+"""Most sockets one table serves (seats and spectators together)."""
+MAX_BOT_FAILURES = 5
+"""Failed bot decisions at one table that are retried (a second apart) before giving up."""
+
+
+FrameObserver = Callable[["Room", "int | None", JSONObject], None]
+"""Called with the table, the recipient's seat (``None``: a spectator) and every frame sent."""
+
+
+def _derived_seed(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class TableService:
+    """Tables, seats, sockets and the authoritative path of every action."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        *,
+        bot_pool: str = "process",
+        bot_workers: int = 2,
+        bot_delay: float = 0.0,
+        public_url: str = "",
+        rate: float = RATE_PER_SECOND,
+        burst: float = RATE_BURST,
+    ) -> None:
+        self.store = store
+        self.rate = rate
+        self.burst = burst
+        self.rooms: dict[str, Room] = {}
+        self.observers: list[FrameObserver] = []
+        self.bot_delay = bot_delay
+        self.public_url = public_url.rstrip("/")
+        self._pool_kind = bot_pool
+        self._bot_workers = bot_workers
+        self._pool: Executor | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the service runs on (set by :meth:`start`)."""
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every stored table and resume the games in progress (bots, forced moves)."""
+        self.loop = asyncio.get_running_loop()
+        for stored in self.store.load_all():
+            try:
+                room = self._restore(stored)
+            except (InvalidRecord, InvalidConfig, KeyError) as exc:
+                log.error("table %s cannot be restored: %s", stored.id, exc)
+                continue
+            self.rooms[room.id] = room
+        for room in list(self.rooms.values()):
+            if room.table is not None and not room.table.is_over:
+                async with room.lock:
+                    self._settle(room)
+
+    async def close(self) -> None:
+        """Stop the bots' work and release the database."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        for room in self.rooms.values():
+            for conn in room.connections:
+                self._close_connection(conn)
+        self.store.close()
+
+    def _restore(self, stored: StoredTable) -> Room:
+        spec = get_spec(stored.game)
+        game = spec.factory(spec.make_config(**stored.config))
+        room = Room(
+            id=stored.id,
+            game=game,
+            config=stored.config,
+            seats=stored.seats,
+            status=stored.status,
+            game_no=stored.game_no,
+            seed=stored.seed,
+        )
+        if stored.status != "open":
+            record = GameRecord(
+                game=spec.id,
+                rules_version=spec.rules_version,
+                config=stored.config,
+                seed=stored.seed,
+                actions=tuple(RecordedAction(s, a) for s, a in stored.actions),
+                meta=self._meta(room),
+            )
+            table = LiveTable.from_record(record)
+            assert isinstance(table, LiveTable)
+            room.table = table
+            # The steps before a restart are not known: answers to them must be exact.
+            room.strict_below = table.move
+        return room
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self._pool_kind == "thread":
+                self._pool = ThreadPoolExecutor(self._bot_workers, thread_name_prefix="bot")
+            else:
+                self._pool = ProcessPoolExecutor(self._bot_workers, mp_context=get_context("spawn"))
+        return self._pool
+
+    # -- what anyone may read -----------------------------------------------------------------
+
+    def games(self) -> list[JSONObject]:
+        """Every game with its title, player range, options and bots (for ``/api/games``)."""
+        out: list[JSONObject] = []
+        for game_id in available_games():
+            spec = get_spec(game_id)
+            defaults = spec.config_type().to_json()
+            out.append(
+                {
+                    "id": spec.id,
+                    "title": spec.title,
+                    "summary": spec.summary,
+                    "rules_version": spec.rules_version,
+                    "min_players": spec.min_players,
+                    "max_players": spec.max_players,
+                    "win_rule": _win_rule(spec.id),
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": defaults[o.name],
+                            "help": o.help,
+                            "allowed": o.allowed,
+                        }
+                        for o in spec.options()
+                    ],
+                    "bots": bot_choices(game_id),
+                }
+            )
+        return out
+
+    def room(self, table_id: str) -> Room:
+        """The table ``table_id``; :class:`ServiceError` ``table/not-found`` (404) if none."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            raise ServiceError("table/not-found", f"there is no table {table_id!r}", 404)
+        return room
+
+    def info(self, room: Room) -> JSONObject:
+        """Public facts about a table: no token, no seed, nothing a seat's view hides."""
+        spec = room.game.spec
+        connected = {c.seat for c in room.connections if c.seat is not None}
+        return {
+            "id": room.id,
+            "game": spec.id,
+            "title": spec.title,
+            "config": dict(room.config),
+            "summary": public_summary(room.config, spec.config_type().to_json()),
+            "status": room.status,
+            "game_no": room.game_no,
+            "move": room.table.move if room.table is not None else None,
+            "players": len(room.seats),
+            "free": sum(1 for s in room.seats if s.kind == "human" and s.token_hash is None),
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": room.names[i] if (s.kind == "bot" or s.token_hash) else None,
+                    "taken": s.kind == "bot" or s.token_hash is not None,
+                    "connected": s.kind == "bot" or i in connected,
+                }
+                for i, s in enumerate(room.seats)
+            ],
+            "spectators": sum(1 for c in room.connections if c.seat is None),
+            "invite_url": f"{self.public_url}/t/{room.id}",
+            "win_rule": _win_rule(spec.id),
+        }
+
+    def lobby(self) -> list[JSONObject]:
+        """Tables with a free seat, then games in progress, newest first."""
+        rooms = sorted(self.rooms.values(), key=lambda r: -r.created)
+        open_ = [self.info(r) for r in rooms if r.status == "open"]
+        playing = [self.info(r) for r in rooms if r.status == "playing"]
+        return (open_ + playing)[:200]
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    async def create(self, req: CreateTable) -> tuple[Room, int | None, str | None]:
+        """Create a table; the creator takes the first person's seat. Returns the table, the
+        creator's seat and token (``None`` when every seat is a bot: a game to watch)."""
+        if len(self.rooms) >= MAX_TABLES:
+            raise ServiceError("server/full", "the server holds all the tables it can", 503)
+        try:
+            spec = get_spec(req.game)
+        except KeyError as exc:
+            raise InvalidConfig(str(exc.args[0]), "game") from None
+        options = dict(req.config)
+        options.setdefault("players", len(req.seats))
+        config = spec.make_config(**options)
+        if config.players != len(req.seats):
+            raise InvalidConfig(
+                f"{spec.id}: {len(req.seats)} seats given for players={config.players}",
+                "seats",
+            )
+        seats: list[SeatRow] = []
+        for s in req.seats:
+            if s.kind == "bot":
+                if s.bot is None:
+                    raise InvalidConfig("a bot seat must name its bot", "bot")
+                seats.append(SeatRow(kind="bot", bot=check_bot_name(spec.id, s.bot)))
+            else:
+                seats.append(SeatRow(kind="human"))
+        room = Room(
+            id=secrets.token_urlsafe(9),
+            game=spec.factory(config),
+            config=config.to_json(),
+            seats=seats,
+            status="open",
+            game_no=1,
+            seed=secrets.randbits(63),
+        )
+        self.store.create(
+            StoredTable(
+                id=room.id,
+                game=spec.id,
+                config=room.config,
+                status=room.status,
+                game_no=room.game_no,
+                seed=room.seed,
+                seats=seats,
+            )
+        )
+        self.rooms[room.id] = room
+        seat: int | None = None
+        token: str | None = None
+        async with room.lock:
+            if any(s.kind == "human" for s in seats):
+                seat, token = self._take_seat(room, None, req.name)
+            else:
+                self._start(room)
+        return room, seat, token
+
+    async def join(self, table_id: str, req: JoinRequest) -> tuple[int, str]:
+        """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
+        and its token. The game starts when the last seat is taken."""
+        room = self.room(table_id)
+        async with room.lock:
+            return self._take_seat(room, req.seat, req.name)
+
+    def _take_seat(self, room: Room, wanted: int | None, name: str | None) -> tuple[int, str]:
+        free = [i for i, s in enumerate(room.seats) if s.kind == "human" and s.token_hash is None]
+        if wanted is None:
+            if not free:
+                raise ServiceError("table/full", "every seat at this table is taken", 409)
+            seat = free[0]
+        else:
+            if not 0 <= wanted < len(room.seats):
+                raise ServiceError(
+                    "seat/invalid", f"there is no seat {wanted} (0..{len(room.seats) - 1})", 400
+                )
+            if wanted not in free:
+                raise ServiceError("seat/taken", f"seat {wanted} is taken", 409)
+            seat = wanted
+        token = secrets.token_urlsafe(24)
+        row = SeatRow(
+            kind="human", name=name.strip() if name else None, token_hash=hash_token(token)
+        )
+        status = "playing" if len(free) == 1 else "open"
+        self.store.take_seat(room.id, seat, row, status)
+        room.seats[seat] = row
+        if status == "playing":
+            self._start(room)
+        else:
+            self._broadcast_table(room)
+        return seat, token
+
+    def _start(self, room: Room) -> None:
+        """Deal the current game, tell everyone, and let bots and forced moves play."""
+        room.status = "playing"
+        room.table = LiveTable(room.game, room.seed, self._meta(room))
+        room.steps = []
+        room.strict_below = 0
+        room.start_pending = room.table.pending
+        self._broadcast_table(room)
+        self._broadcast(room, room.table.history[0][1], None)
+        self._settle(room)
+
+    async def again(self, table_id: str, token: str) -> int:
+        """A new game at the same table with the same seats, once the current one is over;
+        ``token`` must be a seated person's. Returns the new game's number."""
+        room = self.room(table_id)
+        async with room.lock:
+            if self._seat_of(room, token) is None:
+                raise AuthError("this token holds no seat at this table")
+            if room.table is None or not room.table.is_over:
+                raise ServiceError("game/not-over", "the game at this table is not over", 409)
+            seed = secrets.randbits(63)
+            self.store.new_game(room.id, room.game_no + 1, seed, "playing")
+            room.game_no += 1
+            room.seed = seed
+            self._start(room)
+            return room.game_no
+
+    def _meta(self, room: Room) -> JSONObject:
+        return {"table": room.id, "game_no": room.game_no, "names": room.names}
+
+    @staticmethod
+    def _seat_of(room: Room, token: str) -> int | None:
+        digest = hash_token(token)
+        found = None
+        for i, s in enumerate(room.seats):
+            # Compare every seat, in constant time, so timing does not tell how close a guess is.
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = i
+        return found
+
+    # -- sockets ----------------------------------------------------------------------------------
+
+    async def connect(self, room: Room, token: str | None) -> Connection:
+        """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
+        its welcome. Raises :class:`AuthError` for a token that holds no seat here."""
+        async with room.lock:
+            seat = None
+            if token is not None:
+                seat = self._seat_of(room, token)
+                if seat is None:
+                    raise AuthError("this token holds no seat at this table")
+            if len(room.connections) >= MAX_CONNECTIONS_PER_TABLE:
+                raise ServiceError("table/busy", "this table has too many connections", 503)
+            conn = Connection(
+                room=room, seat=seat, rate=self.rate, burst=self.burst, tokens=self.burst
+            )
+            room.connections.add(conn)
+            welcome: JSONObject = {
+                "type": "welcome",
+                "seat": seat,
+                "table": self.info(room),
+                "game_no": room.game_no,
+                "view": None,
+                "events": [],
+            }
+            if room.table is not None:
+                view = view_json(room.table, seat, room.names)
+                welcome["view"] = view
+                welcome["events"] = history_json(room.table, seat, room.names)
+                conn.last_seen = _without_move(view)
+            self._send(conn, welcome)
+            self._broadcast_table(room, skip=conn)
+            return conn
+
+    async def disconnect(self, conn: Connection) -> None:
+        """Forget a closed socket."""
+        room = conn.room
+        async with room.lock:
+            room.connections.discard(conn)
+            conn.closed = True
+            self._broadcast_table(room)
+
+    async def act(self, conn: Connection, msg: Act) -> None:
+        """A person's action from their socket; errors go back to that socket only."""
+        room = conn.room
+        async with room.lock:
+            try:
+                if conn.seat is None:
+                    raise AuthError("spectators cannot act; join a seat to play")
+                self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
+            except RacedeckError as exc:
+                self.send_error(conn, exc, msg.id)
+
+    def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
+        """Send ``exc`` to one socket as an ``error`` frame."""
+        frame: JSONObject = {"type": "error", "code": exc.code, "message": str(exc)}
+        if client_id is not None:
+            frame["id"] = client_id
+        if isinstance(exc, StaleMove):
+            frame["move"] = exc.current
+        self._send(conn, frame)
+
+    def flooded(self, conn: Connection) -> None:
+        """A message over the socket's rate was dropped unread: tell the sender at most once a
+        second, and close a socket that keeps on (it may reconnect)."""
+        if conn.dropped > FLOOD_LIMIT:
+            log.warning("table %s: closing a socket that floods", conn.room.id)
+            self._close_connection(conn)
+            return
+        now = time.monotonic()
+        if now - conn.warned >= 1.0:
+            conn.warned = now
+            self.send_error(
+                conn,
+                ServiceError(
+                    "message/rate-limited", "too many messages; this one was dropped", 429
+                ),
+                None,
+            )
+
+    def pong(self, conn: Connection, client_id: str | None) -> None:
+        """Answer a ping."""
+        frame: JSONObject = {"type": "pong"}
+        if client_id is not None:
+            frame["id"] = client_id
+        self._send(conn, frame)
+
+    # -- the authoritative path ---------------------------------------------------------------
+
+    def _apply(
+        self,
+        room: Room,
+        seat: int,
+        move: int,
+        action: object,
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
+        """Stale check → checked step → commit → send; then forced moves and bots.
+
+        Called with the table's lock held. Raises the refusal (and changes nothing) when the
+        action is stale, malformed or illegal.
+        """
+        table = room.table
+        if table is None:
+            raise ServiceError("table/not-started", "the game starts when every seat is taken")
+        self._check_fresh(room, seat, move)
+        before = table.state
+        transition = table.submit_json(seat, action)
+        parsed = table.game.action_from_json(table.last_action.action)
+        concealed = room.game.conceals(before, seat, parsed)
+        self._accepted(room, seat, concealed, transition.events, origin)
+        self._settle(room)
+
+    def _check_fresh(self, room: Room, seat: int, move: int) -> None:
+        table = room.table
+        assert table is not None
+        current = table.move
+        if move == current:
+            return
+        if not room.strict_below <= move < current:
+            raise StaleMove(move, current)
+        pending_then = room.steps[move - 1].pending if move > 0 else room.start_pending
+        if seat not in pending_then:
+            raise StaleMove(move, current)
+        for step in room.steps[move:current]:
+            if step.seat == seat or not step.concealed or seat not in step.pending:
+                raise StaleMove(move, current)
+
+    def _accepted(
+        self,
+        room: Room,
+        seat: int,
+        concealed: bool,
+        events: Sequence[Event],
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
+        """Commit the table's last action, remember it, and send it out."""
+        table = room.table
+        assert table is not None
+        room.status = "over" if table.is_over else "playing"
+        try:
+            self.store.append_action(
+                room.id, room.game_no, table.move - 1, seat, table.last_action.action, room.status
+            )
+        except Exception as exc:
+            # The database did not take it: the move did not happen. Rebuild from what is stored.
+            log.exception("table %s: commit failed; reloading it from the database", room.id)
+            stored = self.store.load(room.id)
+            if stored is not None:
+                fresh = self._restore(stored)
+                room.table, room.status, room.strict_below = (
+                    fresh.table,
+                    fresh.status,
+                    fresh.strict_below,
+                )
+            raise ServiceError(
+                "server/error", "the move could not be stored; try again", 500
+            ) from exc
+        # Moves replayed at a restart have no steps: pad, so answers to them must be exact.
+        while len(room.steps) < table.move - 1:
+            room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
+        room.steps.append(Step(table.move, seat, concealed, table.pending))
+        self._broadcast(room, events, room.steps[-1], origin)
+        if table.is_over:
+            self._broadcast_table(room)
+
+    def _settle(self, room: Room) -> None:
+        """Take the forced decisions, then ask the bots whose turn it is."""
+        table = room.table
+        if table is None:
+            return
+        while not table.is_over:
+            before = table.state
+            transition = table.forced_step()
+            if transition is None:
+                break
+            last = table.last_action
+            parsed = table.game.action_from_json(last.action)
+            self._accepted(
+                room, last.seat, room.game.conceals(before, last.seat, parsed), transition.events
+            )
+        if table.is_over:
+            return
+        for seat in table.pending:
+            row = room.seats[seat]
+            if row.kind == "bot" and seat not in room.thinking:
+                room.thinking.add(seat)
+                task = asyncio.get_running_loop().create_task(
+                    self._bot_turn(room, seat, room.game_no, table.move, table.view(seat))
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _bot_turn(self, room: Room, seat: int, game_no: int, move: int, view: Any) -> None:
+        """A bot decides off the event loop from its view, then acts through :meth:`_apply`."""
+        bot = room.seats[seat].bot
+        assert bot is not None
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            loop = asyncio.get_running_loop()
+            seed = _derived_seed(room.seed, game_no, seat, move)
+            action = await loop.run_in_executor(
+                self._executor(),
+                bot_decision,
+                room.game.spec.id,
+                room.config_key,
+                bot,
+                seat,
+                seed,
+                view,
+            )
+        except asyncio.CancelledError:
+            room.thinking.discard(seat)
+            raise
+        except Exception as exc:
+            log.exception("table %s: bot %s at seat %d failed", room.id, bot, seat)
+            if isinstance(exc, BrokenExecutor):
+                self._pool = None  # a worker died: the next decision gets a fresh pool
+            room.failures += 1
+            if room.failures <= MAX_BOT_FAILURES:
+                await asyncio.sleep(1.0)
+                async with room.lock:
+                    room.thinking.discard(seat)
+                    if room.game_no == game_no:
+                        self._settle(room)
+            else:
+                room.thinking.discard(seat)
+            return
+        async with room.lock:
+            room.thinking.discard(seat)
+            if room.game_no != game_no or room.table is None:
+                return
+            try:
+                self._apply(room, seat, move, action)
+            except RacedeckError as exc:
+                # Only a stale answer can happen here (the game moved on); ask again.
+                log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
+                self._settle(room)
+
+    # -- sending ------------------------------------------------------------------------------
+
+    def _broadcast(
+        self,
+        room: Room,
+        events: Sequence[Event],
+        step: Step | None,
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
+        """Send every socket its update for one transition (``step`` ``None``: the deal); the
+        socket whose message caused it gets the message's id back as ``ack``."""
+        table = room.table
+        assert table is not None
+        names = room.names
+        views: dict[int | None, JSONObject] = {}
+        for conn in list(room.connections):
+            seat = conn.seat
+            if seat not in views:
+                views[seat] = view_json(table, seat, names)
+            view = views[seat]
+            seen = _without_move(view)
+            feed = events_json(table, events, seat, names)
+            if (
+                step is not None
+                and step.concealed
+                and not feed
+                and seat != step.seat
+                and seen == conn.last_seen
+            ):
+                continue  # nothing this socket may know changed: say nothing (SB-9)
+            conn.last_seen = seen
+            frame: JSONObject = {
+                "type": "update",
+                "game_no": room.game_no,
+                "move": table.move,
+                "view": view,
+                "events": feed,
+            }
+            if origin is not None and origin[0] is conn and origin[1] is not None:
+                frame["ack"] = origin[1]
+            self._send(conn, frame)
+
+    def _broadcast_table(self, room: Room, skip: Connection | None = None) -> None:
+        info = self.info(room)
+        for conn in list(room.connections):
+            if conn is not skip:
+                self._send(conn, {"type": "table", "table": info})
+
+    def _send(self, conn: Connection, frame: JSONObject) -> None:
+        if conn.closed:
+            return
+        for observe in self.observers:
+            observe(conn.room, conn.seat, frame)
+        try:
+            conn.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            # Too slow to keep up: close it; the client reconnects and gets a fresh welcome.
+            log.warning("table %s: closing a socket that does not read", conn.room.id)
+            self._close_connection(conn)
+
+    @staticmethod
+    def _close_connection(conn: Connection) -> None:
+        conn.closed = True
+        while not conn.outbox.empty():
+            conn.outbox.get_nowait()
+        conn.outbox.put_nowait(None)
+
+
+def _without_move(view: JSONObject) -> JSONObject:
+    out = dict(view)
+    header = dict(out.get("header", {}))
+    header.pop("move", None)
+    out["header"] = header
+    return out
+
+
+def _win_rule(game_id: str) -> str:
+    """The game's own words for who wins, from its ``web`` plugin, or empty.
+
+    A game that registers no ``web`` face may still have a module of that name in
+    :mod:`racedeck.server.web` (the module named like the game id with underscores).
+    """
+    try:
+        module = plugin(game_id, "web")
+    except KeyError:
+        try:
+            module = importlib.import_module("racedeck.server.web." + game_id.replace("-", "_"))
+        except ImportError:
+            return ""
+    return str(getattr(module, "WIN_RULE", ""))

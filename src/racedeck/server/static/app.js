@@ -1,0 +1,634 @@
+// The racedeck browser shell: the lobby, the new-table form, seats, the invite link, and the
+// table page around a game's renderer (header bar, scoreboard, narration, errors, connection,
+// end-of-game standings). The protocol is in docs/protocol.md.
+//
+// A renderer is static/games/<game-id>.js exporting createRenderer(root, ctx) -> {update, destroy}
+// with ctx = {send(actionJson), seat, names, options}; it draws the board and offers only the
+// view's legal actions. Without one, a plain list of the legal actions is shown.
+//
+// Test hooks (data-testid): "status" (data-state: connecting|online|offline|idle), "toasts",
+// "lobby", "lobby-table" (data-table), "new-table", "game-select", "option" (data-option),
+// "players", "seat-kind" (data-seat), "seat-budget" (data-seat), "your-name", "create-table",
+// "join-form", "join-seat", "join", "watch", "invite-link", "copy-invite", "table-header",
+// "waiting", "scoreboard", "score" (data-seat), "board", "log", "standings", "win-rule",
+// "play-again", "legal-action" (fallback renderer; data-action).
+
+const app = document.getElementById("app");
+const statusEl = document.querySelector("[data-testid=status]");
+const toastsEl = document.querySelector("[data-testid=toasts]");
+const SEATS_KEY = "racedeck.seats";
+const NAME_KEY = "racedeck.name";
+
+// -- small helpers --------------------------------------------------------------------------------
+
+function el(name, attrs = {}, ...children) {
+  const node = document.createElement(name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined && c !== false) node.append(c);
+  }
+  return node;
+}
+
+function toast(message, kind = "error") {
+  const node = el("div", { class: `toast ${kind}`, text: message });
+  toastsEl.append(node);
+  setTimeout(() => node.remove(), kind === "error" ? 6000 : 3000);
+}
+
+function setStatus(state, text) {
+  statusEl.dataset.state = state;
+  statusEl.textContent = text;
+}
+
+function seatsStore() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberSeat(tableId, seat, token) {
+  const all = seatsStore();
+  all[tableId] = { seat, token };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+function savedName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = (data && data.error) || { code: "http/" + res.status, message: res.statusText };
+    throw Object.assign(new Error(err.message), { code: err.code });
+  }
+  return data;
+}
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+let leave = null; // what the current page does when the user navigates away
+
+function route() {
+  if (leave) leave();
+  leave = null;
+  app.replaceChildren();
+  setStatus("idle", "");
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
+  if (m) tablePage(m[1]);
+  else lobbyPage();
+  app.focus({ preventScroll: true });
+}
+
+window.addEventListener("popstate", route);
+
+// -- the lobby ------------------------------------------------------------------------------------
+
+let gamesCache = null;
+async function games() {
+  if (!gamesCache) gamesCache = await api("GET", "/api/games");
+  return gamesCache;
+}
+
+async function lobbyPage() {
+  document.title = "racedeck";
+  const list = el("ul", { class: "lobby-list", "data-testid": "lobby" });
+  const form = el("form", { class: "panel new-table", "data-testid": "new-table" });
+  app.append(
+    el("section", { class: "lobby" },
+      el("div", { class: "panel" }, el("h1", { text: "Open tables" }), list),
+      form),
+  );
+  let alive = true;
+  leave = () => { alive = false; };
+  const refresh = async () => {
+    if (!alive) return;
+    try {
+      drawLobby(list, await api("GET", "/api/tables"));
+    } catch (e) {
+      list.replaceChildren(el("li", { class: "muted", text: "The lobby cannot be read: " + e.message }));
+    }
+    if (alive) setTimeout(refresh, 4000);
+  };
+  refresh();
+  try {
+    newTableForm(form, await games());
+  } catch (e) {
+    toast("Games cannot be listed: " + e.message);
+  }
+}
+
+function drawLobby(list, tables) {
+  if (!tables.length) {
+    list.replaceChildren(el("li", { class: "muted", text: "No open tables. Create one!" }));
+    return;
+  }
+  const mine = seatsStore();
+  list.replaceChildren(...tables.map((t) => {
+    const who = t.seats.map((s) => s.taken ? s.name : "free seat").join(", ");
+    const seated = mine[t.id] !== undefined;
+    const label = seated ? "Return" : t.status === "open" ? "Join" : "Watch";
+    return el("li", { class: "lobby-row", "data-testid": "lobby-table", "data-table": t.id },
+      el("div", {},
+        el("strong", { text: t.title }),
+        el("span", { class: "muted", text: ` · ${t.players} players${t.summary ? " · " + t.summary : ""}` }),
+        el("div", { class: "muted small", text: `${t.status === "open" ? `${t.free} free` : "playing"} · ${who}` })),
+      el("button", { type: "button", onclick: () => go(`/t/${t.id}`), text: label }));
+  }));
+}
+
+function optionInput(opt) {
+  const id = "opt-" + opt.name;
+  const d = opt.default;
+  const common = { id, name: opt.name, "data-testid": "option", "data-option": opt.name };
+  const choices = /^one of (.+)$/.exec(opt.allowed || "");
+  let input;
+  if (typeof d === "boolean") {
+    input = el("input", { ...common, type: "checkbox", checked: d });
+  } else if (choices) {
+    input = el("select", common, ...choices[1].split(", ").map((c) =>
+      el("option", { value: c, selected: String(d) === c, text: c })));
+  } else if (typeof d === "number") {
+    const range = /(-?\d+) to (-?\d+)/.exec(opt.allowed || "");
+    input = el("input", { ...common, type: "number", step: 1, value: d,
+      min: range ? range[1] : null, max: range ? range[2] : null });
+  } else if (typeof d === "string") {
+    input = el("input", { ...common, type: "text", value: d, spellcheck: "false" });
+  } else {
+    input = el("input", { ...common, type: "text", value: JSON.stringify(d), spellcheck: "false" });
+  }
+  return el("div", { class: "field" },
+    el("label", { for: id, text: opt.name }), input,
+    el("small", { class: "muted", text: opt.help + (opt.allowed ? ` (${opt.allowed})` : "") }));
+}
+
+function readOption(opt, input) {
+  if (input.type === "checkbox") return input.checked;
+  if (typeof opt.default === "number") return Number(input.value);
+  if (typeof opt.default === "string") return input.value;
+  try {
+    return JSON.parse(input.value);
+  } catch {
+    throw new Error(`option ${opt.name}: write a JSON value such as ${JSON.stringify(opt.default)}`);
+  }
+}
+
+function newTableForm(form, list) {
+  const gameSel = el("select", { id: "game", "data-testid": "game-select" },
+    ...list.map((g) => el("option", { value: g.id, text: g.title })));
+  const players = el("select", { id: "players", "data-testid": "players" });
+  const seatsBox = el("div", { class: "seats" });
+  const optsBox = el("details", { class: "options" }, el("summary", { text: "Options" }));
+  const name = el("input", { id: "your-name", "data-testid": "your-name", maxlength: 24,
+    value: savedName(), placeholder: "your name", autocomplete: "nickname" });
+  const summary = el("p", { class: "muted small" });
+  const create = el("button", { type: "submit", class: "primary", "data-testid": "create-table",
+    text: "Create table" });
+  form.replaceChildren(
+    el("h2", { text: "New table" }),
+    el("div", { class: "field" }, el("label", { for: "game", text: "Game" }), gameSel),
+    summary,
+    el("div", { class: "field" }, el("label", { for: "your-name", text: "Your name" }), name),
+    el("div", { class: "field" }, el("label", { for: "players", text: "Players" }), players),
+    seatsBox, optsBox, create);
+
+  const spec = () => list.find((g) => g.id === gameSel.value);
+  const seatRow = (i, g) => {
+    const kind = el("select", { "data-testid": "seat-kind", "data-seat": i, "aria-label": `seat ${i + 1}` },
+      el("option", { value: "human", text: i === 0 ? "You" : "A person (invite)" }),
+      ...g.bots.map((b) => el("option", { value: b.name,
+        text: b.name === "search" ? "Bot: search (strong)" : `Bot: ${b.name}`,
+        selected: i > 0 && b.name === "heuristic" })));
+    const searchBot = g.bots.find((b) => b.name === "search");
+    const budget = el("input", { type: "number", min: searchBot.budget.min, max: searchBot.budget.max,
+      value: searchBot.budget.default, "data-testid": "seat-budget", "data-seat": i,
+      "aria-label": `search budget of seat ${i + 1}`, class: "budget", hidden: true });
+    kind.addEventListener("change", () => { budget.hidden = kind.value !== "search"; });
+    return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, budget);
+  };
+  const drawSeats = () => {
+    const g = spec();
+    const n = Number(players.value);
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, g)));
+  };
+  const drawGame = () => {
+    const g = spec();
+    summary.textContent = g.summary + (g.win_rule ? ` Who wins: ${g.win_rule}.` : "");
+    const def = g.options.find((o) => o.name === "players");
+    players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => {
+      const n = g.min_players + k;
+      return el("option", { value: n, text: n, selected: def && def.default === n });
+    }));
+    optsBox.replaceChildren(el("summary", { text: "Options" }),
+      ...g.options.filter((o) => o.name !== "players").map(optionInput));
+    drawSeats();
+  };
+  gameSel.addEventListener("change", drawGame);
+  players.addEventListener("change", drawSeats);
+  drawGame();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const g = spec();
+    let config;
+    try {
+      config = { players: Number(players.value) };
+      for (const opt of g.options) {
+        if (opt.name === "players") continue;
+        const value = readOption(opt, form.querySelector(`[data-option="${opt.name}"]`));
+        if (JSON.stringify(value) !== JSON.stringify(opt.default)) config[opt.name] = value;
+      }
+    } catch (e) {
+      toast(e.message);
+      return;
+    }
+    const seats = [...seatsBox.querySelectorAll("[data-testid=seat-kind]")].map((sel, i) => {
+      if (sel.value === "human") return { kind: "human" };
+      if (sel.value === "search") {
+        const b = seatsBox.querySelector(`[data-testid=seat-budget][data-seat="${i}"]`);
+        return { kind: "bot", bot: `search@${b.value}` };
+      }
+      return { kind: "bot", bot: sel.value };
+    });
+    const who = name.value.trim();
+    if (who) localStorage.setItem(NAME_KEY, who);
+    create.disabled = true;
+    try {
+      const res = await api("POST", "/api/tables", { game: g.id, config, seats, name: who || null });
+      if (res.token) rememberSeat(res.table_id, res.seat, res.token);
+      go(`/t/${res.table_id}`);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      create.disabled = false;
+    }
+  });
+}
+
+// -- the table page -------------------------------------------------------------------------------
+
+async function tablePage(tableId) {
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${tableId}`);
+  } catch (e) {
+    app.append(el("section", { class: "panel" }, el("h1", { text: "No such table" }),
+      el("p", { text: e.message }), el("a", { href: "/", text: "Back to the lobby" })));
+    return;
+  }
+  const mine = seatsStore()[tableId];
+  if (!mine && info.status === "open" && info.free > 0) {
+    joinPanel(info);
+    return;
+  }
+  tableScreen(info, mine || null);
+}
+
+function inviteBox(url) {
+  const full = new URL(url, location.href).href;
+  const input = el("input", { readonly: true, value: full, "data-testid": "invite-link",
+    "aria-label": "invite link", onfocus: (e) => e.target.select() });
+  const copy = el("button", { type: "button", "data-testid": "copy-invite", text: "Copy",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(full);
+        toast("Invite link copied", "info");
+      } catch {
+        input.select();
+        toast("Select the link and copy it", "info");
+      }
+    } });
+  return el("div", { class: "invite" }, el("span", { text: "Invite: " }), input, copy);
+}
+
+function joinPanel(info) {
+  const free = info.seats.filter((s) => !s.taken);
+  const seatSel = el("select", { id: "join-seat", "data-testid": "join-seat" },
+    ...free.map((s) => el("option", { value: s.seat, text: `Seat ${s.seat + 1}` })));
+  const name = el("input", { id: "join-name", "data-testid": "your-name", maxlength: 24,
+    value: savedName(), placeholder: "your name", autocomplete: "nickname" });
+  const join = el("button", { type: "submit", class: "primary", "data-testid": "join", text: "Take the seat" });
+  const form = el("form", { class: "panel join", "data-testid": "join-form" },
+    el("h1", { text: `${info.title}: join the table` }),
+    el("p", { class: "muted", text: info.seats.map((s) => `Seat ${s.seat + 1}: ${s.taken ? s.name : "free"}`).join(" · ") }),
+    el("div", { class: "field" }, el("label", { for: "join-name", text: "Your name" }), name),
+    el("div", { class: "field" }, el("label", { for: "join-seat", text: "Seat" }), seatSel),
+    el("div", { class: "buttons" }, join,
+      el("button", { type: "button", "data-testid": "watch", text: "Just watch",
+        onclick: () => { app.replaceChildren(); tableScreen(info, null); } })),
+    inviteBox(info.invite_url));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const who = name.value.trim();
+    if (who) localStorage.setItem(NAME_KEY, who);
+    join.disabled = true;
+    try {
+      const res = await api("POST", `/api/tables/${info.id}/join`,
+        { seat: Number(seatSel.value), name: who || null });
+      rememberSeat(info.id, res.seat, res.token);
+      route();
+    } catch (e) {
+      toast(e.message);
+      join.disabled = false;
+      if (e.code === "seat/taken" || e.code === "table/full") route();
+    }
+  });
+  app.append(form);
+}
+
+function forgetSeat(tableId) {
+  const all = seatsStore();
+  delete all[tableId];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+function tableScreen(info, saved) {
+  let mine = saved;
+  let seat = mine ? mine.seat : null;
+  const title = el("h1", { class: "title" });
+  const meta = el("span", { class: "meta muted" });
+  const waiting = el("span", { class: "waiting", "data-testid": "waiting" });
+  const scoreboard = el("ol", { class: "scoreboard", "data-testid": "scoreboard", "aria-label": "scores" });
+  const board = el("div", { class: "board", "data-testid": "board" });
+  const log = el("ol", { class: "log", "data-testid": "log", "aria-label": "what happened", "aria-live": "polite" });
+  const standings = el("section", { class: "standings panel", "data-testid": "standings", hidden: true });
+  const invite = el("div", { class: "invite-slot" });
+  app.append(el("section", { class: "table-page" },
+    el("div", { class: "table-header panel", "data-testid": "table-header" },
+      el("div", {}, title, meta), waiting, invite),
+    el("div", { class: "table-body" },
+      el("div", { class: "board-wrap" }, standings, board),
+      el("aside", { class: "side" },
+        el("div", { class: "panel" }, el("h2", { text: "Scores" }), scoreboard),
+        el("div", { class: "panel" }, el("h2", { text: "What happened" }), log)))));
+
+  let table = info;
+  let view = null;
+  let gameNo = null;
+  let renderer = null;
+  let rendererFor = null;
+  let ws = null;
+  let closed = false;
+  let retry = 0;
+  let retryTimer = null;
+  let pingTimer = null;
+  let nextId = 1;
+  let greeted = false;
+
+  const names = () => (view && view.header.seat_names) || table.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+
+  function drawTable() {
+    title.textContent = table.title;
+    const parts = [seat === null ? "watching" : `you are seat ${seat + 1}`];
+    if (table.summary) parts.push(table.summary);
+    if (table.game_no > 1) parts.push(`game ${table.game_no}`);
+    meta.textContent = " · " + parts.join(" · ");
+    invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "");
+    if (!view) {
+      const missing = table.seats.filter((s) => !s.taken).length;
+      waiting.textContent = table.status === "open"
+        ? `Waiting for ${missing} more ${missing === 1 ? "person" : "people"} to join.` : "";
+      drawScores();
+    }
+  }
+
+  function drawScores() {
+    const h = view && view.header;
+    const scoreNames = h ? h.score_names : names();
+    const scores = h ? h.scores : [];
+    const acting = new Set(h ? h.acting : []);
+    scoreboard.replaceChildren(...scoreNames.map((n, i) => {
+      const s = table.seats[i];
+      const online = s ? s.connected : true;
+      return el("li", { class: ["score", acting.has(i) ? "acting" : "", i === seat ? "me" : ""].join(" "),
+        "data-testid": "score", "data-seat": i },
+        el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? "connected" : "not connected" }),
+        el("span", { class: "name", text: n + (i === seat ? " (you)" : "") }),
+        el("span", { class: "pts", text: scores[i] !== undefined ? String(scores[i]) : "" }));
+    }));
+  }
+
+  function narrate(events, reset) {
+    if (reset) log.replaceChildren();
+    for (const e of events) {
+      if (!e.text) continue;
+      log.append(el("li", { class: e.audience !== undefined ? "private" : "", text: e.text }));
+    }
+    while (log.children.length > 300) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function drawStandings() {
+    const h = view && view.header;
+    if (!h || !h.terminal || !h.outcome) {
+      standings.hidden = true;
+      return;
+    }
+    const o = h.outcome;
+    const who = o.names && o.names.length ? o.names : h.score_names;
+    const order = who.map((_, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
+    const winners = o.winners.map((i) => who[i]).join(" and ");
+    standings.replaceChildren(
+      el("h2", { text: `${winners} ${o.winners.length > 1 ? "win" : "wins"}!` }),
+      table.win_rule ? el("p", { class: "muted", "data-testid": "win-rule", text: `Why: ${table.win_rule}.` }) : "",
+      el("ol", { class: "ranks" }, ...order.map((i) => el("li", { class: o.winners.includes(i) ? "winner" : "" },
+        el("span", { class: "rank", text: `${o.ranks[i]}.` }),
+        el("span", { class: "name", text: who[i] }),
+        el("span", { class: "pts", text: String(o.scores[i]) })))),
+      mine ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
+        onclick: async (ev) => {
+          ev.target.disabled = true;
+          try {
+            await api("POST", `/api/tables/${table.id}/again`, { token: mine.token });
+          } catch (e) {
+            toast(e.message);
+            ev.target.disabled = false;
+          }
+        } }) : "",
+      el("a", { href: "/", text: "Back to the lobby", onclick: (e) => { e.preventDefault(); go("/"); } }));
+    standings.hidden = false;
+  }
+
+  function send(obj) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(obj));
+      return true;
+    }
+    toast("Not connected: the move was not sent");
+    return false;
+  }
+
+  async function mountRenderer(gameId) {
+    if (rendererFor === gameId && renderer) return renderer;
+    if (renderer) renderer.destroy();
+    renderer = null;
+    rendererFor = gameId;
+    const ctx = {
+      send: (action) => send({ type: "act", move: view.header.move, action, id: String(nextId++) }),
+      seat,
+      names: names(),
+      options: table.config,
+    };
+    board.replaceChildren();
+    try {
+      if (!document.querySelector(`link[data-game="${gameId}"]`)) {
+        document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${gameId}.css`, "data-game": gameId }));
+      }
+      const mod = await import(`/static/games/${gameId}.js`);
+      renderer = mod.createRenderer(board, ctx);
+    } catch (e) {
+      console.warn("renderer unavailable, listing legal actions", e);
+      renderer = plainRenderer(board, ctx);
+    }
+    return renderer;
+  }
+
+  let drawing = Promise.resolve();
+  function show(newView, events, initial) {
+    // Frames are drawn strictly in order, even while a renderer module is still loading.
+    drawing = drawing.then(async () => {
+      view = newView;
+      const h = view.header;
+      document.title = `${h.title} · racedeck`;
+      waiting.textContent = h.terminal ? "The game is over." : h.waiting;
+      drawScores();
+      const r = await mountRenderer(h.game);
+      try {
+        r.update(view, events, { initial });
+      } catch (e) {
+        console.error(e);
+        toast("The board could not be drawn: " + e.message);
+      }
+      drawStandings();
+    });
+  }
+
+  function onFrame(frame) {
+    switch (frame.type) {
+      case "welcome": {
+        table = frame.table;
+        drawTable();
+        const fresh = gameNo !== frame.game_no;
+        gameNo = frame.game_no;
+        narrate(frame.events, true);
+        if (frame.view) show(frame.view, frame.events, true);
+        else if (fresh && renderer) { renderer.destroy(); renderer = null; rendererFor = null; }
+        break;
+      }
+      case "update": {
+        const fresh = gameNo !== frame.game_no;
+        if (fresh) {
+          gameNo = frame.game_no;
+          if (renderer) { renderer.destroy(); renderer = null; rendererFor = null; }
+          standings.hidden = true;
+        }
+        narrate(frame.events, fresh);
+        show(frame.view, frame.events, fresh);
+        break;
+      }
+      case "table":
+        table = frame.table;
+        drawTable();
+        if (view) drawScores();
+        break;
+      case "error":
+        if (frame.code === "auth/invalid" && mine && !greeted) {
+          // The server does not know this seat's key (a new database?): watch instead.
+          toast("Your seat's key is not valid here any more; you are watching.");
+          forgetSeat(table.id);
+          mine = null;
+          seat = null;
+        } else if (frame.code !== "action/stale") {
+          toast(frame.message);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  function connect() {
+    if (closed) return;
+    setStatus("connecting", retry ? "reconnecting…" : "connecting…");
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/${table.id}`);
+    greeted = false;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(mine ? { type: "hello", token: mine.token } : { type: "hello", spectator: true }));
+    });
+    ws.addEventListener("message", (ev) => {
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "welcome") {
+        greeted = true;
+        retry = 0;
+        setStatus("online", "connected");
+      }
+      onFrame(frame);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(pingTimer);
+      if (closed) return;
+      setStatus("offline", "offline, reconnecting…");
+      // Back off 0.5 s, 1 s, 2 s … up to 15 s, with jitter so a restarted server is not stormed.
+      const delay = Math.min(15000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
+      retry += 1;
+      retryTimer = setTimeout(connect, delay);
+    });
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
+  }
+
+  drawTable();
+  connect();
+  leave = () => {
+    closed = true;
+    clearTimeout(retryTimer);
+    clearInterval(pingTimer);
+    if (ws) ws.close();
+    if (renderer) renderer.destroy();
+  };
+}
+
+// A renderer for games without one: the legal actions as buttons (keeps every game playable).
+function plainRenderer(root, ctx) {
+  const box = el("div", { class: "plain" });
+  root.append(box);
+  return {
+    update(view) {
+      const acts = view.legal_actions || [];
+      box.replaceChildren(
+        el("p", { class: "muted", text: acts.length ? "Your choices:" : "Nothing to choose now." }),
+        el("div", { class: "choices" }, ...acts.map((a) => el("button", { type: "button",
+          "data-testid": "legal-action", "data-action": JSON.stringify(a),
+          text: Object.entries(a).map(([k, v]) => (k === "type" ? v : `${k}: ${JSON.stringify(v)}`)).join(" · "),
+          onclick: () => ctx.send(a) }))));
+    },
+    destroy() { box.remove(); },
+  };
+}
+
+route();

@@ -1,0 +1,725 @@
+// Setback in the browser: the grid from START to FINISH, the tokens, your hand, and menus that
+// offer only the legal (card, target, lane) choices of the view.
+//
+// Renderer interface (see docs/protocol.md): createRenderer(root, ctx) -> {update, destroy}.
+// The view is the engine's JSON view (docs/json.md, "Setback view") with its "header". Nothing
+// here re-derives a rule: where a card lands or whether a token is protected is shown only when
+// the view says so (optional helper fields), never computed here.
+//
+// BLOCK windows (SB-9 amended): every seat the window asks sees the same prompt; a seat without
+// a BLOCK simply has no BLOCK button (its legal actions hold "pass" only). Seats that are not
+// asked see that a window is open and what was declared, never who is asked.
+//
+// Test hooks (data-testid), so a test can play a whole game by clicking legal choices:
+//   data-testid="sb-board"     the SVG grid; data-testid="token" + data-seat, data-row, data-lane
+//   data-testid="card"         a card you may play now (hand or board); data-card="FOE-1*"
+//   data-testid="choice"       one complete legal action of the chosen card; data-action='<JSON>'
+//   data-testid="action"       a one-click legal action (end, discard, block, pass, steps);
+//                              data-action='<action JSON>'
+//   data-testid="window"       the BLOCK window panel (the declared action and BLOCKs so far)
+//   data-testid="prompt"       the question being asked of you
+//   data-testid="sb-status"    whose turn and which part of it; the winner at the end
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
+const MOVEMENT = ["MOVE", "FOE", "ALL"];
+const ACTION_NOTES = {
+  SHIFT: "move a token to another lane of its row",
+  TRADE: "swap two tokens' places",
+  CUT: "put a token just in front of another",
+  DRAW: "draw cards (FREE)",
+  REVAMP: "add or remove a lane",
+  SKIP: "an opponent loses a turn",
+  BLOCK: "cancels an action, any time",
+};
+const ICONS = { SHIFT: "⇆", TRADE: "⇄", CUT: "✂", DRAW: "+2", REVAMP: "▥", SKIP: "»", BLOCK: "⊘" };
+
+function el(name, attrs = {}, ...children) {
+  const node = document.createElement(name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function svg(name, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+/** A card face name ("FOE-1*", "CUT") as {kind, amount, free}. */
+export function parseCard(face) {
+  const free = face.endsWith("*") || face === "DRAW";
+  const t = face.replace("*", "");
+  for (const kind of MOVEMENT) {
+    if (t.startsWith(kind) && /^[+-][12]$/.test(t.slice(kind.length))) return { kind, amount: Number(t.slice(kind.length)), free };
+  }
+  return { kind: t, amount: 0, free };
+}
+
+function cardClass(face) {
+  const c = parseCard(face);
+  if (MOVEMENT.includes(c.kind)) return `sb-${c.amount > 0 ? "plus" : "minus"} sb-kind-${c.kind.toLowerCase()}`;
+  return `sb-act sb-kind-${c.kind.toLowerCase()}`;
+}
+
+export function createRenderer(root, ctx) {
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  root.classList.add("sb");
+  const status = el("div", { class: "sb-status", "data-testid": "sb-status", role: "status", "aria-live": "polite" });
+  const boardBox = el("div", { class: "sb-board" });
+  const side = el("div", { class: "sb-side" });
+  const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": "Your choice" });
+  const handBox = el("section", { class: "sb-hand", "aria-label": "Your hand" });
+  const players = el("section", { class: "sb-players", "aria-label": "Players" });
+  side.append(prompt, handBox, players);
+  root.replaceChildren(status, el("div", { class: "sb-main" }, boardBox, side));
+
+  let view = null;
+  let chosen = null; // the card face chosen in the menu (hand or board)
+  let highlight = null; // {tokens: [...], lanes: [...]} while an option is hovered/focused
+  let lastDeclared = null; // the latest declared action, with what became of it
+  let sent = false; // an action is on its way: no second one until the next update
+  let sentTimer = null;
+  let queue = [];
+  let busy = false;
+  let destroyed = false;
+  let previousSpots = new Map();
+
+  const names = () => (view && view.header && view.header.seat_names) || ctx.names || [];
+  const nameOf = (seat) => names()[seat] || `P${seat + 1}`;
+  const colour = (seat) => COLOURS[seat % COLOURS.length];
+  const isMe = (seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
+  const you = (seat) => (isMe(seat) ? "you" : nameOf(seat));
+  const who = (seat, verbs, verb) => (isMe(seat) ? `you ${verb}` : `${nameOf(seat)} ${verbs}`);
+  const rows = () => view.grid.length;
+  const lanes = () => (view.grid.length ? view.grid[0].length : 0);
+  const config = () => (view.header && view.header.config) || ctx.options || {};
+
+  function where(seat) {
+    const [row, lane] = view.tokens[seat];
+    if (row < 0) return "START";
+    if (row >= rows()) return "FINISH";
+    if (lane < 0) return `row ${row + 1}, waiting for a lane`;
+    return `row ${row + 1}, lane ${lane + 1}`;
+  }
+
+  // Optional helper fields of the view: never computed here.
+  function onBlock(seat) {
+    const f = view.on_block || view.protected;
+    return Array.isArray(f) ? !!f[seat] : null;
+  }
+
+  function landingOf(action) {
+    const src = view.landings || view.previews;
+    if (!src) return action.landing || action.to || null;
+    const key = JSON.stringify(action);
+    if (Array.isArray(src)) {
+      const hit = src.find((p) => p.action && JSON.stringify(p.action) === key);
+      return hit ? hit.landing ?? hit.to ?? hit.text : null;
+    }
+    return src[key] || null;
+  }
+
+  function landingText(l) {
+    if (l === null || l === undefined) return "";
+    if (typeof l === "string") return l;
+    if (Array.isArray(l)) return l[0] < 0 ? "START" : l[0] >= rows() ? "FINISH" : `row ${l[0] + 1}`;
+    if (l.text) return l.text;
+    return "";
+  }
+
+  // -- words for actions ------------------------------------------------------------------------
+
+  /** What a play does, in words, as its option button says it (whose view: ctx.seat). */
+  function describePlay(play, by) {
+    const c = parseCard(play.card);
+    const t = play.target;
+    const hasTarget = t !== undefined && t >= 0;
+    const lane = play.lane !== undefined && play.lane >= 0 ? play.lane : null;
+    const amt = `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}`;
+    switch (c.kind) {
+      case "MOVE":
+        return lane !== null ? `${by === undefined ? "move" : "moves"} ${amt}, entering lane ${lane + 1} from START` : `${by === undefined ? "move yourself" : "moves"} ${amt}`;
+      case "FOE":
+        if (!hasTarget) return "no opponent to move: played for no effect";
+        return `${who(t, "moves", "move")} ${amt}${lane !== null ? `, entering lane ${lane + 1}` : ""}`;
+      case "ALL":
+        return `every token not on a BLOCK moves ${amt}`;
+      case "DRAW":
+        return `draw ${config().draw_count ?? 2} cards`;
+      case "SKIP":
+        return hasTarget ? `${who(t, "loses", "lose")} the next turn` : "lose this turn";
+      case "SHIFT":
+        return hasTarget ? `${who(t, "shifts", "shift")} to lane ${lane + 1}` : "no token to shift: no effect";
+      case "TRADE":
+        return hasTarget ? `${isMe(t) ? "you" : nameOf(t)} and ${you(play.other)} swap places` : "nothing to trade: no effect";
+      case "CUT":
+        return hasTarget ? `${who(t, "cuts", "cut")} in front of ${you(play.other)}` : "nobody to cut: no effect";
+      case "REVAMP":
+        if (play.mode === "remove") return `remove lane ${lane + 1}`;
+        if (play.mode === "add-left") return "add a lane on the left";
+        if (play.mode === "add-right") return "add a lane on the right";
+        return "no lane to add or remove: no effect";
+      default:
+        return play.card;
+    }
+  }
+
+  function declaredLine(decl) {
+    const by = decl.player;
+    const line = el("div", { class: "sb-declared" });
+    line.append(tokenChip(by), " ");
+    line.append(el("strong", { text: decl.source === "board" ? `${isMe(by) ? "Your" : `${nameOf(by)}'s`} Board Action` : `${isMe(by) ? "You play" : `${nameOf(by)} plays`}` }), " ");
+    line.append(cardMini(decl.play.card), ": ");
+    line.append(el("span", { text: describePlay(decl.play, by) }));
+    return line;
+  }
+
+  // -- the board ------------------------------------------------------------------------------
+
+  const CW = 118; // card width
+  const CH = 78; // card height
+  const GAP = 10;
+  const LABEL = 54; // the row labels' column
+  const BAR = 46; // START and FINISH bars
+
+  function cardSvg(face, x, y, opts = {}) {
+    const c = parseCard(face);
+    const g = svg("g", { class: `sb-card ${cardClass(face)}${opts.lit ? " sb-lit" : ""}`, transform: `translate(${x},${y})` });
+    g.append(svg("rect", { width: CW, height: CH, rx: 9, class: "sb-card-bg" }));
+    if (MOVEMENT.includes(c.kind)) {
+      g.append(svg("text", { x: 10, y: 24, class: "sb-card-kind", text: c.kind }));
+      g.append(svg("text", { x: 10, y: 56, class: "sb-card-amount", text: `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` }));
+      // Arrows: green ones point at FINISH, red ones at START (SB-2).
+      const n = Math.abs(c.amount);
+      for (let i = 0; i < n; i++) {
+        const ax = CW - 26 - i * 18; // top right, clear of the amount and of a token
+        const d = c.amount > 0 ? `M${ax},24 l8,-14 l8,14 z` : `M${ax},10 l8,14 l8,-14 z`;
+        g.append(svg("path", { d, class: "sb-arrow" }));
+      }
+    } else {
+      g.append(svg("text", { x: 10, y: 24, class: "sb-card-kind", text: c.kind }));
+      g.append(svg("text", { x: 12, y: 60, class: "sb-card-icon", text: ICONS[c.kind] || "" }));
+    }
+    if (c.free) {
+      // Movement cards carry their arrows top right: their FREE mark goes under the amount.
+      const [fx, fy] = MOVEMENT.includes(c.kind) ? [10, 62] : [CW - 44, 6];
+      g.append(svg("rect", { x: fx, y: fy, width: 38, height: 14, rx: 7, class: "sb-free-bg" }));
+      g.append(svg("text", { x: fx + 19, y: fy + 11, class: "sb-free", text: "FREE" }));
+    }
+    g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${MOVEMENT.includes(c.kind) ? describeMovementCard(c) : ACTION_NOTES[c.kind] || ""}` }));
+    return g;
+  }
+
+  function describeMovementCard(c) {
+    const who = { MOVE: "the player who plays or stands on it", FOE: "a chosen opponent", ALL: "every token not on a BLOCK" }[c.kind];
+    return `${who} moves ${c.amount > 0 ? "+" : ""}${c.amount}`;
+  }
+
+  function drawBoard() {
+    const v = view;
+    const R = rows();
+    const L = lanes();
+    const width = LABEL + L * (CW + GAP);
+    const height = BAR + GAP + R * (CH + GAP) + BAR;
+    const g = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "sb-svg", role: "img", "aria-label": `Board: ${R} rows of ${L} lanes`, "data-testid": "sb-board" });
+    const laneX = (lane) => LABEL + lane * (CW + GAP);
+    const rowY = (row) => BAR + GAP + (R - 1 - row) * (CH + GAP);
+    const lit = highlight || { tokens: [], lanes: [] };
+    // Lane highlights (a lane being chosen).
+    for (const lane of lit.lanes || []) {
+      if (lane < 0 || lane >= L) continue;
+      g.append(svg("rect", { x: laneX(lane) - 4, y: BAR + 2, width: CW + 8, height: R * (CH + GAP) + GAP - 4, rx: 12, class: "sb-lane-lit" }));
+    }
+    // FINISH and START bars.
+    g.append(svg("rect", { x: LABEL, y: 0, width: width - LABEL - GAP, height: BAR, rx: 10, class: "sb-finish" }));
+    g.append(svg("text", { x: LABEL + 12, y: BAR / 2 + 6, class: "sb-bar-label", text: "FINISH" }));
+    const startY = height - BAR;
+    g.append(svg("rect", { x: LABEL, y: startY, width: width - LABEL - GAP, height: BAR, rx: 10, class: "sb-start" }));
+    g.append(svg("text", { x: LABEL + 12, y: startY + BAR / 2 + 6, class: "sb-bar-label", text: "START" }));
+    // Lane numbers and row labels.
+    for (let lane = 0; lane < L; lane++) g.append(svg("text", { x: laneX(lane) + CW / 2, y: startY - 2, class: "sb-lane-no", text: "" }));
+    for (let row = 0; row < R; row++) {
+      g.append(svg("text", { x: LABEL - 10, y: rowY(row) + CH / 2 + 5, class: "sb-row-label", text: `${row + 1}` }));
+    }
+    // Cards.
+    for (let row = 0; row < R; row++) {
+      for (let lane = 0; lane < L; lane++) g.append(cardSvg(v.grid[row][lane], laneX(lane), rowY(row)));
+    }
+    // Tokens.
+    const spots = new Map();
+    const atStart = [];
+    const atFinish = [];
+    v.tokens.forEach(([row, lane], seat) => {
+      if (row < 0) atStart.push(seat);
+      else if (row >= R) atFinish.push(seat);
+      else if (lane < 0) atStart.push(seat); // displaced by a REVAMP, waiting for a lane
+      else spots.set(seat, { x: laneX(lane) + CW - 18, y: rowY(row) + CH - 20 });
+    });
+    const spread = (list, y) =>
+      list.forEach((seat, i) => spots.set(seat, { x: LABEL + 124 + i * 40, y }));
+    spread(atFinish, BAR / 2);
+    spread(atStart, startY + BAR / 2);
+    const tokensG = svg("g", { class: "sb-tokens" });
+    for (const [seat, pt] of spots) {
+      const cls = ["sb-token"];
+      if (seat === v.current && v.phase !== "over") cls.push("sb-current");
+      if (isMe(seat)) cls.push("sb-mine");
+      if ((lit.tokens || []).includes(seat)) cls.push("sb-token-lit");
+      const t = svg("g", { class: cls.join(" "), transform: `translate(${pt.x},${pt.y})`, "data-testid": "token", "data-seat": seat, "data-row": v.tokens[seat][0], "data-lane": v.tokens[seat][1] });
+      t.append(svg("title", { text: `${nameOf(seat)}: ${where(seat)}` }));
+      if ((lit.tokens || []).includes(seat)) t.append(svg("circle", { r: 24, class: "sb-token-ring" }));
+      if (seat === v.current && v.phase !== "over") t.append(svg("circle", { r: 21, class: "sb-halo" }));
+      t.append(svg("circle", { r: 15, fill: colour(seat), class: "sb-disc" }));
+      t.append(svg("text", { y: 6, class: "sb-token-text", text: String(seat + 1) }));
+      if (v.winner === seat) t.append(svg("text", { x: 30, y: 8, class: "sb-crown", text: "★" }));
+      tokensG.append(t);
+    }
+    g.append(tokensG);
+    if (v.rows_removed) {
+      g.append(svg("text", { x: width - GAP - 10, y: startY + BAR / 2 + 5, class: "sb-removed", text: `${v.rows_removed} row${v.rows_removed > 1 ? "s" : ""} removed` }));
+    }
+    boardBox.replaceChildren(g);
+    return spots;
+  }
+
+  function animateTokens(spots) {
+    if (reduced) return 0;
+    let any = 0;
+    for (const [seat, pt] of spots) {
+      const old = previousSpots.get(seat);
+      if (!old || (old.x === pt.x && old.y === pt.y)) continue;
+      const node = boardBox.querySelector(`[data-testid="token"][data-seat="${seat}"]`);
+      if (!node || !node.animate) continue;
+      node.animate(
+        [{ transform: `translate(${old.x}px,${old.y}px)` }, { transform: `translate(${pt.x}px,${pt.y}px)` }],
+        { duration: 420, easing: "ease-in-out" },
+      );
+      any = 420;
+    }
+    return any;
+  }
+
+  // -- small HTML pieces ----------------------------------------------------------------------
+
+  function tokenChip(seat) {
+    return el("span", { class: "sb-chip", style: `--c:${colour(seat)}`, "aria-hidden": "true", text: String(seat + 1) });
+  }
+
+  function cardMini(face) {
+    const c = parseCard(face);
+    const amt = MOVEMENT.includes(c.kind) ? `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` : "";
+    return el(
+      "span",
+      { class: `sb-mini ${cardClass(face)}` },
+      el("span", { class: "sb-mini-kind", text: c.kind }),
+      amt ? el("span", { class: "sb-mini-amt", text: amt }) : null,
+      c.free ? el("span", { class: "sb-mini-free", text: "FREE" }) : null,
+    );
+  }
+
+  function handCard(face, playable, selected) {
+    const c = parseCard(face);
+    const amt = MOVEMENT.includes(c.kind) ? `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` : ICONS[c.kind] || "";
+    const inner = [
+      el("span", { class: "sb-hc-kind", text: c.kind }),
+      el("span", { class: "sb-hc-amt", text: amt }),
+      MOVEMENT.includes(c.kind) ? el("span", { class: "sb-hc-arrows", text: (c.amount > 0 ? "▲" : "▼").repeat(Math.abs(c.amount)) }) : null,
+      c.free ? el("span", { class: "sb-hc-free", text: "FREE" }) : null,
+    ];
+    const cls = `sb-hc ${cardClass(face)}${selected ? " sb-selected" : ""}`;
+    if (!playable) return el("span", { class: cls, title: face }, ...inner);
+    return el(
+      "button",
+      {
+        type: "button",
+        class: cls,
+        "data-testid": "card",
+        "data-card": face,
+        "aria-pressed": selected ? "true" : "false",
+        "aria-label": `${face}${c.free ? " (FREE)" : ""}`,
+        onclick: () => {
+          chosen = chosen === face ? null : face;
+          highlight = null;
+          renderSide();
+          const first = prompt.querySelector('[data-testid="choice"]');
+          if (first && chosen) first.focus();
+        },
+      },
+      ...inner,
+    );
+  }
+
+  function send(action) {
+    // While earlier frames are still being drawn, this menu is not the latest one.
+    if (sent || queue.length) return;
+    sent = true;
+    // An answer that brings no update (an error the page shows) must not leave the menu dead.
+    clearTimeout(sentTimer);
+    sentTimer = setTimeout(() => {
+      sent = false;
+      if (view) renderSide();
+    }, 4000);
+    chosen = null;
+    highlight = null;
+    ctx.send(action);
+    prompt.classList.add("sb-sent");
+    prompt.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  }
+
+  function actionButton(action, label, cls = "", testid = "action") {
+    return el("button", {
+      type: "button",
+      class: `sb-btn ${cls}`,
+      "data-testid": testid,
+      "data-action": JSON.stringify(action),
+      text: label,
+      onclick: () => send(action),
+      onmouseenter: () => lightFor(action),
+      onfocus: () => lightFor(action),
+      onmouseleave: () => lightFor(null),
+      onblur: () => lightFor(null),
+    });
+  }
+
+  function lightFor(action) {
+    let next = null;
+    if (action) {
+      const tokens = [];
+      const ls = [];
+      if (action.type === "play") {
+        if (action.target !== undefined && action.target >= 0) tokens.push(action.target);
+        if (action.other !== undefined && action.other >= 0) tokens.push(action.other);
+        if (action.lane !== undefined && action.lane >= 0) ls.push(action.lane);
+      } else if (action.type === "step") {
+        tokens.push(action.token);
+        if (action.lane >= 0) ls.push(action.lane);
+      }
+      next = { tokens, lanes: ls };
+    }
+    if (JSON.stringify(next) === JSON.stringify(highlight)) return;
+    highlight = next;
+    previousSpots = drawBoard();
+  }
+
+  // -- the menus ------------------------------------------------------------------------------
+
+  /** Options of one card, grouped by a sub-heading (a target) when a card has many. */
+  function optionGroups(face, plays) {
+    const c = parseCard(face);
+    const groups = new Map();
+    const add = (heading, action, label) => {
+      if (!groups.has(heading)) groups.set(heading, []);
+      groups.get(heading).push([action, label]);
+    };
+    for (const a of plays) {
+      const t = a.target !== undefined && a.target >= 0 ? a.target : null;
+      const lane = a.lane !== undefined && a.lane >= 0 ? a.lane : null;
+      const land = landingText(landingOf(a));
+      const tail = land ? ` → ${land}` : "";
+      if ((c.kind === "MOVE" || c.kind === "FOE") && lane !== null) {
+        const who = c.kind === "FOE" ? `${nameOf(t)} (on START) enters lane:` : "Enter from START into lane:";
+        add(who, a, `lane ${lane + 1}${tail}`);
+      } else if (c.kind === "FOE" && t !== null) {
+        add("Which opponent?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : tail}`);
+      } else if (c.kind === "SHIFT" && t !== null) {
+        add(`Shift ${you(t)} to:`, a, `lane ${lane + 1}`);
+      } else if (c.kind === "CUT" && t !== null) {
+        add(`${isMe(t) ? "You cut" : `${nameOf(t)} cuts`} in front of:`, a, nameOf(a.other));
+      } else if (c.kind === "TRADE" && t !== null) {
+        add(`${isMe(t) ? "You" : nameOf(t)} swap${isMe(t) ? "" : "s"} places with:`, a, nameOf(a.other));
+      } else if (c.kind === "SKIP" && t !== null) {
+        add("Who loses the next turn?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : ""}`);
+      } else if (c.kind === "REVAMP" && a.mode === "remove") {
+        add("Remove a lane:", a, `lane ${lane + 1}`);
+      } else if (c.kind === "REVAMP" && a.mode) {
+        add("Add a lane:", a, a.mode === "add-left" ? "on the left" : "on the right");
+      } else {
+        add("", a, `${describePlay(a)}${tail}`);
+      }
+    }
+    return groups;
+  }
+
+  function renderOptions(face, plays, intro) {
+    const box = el("div", { class: "sb-options" });
+    box.append(el("div", { class: "sb-options-head" }, cardMini(face), " ", el("span", { text: intro })));
+    for (const [heading, options] of optionGroups(face, plays)) {
+      const row = el("div", { class: "sb-option-row" });
+      if (heading) row.append(el("div", { class: "sb-option-heading", text: heading }));
+      const btns = el("div", { class: "sb-option-btns" });
+      for (const [action, label] of options) btns.append(actionButton(action, label, "sb-option", "choice"));
+      row.append(btns);
+      box.append(row);
+    }
+    return box;
+  }
+
+  function renderPrompt() {
+    const v = view;
+    const legal = v.legal_actions || [];
+    prompt.replaceChildren();
+    prompt.classList.remove("sb-sent", "sb-asking", "sb-window-open");
+    // The BLOCK window: the same prompt for everyone asked (SB-9).
+    if (v.window_open) {
+      prompt.classList.add("sb-window-open");
+      const w = el("div", { class: "sb-window", "data-testid": "window" });
+      w.append(el("div", { class: "sb-window-title", text: "BLOCK window" }));
+      if (v.declared) w.append(declaredLine(v.declared));
+      if (v.blocks && v.blocks.length) {
+        const b = el("div", { class: "sb-blocks" }, el("span", { text: "BLOCKed by " }));
+        v.blocks.forEach((seat, i) => b.append(i ? ", then " : "", tokenChip(seat), ` ${nameOf(seat)}`));
+        w.append(b);
+      }
+      if (legal.length) {
+        prompt.classList.add("sb-asking");
+        const cancels = (v.blocks || []).length % 2 === 0;
+        w.append(
+          el("p", {
+            class: "sb-question",
+            text: (v.blocks || []).length ? "Do you BLOCK the BLOCK?" : "Do you BLOCK it?",
+          }),
+          el("p", {
+            class: "sb-dim",
+            text: cancels ? "A BLOCK from your hand would cancel the action." : "A BLOCK from your hand would cancel that BLOCK: the action would stand.",
+          }),
+        );
+        const btns = el("div", { class: "sb-option-btns" });
+        for (const a of legal) {
+          if (a.type === "block") btns.append(actionButton(a, "BLOCK", "sb-block-btn"));
+        }
+        for (const a of legal) {
+          if (a.type === "pass") btns.append(actionButton(a, "Pass", "sb-pass-btn"));
+        }
+        w.append(btns);
+      } else {
+        w.append(el("p", { class: "sb-dim", text: "Waiting for answers: anyone may BLOCK it." }));
+      }
+      prompt.append(w);
+      return;
+    }
+    if (!legal.length) {
+      if (v.phase !== "over" && lastDeclared) {
+        prompt.append(lastDeclaredBox());
+      }
+      return;
+    }
+    prompt.classList.add("sb-asking");
+    if (v.phase === "step") return renderStep(legal);
+    const plays = legal.filter((a) => a.type === "play");
+    const faces = [...new Set(plays.map((a) => a.card))];
+    if (v.phase === "board") {
+      const face = faces[0];
+      prompt.append(el("p", { class: "sb-question", text: "Board Action: the card under your token acts as if you played it." }));
+      if (faces.length === 1) prompt.append(renderOptions(face, plays, "How?"));
+      return;
+    }
+    // The Hand Action.
+    const nonfree = v.nonfree_played;
+    prompt.append(
+      el("p", {
+        class: "sb-question",
+        text: v.hand_played ? "Play another FREE card, or end your turn." : "Hand Action: choose a card to play.",
+      }),
+    );
+    if (!v.hand_played) prompt.append(el("p", { class: "sb-dim", text: "One card, plus any FREE cards, before or after it." }));
+    if (chosen && faces.includes(chosen)) {
+      prompt.append(renderOptions(chosen, plays.filter((a) => a.card === chosen), "what should it do?"));
+    } else if (faces.length) {
+      prompt.append(el("p", { class: "sb-hint", text: "Pick a highlighted card in your hand." }));
+    }
+    const extra = el("div", { class: "sb-option-btns" });
+    for (const a of legal) {
+      if (a.type === "end") extra.append(actionButton(a, "End turn", "sb-end-btn"));
+      if (a.type === "discard") extra.append(actionButton(a, "Discard a BLOCK (you hold only BLOCKs)", "sb-end-btn"));
+    }
+    if (extra.childElementCount) prompt.append(extra);
+    void nonfree;
+  }
+
+  function renderStep(legal) {
+    const v = view;
+    const kind = v.context && v.context.kind;
+    let q = "Choose:";
+    if (kind === "all") {
+      const amount = v.context.amount;
+      q = `ALL ${amount > 0 ? "+" : ""}${amount}: which token moves next?`;
+    } else if (kind === "place") q = "REVAMP: the lane is gone. Which lane does the token go to?";
+    else if (kind === "join") q = `REVAMP: a new lane ${Number(v.context.lane) + 1}. Move into it?`;
+    prompt.append(el("p", { class: "sb-question", text: q }));
+    const groups = new Map();
+    for (const a of legal) {
+      let heading = `${nameOf(a.token)} (${where(a.token)})`;
+      let label;
+      if (kind === "join") {
+        heading = "";
+        label = a.lane >= 0 ? `move into lane ${a.lane + 1}` : "stay where you are";
+      } else if (kind === "place") label = `lane ${a.lane + 1}`;
+      else label = a.lane >= 0 ? `enter lane ${a.lane + 1}` : `move ${nameOf(a.token)}`;
+      if (!groups.has(heading)) groups.set(heading, []);
+      groups.get(heading).push([a, label]);
+    }
+    for (const [heading, options] of groups) {
+      const row = el("div", { class: "sb-option-row" });
+      if (heading) {
+        const seat = options[0][0].token;
+        row.append(el("div", { class: "sb-option-heading" }, tokenChip(seat), ` ${heading}`));
+      }
+      const btns = el("div", { class: "sb-option-btns" });
+      for (const [a, label] of options) btns.append(actionButton(a, label, "sb-option"));
+      row.append(btns);
+      prompt.append(row);
+    }
+  }
+
+  function lastDeclaredBox() {
+    const box = el("div", { class: `sb-last${lastDeclared.cancelled ? " sb-cancelled" : ""}` });
+    box.append(el("div", { class: "sb-dim", text: "Last action" }), declaredLine(lastDeclared));
+    if (lastDeclared.cancelled) box.append(el("div", { class: "sb-cancel-note", text: "BLOCKed: cancelled" }));
+    return box;
+  }
+
+  function renderHand() {
+    const v = view;
+    handBox.replaceChildren();
+    if (ctx.seat === null || ctx.seat === undefined || v.phase === "over") return;
+    const legal = v.legal_actions || [];
+    const playable = new Set(v.phase === "hand" && !v.window_open ? legal.filter((a) => a.type === "play").map((a) => a.card) : []);
+    handBox.append(el("h3", { text: `Your hand (${v.hand.length})` }));
+    const row = el("div", { class: "sb-hand-cards" });
+    if (!v.hand.length) row.append(el("span", { class: "sb-dim", text: "no cards" }));
+    // Equal cards are one card with a count: playing either is the same choice.
+    const counts = new Map();
+    for (const face of v.hand) counts.set(face, (counts.get(face) || 0) + 1);
+    for (const [face, n] of counts) {
+      const card = handCard(face, playable.has(face), chosen === face);
+      if (n > 1) card.append(el("span", { class: "sb-hc-count", text: `×${n}` }));
+      row.append(card);
+    }
+    handBox.append(row);
+  }
+
+  function renderPlayers() {
+    const v = view;
+    players.replaceChildren();
+    const tbl = el("table", { class: "sb-table" });
+    tbl.append(el("thead", {}, el("tr", {}, ...["player", "where", "cards", ""].map((h) => el("th", { scope: "col", text: h })))));
+    const body = el("tbody");
+    for (let seat = 0; seat < v.players; seat++) {
+      const notes = [];
+      if (v.skips && v.skips[seat]) notes.push(`SKIP ×${v.skips[seat]}: loses the next turn${v.skips[seat] > 1 ? "s" : ""}`);
+      if (onBlock(seat)) notes.push("on BLOCK: protected");
+      if (seat === v.current && v.phase !== "over") notes.push("on turn");
+      if (v.winner === seat) notes.push("winner");
+      body.append(
+        el(
+          "tr",
+          { class: `${isMe(seat) ? "sb-mine-row" : ""}${seat === v.current && v.phase !== "over" ? " sb-current-row" : ""}` },
+          el("td", {}, tokenChip(seat), ` ${nameOf(seat)}${isMe(seat) ? " (you)" : ""}`),
+          el("td", { text: where(seat) }),
+          el("td", { class: "num", text: String(v.hand_sizes[seat]) }),
+          el("td", { class: "sb-note", text: notes.join(" · ") }),
+        ),
+      );
+    }
+    tbl.append(body);
+    players.append(tbl);
+    const top = v.discard && v.discard.length ? v.discard[v.discard.length - 1] : null;
+    players.append(
+      el("p", { class: "sb-dim sb-piles" }, `Draw pile ${v.draw_size} · discards ${v.discard.length}`, top ? " · top " : "", top ? cardMini(top) : null),
+    );
+  }
+
+  function renderStatus() {
+    const v = view;
+    status.replaceChildren();
+    status.classList.toggle("sb-your-turn", (v.legal_actions || []).length > 0);
+    if (v.phase === "over") {
+      status.append(el("strong", { text: v.winner >= 0 ? `${isMe(v.winner) ? "You win" : `${nameOf(v.winner)} wins`}: first to reach FINISH.` : "Game over." }));
+      return;
+    }
+    const phase = { board: "Board Action", hand: "Hand Action", window: "BLOCK window", step: "a card is resolving" }[v.phase] || v.phase;
+    status.append(tokenChip(v.current), " ", el("strong", { text: isMe(v.current) ? "Your turn" : `${nameOf(v.current)}'s turn` }), ` · ${phase}`);
+    if ((v.legal_actions || []).length && !isMe(v.current)) status.append(el("strong", { text: " · you are asked" }));
+  }
+
+  function renderSide() {
+    renderStatus();
+    renderPrompt();
+    renderHand();
+    renderPlayers();
+  }
+
+  // -- events ---------------------------------------------------------------------------------
+
+  function readEvents(events) {
+    for (const e of events || []) {
+      if (e.kind === "declared") lastDeclared = { player: e.player, source: e.source, play: e.play, cancelled: false };
+      else if (e.kind === "cancelled" && lastDeclared) lastDeclared.cancelled = true;
+      else if (e.kind === "turn_started") chosen = null;
+    }
+  }
+
+  function show(item) {
+    sent = false;
+    clearTimeout(sentTimer);
+    const before = previousSpots;
+    view = item.view;
+    readEvents(item.events);
+    const legal = view.legal_actions || [];
+    if (chosen && !legal.some((a) => a.type === "play" && a.card === chosen)) chosen = null;
+    highlight = null;
+    const spots = drawBoard();
+    renderSide();
+    previousSpots = before;
+    const wait = item.initial || item.skipAnimation ? 0 : animateTokens(spots);
+    previousSpots = spots;
+    return wait;
+  }
+
+  function pump() {
+    if (busy || destroyed || !queue.length) return;
+    const item = queue.shift();
+    if (queue.length > 2) item.skipAnimation = true;
+    const wait = show(item);
+    if (wait > 0) {
+      busy = true;
+      setTimeout(() => {
+        busy = false;
+        pump();
+      }, wait + 80);
+    } else pump();
+  }
+
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && chosen) {
+      chosen = null;
+      renderSide();
+    }
+  });
+
+  return {
+    update(v, events, opts = {}) {
+      queue.push({ view: v, events: events || [], initial: !!opts.initial });
+      pump();
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(sentTimer);
+      root.replaceChildren();
+      root.classList.remove("sb");
+    },
+  };
+}

@@ -1,0 +1,291 @@
+"""Live tables of the online service, stored in SQL so a restarted server continues every game.
+
+Three tables: ``live_tables`` (one row per table: game, configuration, the current game's seed and
+number, its status and move number), ``live_seats`` (who sits where: a person with the SHA-256 of
+their token, or a bot by name) and ``live_actions`` (one row per accepted action of every game at
+the table). An accepted action and the table's new move number are committed in one transaction,
+so after a crash the stored record replays to exactly the state the players last saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    create_engine,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+
+from racedeck.core.jsontypes import JSONObject
+from racedeck.store.tournaments import _IntText, _sqlite_pragmas, database_url
+
+__all__ = [
+    "DEFAULT_TABLES_DB",
+    "SeatRow",
+    "StoreConflict",
+    "StoredTable",
+    "TableStore",
+]
+
+DEFAULT_TABLES_DB = "data/racedeck.sqlite"
+"""The SQLite file the service uses when no database is named (relative to the current folder)."""
+
+metadata = MetaData()
+
+live_tables = Table(
+    "live_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("seed", _IntText, nullable=False),
+    Column("move", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
+live_seats = Table(
+    "live_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+live_actions = Table(
+    "live_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+)
+
+
+# The two statements of every accepted action, written out once: building them with the
+# expression language on each call costs several times what SQLite takes to run them.
+_ADVANCE = text(
+    "UPDATE live_tables SET move = :move, status = :status, updated = :updated "
+    "WHERE id = :id AND game_no = :game_no AND move = :idx"
+).bindparams(bindparam("updated", type_=DateTime(timezone=True)))
+_APPEND = text(
+    "INSERT INTO live_actions (table_id, game_no, idx, seat, action) "
+    "VALUES (:id, :game_no, :idx, :seat, :action)"
+).bindparams(bindparam("action", type_=JSON))
+
+
+class StoreConflict(RuntimeError):
+    """The stored table is not where the caller believes it is (another writer, or a bug)."""
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """One seat: ``kind`` is ``"human"`` or ``"bot"``; a person's seat is free while
+    ``token_hash`` is ``None``."""
+
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as stored: everything needed to rebuild its current game."""
+
+    id: str
+    game: str
+    config: JSONObject
+    status: str
+    game_no: int
+    seed: int
+    seats: list[SeatRow]
+    actions: list[tuple[int, JSONObject]] = field(default_factory=list)
+    created: datetime | None = None
+
+
+class TableStore:
+    """The service's tables in a SQL database (any SQLAlchemy URL; a path means a SQLite file)."""
+
+    def __init__(self, target: str | Path = DEFAULT_TABLES_DB) -> None:
+        url = database_url(target)
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if parsed.get_backend_name() == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def create(self, table: StoredTable) -> None:
+        """Store a new table with its seats."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            conn.execute(
+                live_tables.insert().values(
+                    id=table.id,
+                    game=table.game,
+                    config=table.config,
+                    status=table.status,
+                    game_no=table.game_no,
+                    seed=table.seed,
+                    move=0,
+                    created=now,
+                    updated=now,
+                )
+            )
+            conn.execute(
+                live_seats.insert(),
+                [_seat_values(table.id, i, s) for i, s in enumerate(table.seats)],
+            )
+
+    def take_seat(self, table_id: str, seat: int, row: SeatRow, status: str) -> None:
+        """Give a free seat to a person (``row`` holds their name and token hash) and set the
+        table's status (it starts when the last seat is taken) in one transaction."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(live_seats)
+                .where(
+                    live_seats.c.table_id == table_id,
+                    live_seats.c.seat == seat,
+                    live_seats.c.token_hash.is_(None),
+                )
+                .values(name=row.name, token_hash=row.token_hash)
+            )
+            if done.rowcount != 1:
+                raise StoreConflict(f"seat {seat} of table {table_id} is not free")
+            conn.execute(
+                update(live_tables)
+                .where(live_tables.c.id == table_id)
+                .values(status=status, updated=datetime.now(UTC))
+            )
+
+    def append_action(
+        self,
+        table_id: str,
+        game_no: int,
+        idx: int,
+        seat: int,
+        action: JSONObject,
+        status: str,
+    ) -> None:
+        """Store accepted action number ``idx`` (0-based) of game ``game_no`` and the table's new
+        move number ``idx + 1`` in one transaction.
+
+        Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
+        """
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                _ADVANCE,
+                {
+                    "id": table_id,
+                    "game_no": game_no,
+                    "idx": idx,
+                    "move": idx + 1,
+                    "status": status,
+                    "updated": datetime.now(UTC),
+                },
+            )
+            if moved.rowcount != 1:
+                raise StoreConflict(f"table {table_id} is not at move {idx} of game {game_no}")
+            conn.execute(
+                _APPEND,
+                {"id": table_id, "game_no": game_no, "idx": idx, "seat": seat, "action": action},
+            )
+
+    def new_game(self, table_id: str, game_no: int, seed: int, status: str) -> None:
+        """Start game ``game_no`` at the table with a new seed (play again, same seats)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(live_tables)
+                .where(live_tables.c.id == table_id, live_tables.c.game_no == game_no - 1)
+                .values(
+                    game_no=game_no, seed=seed, move=0, status=status, updated=datetime.now(UTC)
+                )
+            )
+            if done.rowcount != 1:
+                raise StoreConflict(f"table {table_id} is not at game {game_no - 1}")
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The stored table with its seats and the actions of its current game, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(live_tables).where(live_tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            return self._assemble(conn, row._mapping)
+
+    def load_all(self, statuses: Sequence[str] = ("open", "playing", "over")) -> list[StoredTable]:
+        """Every stored table whose status is one of ``statuses``, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(live_tables)
+                .where(live_tables.c.status.in_(list(statuses)))
+                .order_by(live_tables.c.created)
+            ).all()
+            return [self._assemble(conn, r._mapping) for r in rows]
+
+    def _assemble(self, conn: Any, m: Any) -> StoredTable:
+        seats = conn.execute(
+            select(live_seats).where(live_seats.c.table_id == m["id"]).order_by(live_seats.c.seat)
+        ).all()
+        actions = conn.execute(
+            select(live_actions.c.seat, live_actions.c.action)
+            .where(live_actions.c.table_id == m["id"], live_actions.c.game_no == m["game_no"])
+            .order_by(live_actions.c.idx)
+        ).all()
+        return StoredTable(
+            id=m["id"],
+            game=m["game"],
+            config=dict(m["config"]),
+            status=m["status"],
+            game_no=m["game_no"],
+            seed=m["seed"],
+            seats=[
+                SeatRow(kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash) for s in seats
+            ],
+            actions=[(a.seat, dict(a.action)) for a in actions],
+            created=m["created"],
+        )
+
+
+def _seat_values(table_id: str, seat: int, row: SeatRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": seat,
+        "kind": row.kind,
+        "bot": row.bot,
+        "name": row.name,
+        "token_hash": row.token_hash,
+    }

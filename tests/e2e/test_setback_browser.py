@@ -1,0 +1,191 @@
+"""Setback in a real browser: two people and a bot play a game from START to FINISH.
+
+Ann (desktop) creates the table in the lobby, Bob (phone-sized) joins through the invite link, a
+heuristic bot takes the third seat. Both play only by clicking what the renderer offers (cards,
+then one complete legal choice; BLOCK or pass in a window; the steps of ALL and REVAMP), Bob
+reloads mid-game and goes on, and the end shows who reached FINISH. BLOCK windows (SB-9
+amended): a seat asked sees the same question whether or not it holds a BLOCK, and a BLOCK button
+only with a BLOCK in hand. Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set
+(``docs/screenshots`` in the repository), else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 360, "height": 740}
+WINDOW_QUESTIONS = {"Do you BLOCK it?", "Do you BLOCK the BLOCK?"}
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
+    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    # Endless animations (the halo of the player on turn) do not count; a move does.
+    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            timeout=3000,
+        )
+    page.screenshot(path=str(path), full_page=True)
+
+
+def create_table(page: Page, base: str) -> str:
+    """Ann creates a 3-seat table (seat 2 for a person, seat 3 a heuristic bot); the invite."""
+    page.goto(base + "/")
+    page.get_by_test_id("game-select").select_option("setback")
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("players").select_option("3")
+    page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
+    page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
+    page.get_by_test_id("create-table").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    return page.get_by_test_id("invite-link").input_value()
+
+
+def join(page: Page, link: str, name: str) -> None:
+    """Take the free seat through the invite link."""
+    page.goto(link)
+    page.get_by_test_id("your-name").fill(name)
+    page.get_by_test_id("join").click()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
+
+
+def answer_window(page: Page, rng: random.Random) -> bool:
+    """In a BLOCK window this page is asked about: check the prompt, BLOCK or pass."""
+    window = page.get_by_test_id("window")
+    buttons = window.locator("[data-testid=action]:enabled")
+    if not buttons.count():
+        return False
+    question = window.locator(".sb-question").inner_text(timeout=1000).strip()
+    assert question in WINDOW_QUESTIONS, question
+    actions = [
+        json.loads(a or "{}") for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")
+    ]
+    kinds = sorted(a["type"] for a in actions)
+    # Everyone asked may pass; only a hand with a BLOCK offers one (SB-9).
+    holds_block = page.locator(".sb-hand .sb-hc", has_text="BLOCK").count() > 0
+    assert kinds == (["block", "pass"] if holds_block else ["pass"]), (kinds, holds_block)
+    pick = "block" if "block" in kinds and rng.random() < 0.4 else "pass"
+    window.locator(f'[data-testid=action][data-action=\'{{"type":"{pick}"}}\']').click(timeout=2000)
+    return True
+
+
+def take_turn(page: Page, rng: random.Random) -> bool:
+    """Make one legal choice this page offers, if any; True when something was sent."""
+    board = page.get_by_test_id("board")
+    if board.get_by_test_id("window").count():
+        try:
+            return answer_window(page, rng)
+        except PlaywrightTimeout:
+            return False  # the window closed meanwhile
+    try:
+        choices = board.locator("[data-testid=choice]:enabled")
+        n_choices = choices.count()
+        if n_choices:
+            choices.nth(rng.randrange(n_choices)).click(timeout=2000)
+            return True
+        cards = board.locator("[data-testid=card]")
+        actions = board.locator("[data-testid=action]:enabled")
+        n_cards, n_actions = cards.count(), actions.count()
+        # A card when one may be played; ending the turn now and then once a card was played.
+        if n_cards and (not n_actions or rng.random() < 0.7):
+            cards.nth(rng.randrange(n_cards)).click(timeout=2000)
+            expect(board.locator("[data-testid=choice]").first).to_be_visible(timeout=2000)
+            return False
+        if n_actions:
+            actions.nth(rng.randrange(n_actions)).click(timeout=2000)
+            return True
+    except (PlaywrightTimeout, AssertionError):
+        return False  # the board moved on meanwhile (another update); ask again
+    return False
+
+
+def test_two_people_and_a_bot_play_setback_to_the_end(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
+    shots = shots_dir(tmp_path)
+    ann_ctx = browser.new_context(viewport=DESKTOP)
+    bob_ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    rng = random.Random(9)
+    try:
+        ann = ann_ctx.new_page()
+        bob = bob_ctx.new_page()
+        join(bob, create_table(ann, live_server), "Bob")
+        for page in (ann, bob):
+            expect(page.get_by_test_id("sb-board")).to_be_visible()
+            expect(page.locator("[data-testid=token]")).to_have_count(3)
+
+        acted = {"Ann": 0, "Bob": 0}
+        missing = {
+            f"setback-{what}-{size}.png"
+            for what in ("play", "window")
+            for size in ("desktop", "phone")
+        }
+        reloaded = False
+        windows = 0
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            if (
+                ann.get_by_test_id("standings").is_visible()
+                and bob.get_by_test_id("standings").is_visible()
+            ):
+                break
+            for who, page in (("Ann", ann), ("Bob", bob)):
+                size = "desktop" if who == "Ann" else "phone"
+                board = page.get_by_test_id("board")
+                asked = board.locator("[data-testid=window] [data-testid=action]").count() > 0
+                if asked:
+                    windows += 1
+                    # The declared action is shown while the window is open.
+                    expect(board.locator(".sb-declared")).to_be_visible()
+                    name = f"setback-window-{size}.png"
+                    if name in missing:
+                        snap(page, shots / name)
+                        missing.discard(name)
+                elif board.locator("[data-testid=choice]").count():
+                    name = f"setback-play-{size}.png"
+                    if name in missing and acted[who] >= 3:
+                        snap(page, shots / name)
+                        missing.discard(name)
+                if take_turn(page, rng):
+                    acted[who] += 1
+            if not reloaded and acted["Bob"] >= 6:
+                # Bob reloads mid-game: the seat, the view and his hand come back.
+                bob.reload()
+                expect(bob.get_by_test_id("status")).to_have_attribute("data-state", "online")
+                expect(bob.get_by_test_id("sb-board")).to_be_visible()
+                expect(bob.locator(".sb-hand h3")).to_contain_text("Your hand")
+                reloaded = True
+            ann.wait_for_timeout(120)
+        assert reloaded, "Bob never acted six times"
+        assert acted["Ann"] > 3 and acted["Bob"] > 3, acted
+
+        for page, size in ((ann, "desktop"), (bob, "phone")):
+            standings = page.get_by_test_id("standings")
+            expect(standings).to_be_visible()
+            expect(standings).to_contain_text(re.compile(r"wins?!"))
+            expect(page.get_by_test_id("win-rule")).not_to_be_empty()
+            expect(page.get_by_test_id("sb-status")).to_contain_text("FINISH")
+            expect(page.locator("[data-testid=token]")).to_have_count(3)
+            snap(page, shots / f"setback-end-{size}.png")
+        expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

@@ -1,0 +1,167 @@
+"""Six Day Race in a real browser: two people and a bot ride a one-race game to the end.
+
+Ann (desktop) creates the table in the lobby, Bob (phone-sized) joins through the invite link, a
+heuristic bot takes the third seat. Both play by clicking the cards the renderer offers (only
+legal ones), Bob reloads mid-race and goes on, and the end shows the standings, the reason and
+the series table. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`` when it is set
+(``docs/screenshots`` in the repository), else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 360, "height": 740}
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
+    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    # Endless animations (the halo of the player on turn) do not count; a move does.
+    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            timeout=3000,
+        )
+    page.screenshot(path=str(path), full_page=True)
+
+
+def create_table(page: Page, base: str) -> str:
+    """Ann creates a 3-seat, one-race table (seat 2 for a person, seat 3 a bot); the invite."""
+    page.goto(base + "/")
+    page.get_by_test_id("game-select").select_option("six-day-race")
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("players").select_option("3")
+    page.locator("details.options > summary").click()  # the options fold open
+    page.locator("[data-testid=option][data-option=races]").fill("1")
+    page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
+    page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
+    page.get_by_test_id("create-table").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    return page.get_by_test_id("invite-link").input_value()
+
+
+def join(page: Page, link: str, name: str) -> None:
+    """Take the free seat through the invite link."""
+    page.goto(link)
+    page.get_by_test_id("your-name").fill(name)
+    page.get_by_test_id("join").click()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
+
+
+def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
+    """Play one of the offered cards if this page may; True when a card was played."""
+    board = page.get_by_test_id("board")
+    cards = board.locator("[data-testid=card]")
+    count = cards.count()
+    if not count:
+        return False
+    try:
+        card = cards.nth(rng.randrange(count))
+        value = card.get_attribute("data-value", timeout=1000)
+        card.click(timeout=2000)
+        confirm = board.locator("[data-testid=confirm]")
+        expect(confirm).to_have_attribute("data-action", f'{{"type":"play","value":{value}}}')
+        if shot is not None:
+            snap(page, shot)
+        confirm.click(timeout=2000)
+    except (PlaywrightTimeout, AssertionError):
+        return False  # the board moved on meanwhile (another update); ask again
+    return True
+
+
+def test_two_people_and_a_bot_ride_a_race_to_the_end(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
+    shots = shots_dir(tmp_path)
+    ann_ctx = browser.new_context(viewport=DESKTOP)
+    bob_ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    rng = random.Random(6)
+    try:
+        ann = ann_ctx.new_page()
+        bob = bob_ctx.new_page()
+        join(bob, create_table(ann, live_server), "Bob")
+        for page in (ann, bob):
+            expect(page.get_by_test_id("sdr-board")).to_be_visible()
+            expect(page.get_by_test_id("log")).to_contain_text("Race 1 of 1")
+
+        # The oval shows every rider: 3 players with two riders each (SD-12).
+        expect(ann.locator("[data-testid=rider]")).to_have_count(6)
+
+        played = {"Ann": 0, "Bob": 0}
+        wanted = {
+            "play-desktop": (ann, shots / "six-day-race-play-desktop.png"),
+            "play-phone": (bob, shots / "six-day-race-play-phone.png"),
+        }
+        slipstream_seen: set[str] = set()
+        reloaded = False
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            if (
+                ann.get_by_test_id("standings").is_visible()
+                and bob.get_by_test_id("standings").is_visible()
+            ):
+                break
+            for who, page in (("Ann", ann), ("Bob", bob)):
+                key = "play-desktop" if who == "Ann" else "play-phone"
+                shot = wanted.pop(key)[1] if key in wanted and played[who] >= 4 else None
+                if take_turn(page, rng, shot):
+                    played[who] += 1
+                elif shot is not None:
+                    wanted[key] = (page, shot)
+                # A slipstream is shown where it happens, with its multiplier (SD-5).
+                suffix = "desktop" if who == "Ann" else "phone"
+                note = page.locator("[data-testid=callout][data-kind=slipstream]")
+                if suffix not in slipstream_seen and note.count():
+                    try:
+                        text = note.first.text_content(timeout=1000) or ""
+                    except PlaywrightTimeout:
+                        continue  # the next move replaced it
+                    assert re.fullmatch(r"slipstream ×\d", text), text
+                    snap(page, shots / f"six-day-race-slipstream-{suffix}.png")
+                    slipstream_seen.add(suffix)
+            if not reloaded and played["Bob"] >= 6:
+                # Bob reloads mid-race: the seat, the view and his hands come back.
+                bob.reload()
+                expect(bob.get_by_test_id("status")).to_have_attribute("data-state", "online")
+                expect(bob.get_by_test_id("sdr-board")).to_be_visible()
+                expect(bob.locator(".sdr-hand")).to_have_count(2)
+                reloaded = True
+            ann.wait_for_timeout(150)
+        assert reloaded, "Bob never played six cards"
+        assert slipstream_seen, "no slipstream was shown"
+        assert played["Ann"] > 6 and played["Bob"] > 6, played
+
+        for page, suffix in ((ann, "desktop"), (bob, "phone")):
+            standings = page.get_by_test_id("standings")
+            expect(standings).to_be_visible()
+            expect(standings).to_contain_text(re.compile(r"wins?!"))
+            expect(page.get_by_test_id("win-rule")).not_to_be_empty()
+            series = page.get_by_test_id("series")
+            expect(series).to_contain_text("Ann")
+            expect(series).to_contain_text("Bob")
+            expect(series).to_contain_text("Series after 1 of 1 race")
+            expect(page.get_by_test_id("race-result")).to_contain_text("Race 1 of 1")
+            expect(page.get_by_test_id("turn")).to_contain_text("over")
+            snap(page, shots / f"six-day-race-end-{suffix}.png")
+        # Nobody can play a card any more.
+        expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

@@ -1,0 +1,275 @@
+"""A real server in a thread, a leak checker on every frame it sends, and a test client.
+
+``server`` runs uvicorn on a free 127.0.0.1 port over a fresh SQLite file (bots decide in a
+thread pool, at once). Every frame the service sends to any socket passes the
+:class:`FrameChecker` before it is queued: it must match the protocol's JSON schema, and it may
+hold nothing outside the recipient's information set — its view must equal
+``game.observe(state, seat)`` (the game part) and ``game.header(state, seat)`` (the header), its
+events must be exactly the recipient's feed of the transition, and no token, seed, RNG state or
+other seat's secret may appear anywhere in it. Violations are collected and fail the test at
+teardown, so every test of this folder checks every frame it causes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from websockets.sync.client import ClientConnection, connect
+
+from racedeck.core.events import feed
+from racedeck.server.app import create_app
+from racedeck.server.process import free_port
+from racedeck.server.rooms import Room
+from racedeck.server.service import TableService
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "docs" / "schemas"
+BASE = "https://racedeck.example/schemas/"
+
+
+def _registry() -> Registry:
+    resources = []
+    for path in SCHEMAS.glob("*.json"):
+        resources.append((BASE + path.name, Resource.from_contents(json.loads(path.read_text()))))
+    for path in (SCHEMAS / "protocol").glob("*.json"):
+        doc = json.loads(path.read_text())
+        resources.append((doc["$id"], Resource.from_contents(doc)))
+    return Registry().with_resources(resources)
+
+
+REGISTRY = _registry()
+
+
+def validator(name: str) -> Draft202012Validator:
+    """The validator of protocol schema ``name`` (``welcome``, ``create-table-request`` …)."""
+    schema = REGISTRY.contents(f"{BASE}protocol/{name}.json")
+    return Draft202012Validator(schema, registry=REGISTRY)
+
+
+SERVER_MESSAGE = validator("server-message")
+
+# Setback calls its pieces "tokens": seat tokens are caught by value (FrameChecker.tokens).
+FORBIDDEN_KEYS = {"token_hash", "seed", "rng", "rng_state", "deck_order"}
+
+
+@dataclass
+class FrameChecker:
+    """Checks every outbound frame (see the module docstring) and keeps them all."""
+
+    tokens: set[str] = field(default_factory=set)
+    frames: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, room: Room, seat: int | None, frame: dict[str, Any]) -> None:
+        copy = json.loads(json.dumps(frame))
+        with self.lock:
+            self.frames.append((room.id, seat, copy))
+        try:
+            self.check(room, seat, copy)
+        except AssertionError as exc:
+            with self.lock:
+                self.problems.append(f"table {room.id} seat {seat} {frame.get('type')}: {exc}")
+
+    def check(self, room: Room, seat: int | None, frame: dict[str, Any]) -> None:
+        errors = sorted(SERVER_MESSAGE.iter_errors(frame), key=str)
+        assert not errors, f"frame does not match the protocol: {errors[0].message}"
+        text = json.dumps(frame)
+        for token in self.tokens:
+            assert token not in text, "a seat token was sent on a socket"
+        _no_forbidden_keys(frame)
+        table = room.table
+        if "view" in frame and frame["view"] is not None:
+            assert table is not None
+            view = frame["view"]
+            game = room.game
+            expected = game.observe(table.state, seat).to_json()
+            expected.pop("events", None)
+            expected.pop("pending", None)
+            expected_header = (
+                expected.pop("header", None) or game.header(table.state, seat).to_json()
+            )
+            got = dict(view)
+            header = got.pop("header")
+            assert got == expected, "the view is not the recipient's own view"
+            assert header["seat"] == seat, "a view of another seat"
+            # ``waiting`` is the game's words with the people's names put in.
+            for key in ("game", "config", "phase", "acting", "scores", "terminal", "outcome"):
+                assert header[key] == expected_header[key], f"header {key} differs from the game's"
+            assert header["move"] == table.move
+        if frame["type"] in ("update", "welcome") and frame.get("view") is not None:
+            assert table is not None
+            if frame["type"] == "update":
+                events = table.history[-1][1]
+            else:
+                events = tuple(e for _m, evs in table.history for e in evs)
+            want = [e.to_json() for e in feed(events, seat)]
+            got_events = [{k: v for k, v in e.items() if k != "text"} for e in frame["events"]]
+            assert got_events == want, "the events are not the recipient's feed"
+            for e in frame["events"]:
+                assert e.get("audience", seat) == seat, "another seat's private event"
+
+
+def _no_forbidden_keys(obj: Any) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            assert k.lower() not in FORBIDDEN_KEYS, f"key {k!r} must never be sent"
+            _no_forbidden_keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            _no_forbidden_keys(v)
+
+
+class LiveServer:
+    """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1."""
+
+    def __init__(self, db: Path, checker: FrameChecker, **options: Any) -> None:
+        self.db = db
+        self.checker = checker
+        self.port = free_port()
+        options.setdefault("bot_pool", "thread")
+        # Test clients play far faster than people; the flood tests use the real limits.
+        options.setdefault("rate", 1000.0)
+        options.setdefault("burst", 1000.0)
+        self.app = create_app(db, **options)
+        self.service: TableService = self.app.state.service
+        self.service.observers.append(checker)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.http = httpx.Client(base_url=self.url, trust_env=False, timeout=10)
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The server's event loop (to run a coroutine on it from a test)."""
+        assert self.service.loop is not None
+        return self.service.loop
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(15)
+
+    # -- helpers for tests ---------------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        seats: list[Any],
+        config: dict[str, Any] | None = None,
+        name: str | None = "Ann",
+    ) -> dict[str, Any]:
+        """POST /api/tables; seats are "human" or a bot name."""
+        body = {
+            "game": game,
+            "config": config or {},
+            "seats": [
+                {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats
+            ],
+            "name": name,
+        }
+        res = self.http.post("/api/tables", json=body)
+        assert res.status_code == 201, res.text
+        data: dict[str, Any] = res.json()
+        if data["token"]:
+            self.checker.tokens.add(data["token"])
+        return data
+
+    def join(self, table_id: str, name: str = "Bob", seat: int | None = None) -> dict[str, Any]:
+        """POST /api/tables/{id}/join."""
+        res = self.http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+        assert res.status_code == 200, res.text
+        data: dict[str, Any] = res.json()
+        self.checker.tokens.add(data["token"])
+        return data
+
+    def socket(self, table_id: str) -> Client:
+        """A WebSocket client on the table (not yet greeted)."""
+        return Client(
+            connect(
+                f"ws://127.0.0.1:{self.port}/ws/{table_id}",
+                proxy=None,
+                legacy=True,
+                open_timeout=10,
+                max_queue=None,
+                ping_interval=None,
+                max_size=2**22,
+            )
+        )
+
+
+class Client:
+    """A test's WebSocket client: send messages, read frames with a timeout."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.view: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, obj: Any) -> None:
+        self.ws.send(obj if isinstance(obj, str) else json.dumps(obj))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(frame)
+        if frame.get("view") is not None:
+            self.view = frame["view"]
+        return frame
+
+    def until(self, pred: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """Read frames until one satisfies ``pred``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no expected frame within {timeout} s; last: {self.frames[-3:]}"
+            frame = self.recv(left)
+            if pred(frame):
+                return frame
+
+    def hello(self, token: str | None) -> dict[str, Any]:
+        self.send(
+            {"type": "hello", "token": token} if token else {"type": "hello", "spectator": True}
+        )
+        frame = self.recv()
+        assert frame["type"] == "welcome", frame
+        self.seat = frame["seat"]
+        return frame
+
+    def act(self, action: dict[str, Any], move: int | None = None, cid: str | None = None) -> None:
+        assert self.view is not None
+        msg: dict[str, Any] = {
+            "type": "act",
+            "move": self.view["header"]["move"] if move is None else move,
+            "action": action,
+        }
+        if cid is not None:
+            msg["id"] = cid
+        self.send(msg)
+
+    def close(self) -> None:
+        self.ws.close()

@@ -1,0 +1,99 @@
+"""Bots at server tables: they decide in worker processes from their own view only, their
+moves take the authoritative path, and a searching bot never holds up the service."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.live import FrameChecker, LiveServer
+
+
+@pytest.fixture
+def process_server(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
+    """A server whose bots decide in worker processes (as ``racedeck serve`` runs them)."""
+    live = LiveServer(tmp_path / "tables.sqlite", checker, bot_pool="process", bot_workers=1)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+    assert not checker.problems, "\n".join(checker.problems[:10])
+
+
+def test_a_searching_bot_does_not_stall_the_service(process_server: LiveServer) -> None:
+    server = process_server
+    # Two search bots at the largest budget keep the one worker busy for a while.
+    busy = server.create("setback", ["human", "search@2000", "search@2000"], {"players": 3})
+    ann = server.socket(busy["table_id"])
+    ann.hello(busy["token"])
+    assert ann.view is not None
+    while not ann.view["legal_actions"]:
+        ann.recv(30)
+    ann.act(ann.view["legal_actions"][0], cid="go")
+    ann.until(lambda f: f.get("ack") == "go")
+    # While the bots think, the service answers at once: pings, the lobby, a new table.
+    worst = 0.0
+    for i in range(10):
+        start = time.monotonic()
+        ann.send({"type": "ping", "id": str(i)})
+        ann.until(lambda f, i=i: f["type"] == "pong" and f.get("id") == str(i))
+        assert server.http.get("/api/tables").status_code == 200
+        worst = max(worst, time.monotonic() - start)
+    assert worst < 0.5
+    room = server.service.rooms[busy["table_id"]]
+    assert room.thinking, "the bots should still be thinking"
+    # And the bots do move, through the same path (recorded like anyone's moves).
+    ann.until(lambda f: f["type"] == "update" and f["move"] >= 2, 120)
+    stored = server.service.store.load(busy["table_id"])
+    assert stored is not None and {s for s, _a in stored.actions} & {1, 2}
+
+
+def test_bot_tables_play_to_the_end_and_again(server: LiveServer) -> None:
+    created = server.create("why-first", ["human", "random", "heuristic"], {"stages": 1})
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    while True:
+        assert ann.view is not None
+        if ann.view["header"]["terminal"]:
+            break
+        if ann.view["legal_actions"]:
+            ann.act(ann.view["legal_actions"][-1], cid="a")
+            ann.until(lambda f: f["type"] == "error" or f.get("ack") == "a")
+        else:
+            ann.recv(20)
+    outcome = ann.view["header"]["outcome"]
+    assert outcome is not None and outcome["winners"]
+    stored = server.service.store.load(created["table_id"])
+    assert stored is not None and stored.status == "over"
+    assert {s for s, _a in stored.actions} == {0, 1, 2}
+
+
+def test_a_dead_bot_worker_is_replaced(process_server: LiveServer) -> None:
+    server = process_server
+    created = server.create("six-day-race", ["human", "search@300"], {"players": 2})
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    room = server.service.rooms[created["table_id"]]
+    # Wait until the bot is deciding in its worker, then kill the worker.
+    deadline = time.monotonic() + 30
+    while True:
+        pool = server.service._pool
+        workers = list(getattr(pool, "_processes", {}).values()) if pool is not None else []
+        if room.thinking and workers:
+            break
+        assert ann.view is not None
+        if ann.view["legal_actions"]:
+            ann.act(ann.view["legal_actions"][0], cid="a")
+            ann.until(lambda f: f["type"] == "error" or f.get("ack") == "a")
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    moves = room.table.move if room.table is not None else 0
+    for worker in workers:
+        worker.kill()
+    # The decision is retried in a fresh pool and the game goes on.
+    ann.until(lambda f: f["type"] == "update" and f["move"] > moves, 60)
+    assert room.failures >= 1

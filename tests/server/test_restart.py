@@ -1,0 +1,149 @@
+"""A real ``racedeck serve`` killed with SIGKILL mid-game comes back with every accepted move;
+people reconnect with their tokens, get their exact view back and finish the game.
+
+The server runs in its own process here, so the frames are checked on arrival: each against
+the protocol's schema, and each view against the view the stored record replays to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+
+from racedeck.core.record import GameRecord, RecordedAction
+from racedeck.core.registry import get_spec
+from racedeck.server.live import LiveTable, view_json
+from racedeck.server.process import ServerProcess
+from racedeck.store.tables import TableStore
+from server.live import SERVER_MESSAGE, Client
+
+
+def open_client(server: ServerProcess, table_id: str, token: str) -> Client:
+    ws = connect(
+        f"ws://127.0.0.1:{server.port}/ws/{table_id}",
+        proxy=None,
+        legacy=True,
+        max_queue=None,
+        ping_interval=None,
+    )
+    c = Client(ws)
+    c.hello(token)
+    return c
+
+
+def stored_view(db: Path, table_id: str, seat: int) -> dict[str, Any]:
+    """The seat's view as the stored record replays it (what a restart must give back)."""
+    store = TableStore(db)
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    assert stored is not None
+    spec = get_spec(stored.game)
+    record = GameRecord(
+        game=spec.id,
+        rules_version=spec.rules_version,
+        config=stored.config,
+        seed=stored.seed,
+        actions=tuple(RecordedAction(s, a) for s, a in stored.actions),
+    )
+    table = LiveTable.from_record(record)
+    names = [s.name or f"{s.bot} bot" for s in stored.seats]
+    return view_json(table, seat, names)
+
+
+def check(clients: list[Client]) -> None:
+    """Every frame matches the protocol and holds only its recipient's events and view."""
+    for c in clients:
+        for frame in c.frames:
+            errors = list(SERVER_MESSAGE.iter_errors(frame))
+            assert not errors, errors[0].message
+            for e in frame.get("events", []):
+                assert e.get("audience", c.seat) == c.seat
+            if frame.get("view") is not None:
+                assert frame["view"]["header"]["seat"] == c.seat
+
+
+def play_some(clients: list[Client], rng: random.Random, moves: int) -> int:
+    """Random legal actions by whoever may act, until ``moves`` were accepted or the end."""
+    done = 0
+    while done < moves:
+        if all(c.view is not None and c.view["header"]["terminal"] for c in clients):
+            break
+        movers = [c for c in clients if c.view is not None and c.view["legal_actions"]]
+        if not movers:
+            for c in clients:
+                with contextlib.suppress(TimeoutError):
+                    c.recv(0.2)
+            continue
+        c = rng.choice(movers)
+        assert c.view is not None
+        c.act(rng.choice(c.view["legal_actions"]), cid="m")
+        frame = c.until(lambda f: f["type"] == "error" or f.get("ack") == "m")
+        assert frame["type"] == "update", frame
+        done += 1
+        for other in clients:
+            while True:
+                try:
+                    other.recv(0.01)
+                except TimeoutError:
+                    break
+    return done
+
+
+def test_sigkill_mid_game_then_finish(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite"
+    server = ServerProcess(db, extra=["--bot-delay", "0", "--bot-workers", "1"]).start()
+    try:
+        http = httpx.Client(base_url=server.url, trust_env=False, timeout=10)
+        created = http.post(
+            "/api/tables",
+            json={
+                "game": "why-first",
+                "config": {"players": 3, "stages": 2},
+                "seats": [
+                    {"kind": "human"},
+                    {"kind": "human"},
+                    {"kind": "bot", "bot": "heuristic"},
+                ],
+                "name": "Ann",
+            },
+        ).json()
+        tid = created["table_id"]
+        joined = http.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+        tokens = [created["token"], joined["token"]]
+        clients = [open_client(server, tid, t) for t in tokens]
+        rng = random.Random(3)
+        assert play_some(clients, rng, 12) == 12
+        before = {c.seat: c.view for c in clients}
+        assert not any(v is None or v["header"]["terminal"] for v in before.values())
+        check(clients)
+
+        server.kill()
+        for c in clients:
+            c.close()
+        server.start()
+
+        clients = [open_client(server, tid, t) for t in tokens]
+        for c in clients:
+            assert c.seat is not None
+            # The exact view back: what the seat last saw, and what the record replays to.
+            assert c.view == before[c.seat]
+            assert c.view == stored_view(db, tid, c.seat)
+        play_some(clients, rng, 10_000)
+        for c in clients:
+            if not (c.view is not None and c.view["header"]["terminal"]):
+                c.until(lambda f: f.get("view") is not None and f["view"]["header"]["terminal"])
+            assert c.view is not None and c.view["header"]["outcome"] is not None
+        check(clients)
+        info = http.get(f"/api/tables/{tid}").json()
+        assert info["status"] == "over"
+        assert json.dumps(info).find(tokens[0]) == -1
+    finally:
+        server.stop()

@@ -1,0 +1,311 @@
+"""The WebSocket protocol: every message type, every error code, and that a refusal changes
+nothing (every frame also passes the leak checker of ``conftest.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from racedeck.server.live import Step
+from racedeck.server.messages import MAX_MESSAGE_BYTES
+from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND
+from server.live import Client, FrameChecker, LiveServer
+
+
+def two_seat_why_first(server: LiveServer) -> tuple[str, Client, Client]:
+    """A 3-player Why First? table (Ann, Bob and a random bot), both people greeted."""
+    created = server.create("why-first", ["human", "human", "random"])
+    joined = server.join(created["table_id"])
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    bob = server.socket(created["table_id"])
+    bob.hello(joined["token"])
+    return created["table_id"], ann, bob
+
+
+def stored_actions(server: LiveServer, table_id: str) -> int:
+    stored = server.service.store.load(table_id)
+    assert stored is not None
+    return len(stored.actions)
+
+
+def error(client: Client, code: str) -> dict[str, Any]:
+    frame = client.until(lambda f: f["type"] == "error")
+    assert frame["code"] == code, frame
+    return frame
+
+
+def test_welcome_holds_the_seat_view_and_feed(server: LiveServer) -> None:
+    table_id, ann, bob = two_seat_why_first(server)
+    assert ann.seat == 0 and bob.seat == 1
+    assert ann.view is not None and ann.view["header"]["seat"] == 0
+    assert ann.view["header"]["seat_names"][:2] == ["Ann", "Bob"]
+    assert ann.frames[0]["events"] and all("text" in e for e in ann.frames[0]["events"])
+    spectator = server.socket(table_id)
+    welcome = spectator.hello(None)
+    assert welcome["seat"] is None and welcome["view"]["legal_actions"] == []
+
+
+def test_act_update_and_ping(server: LiveServer) -> None:
+    _table_id, ann, bob = two_seat_why_first(server)
+    assert ann.view is not None
+    before = ann.view["header"]["move"]
+    ann.act(ann.view["legal_actions"][0], cid="c1")
+    mine = ann.until(lambda f: f["type"] == "update" and f["move"] > before)
+    assert mine["view"]["header"]["move"] == mine["move"]
+    ann.send({"type": "ping", "id": "p"})
+    assert ann.until(lambda f: f["type"] == "pong") == {"type": "pong", "id": "p"}
+    bob.send({"type": "ping"})
+    assert bob.until(lambda f: f["type"] == "pong")["type"] == "pong"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("not json", "message/invalid"),
+        ("[1, 2]", "message/invalid"),
+        (json.dumps({"type": "dance"}), "message/invalid"),
+        (json.dumps({"type": "act", "move": 0}), "message/invalid"),
+        (json.dumps({"type": "act", "move": "0", "action": {"type": "commit"}}), "message/invalid"),
+        (json.dumps({"type": "act", "move": -1, "action": {}}), "message/invalid"),
+        (
+            json.dumps({"type": "act", "move": 0, "action": {"type": "x"}, "seat": 1}),
+            "message/invalid",
+        ),
+        (json.dumps({"type": "act", "move": 0, "action": {"type": "nonsense"}}), "message/invalid"),
+        (json.dumps({"type": "hello", "token": "again"}), "message/invalid"),
+        (json.dumps({"type": "ping", "x": 1}), "message/invalid"),
+        ("x" * (MAX_MESSAGE_BYTES + 1), "message/too-large"),
+    ],
+)
+def test_bad_messages_are_refused_and_change_nothing(
+    server: LiveServer, message: str, code: str
+) -> None:
+    table_id, ann, _bob = two_seat_why_first(server)
+    before = stored_actions(server, table_id)
+    ann.send(message)
+    error(ann, code)
+    assert stored_actions(server, table_id) == before
+    ann.send({"type": "ping"})
+    ann.until(lambda f: f["type"] == "pong")
+
+
+def test_binary_frame_is_refused(server: LiveServer) -> None:
+    _table_id, ann, _bob = two_seat_why_first(server)
+    ann.ws.send(b"\x00\x01")
+    error(ann, "message/invalid")
+
+
+def test_illegal_and_stale_actions(server: LiveServer) -> None:
+    table_id, ann, bob = two_seat_why_first(server)
+    assert ann.view is not None and bob.view is not None
+    move = ann.view["header"]["move"]
+    ann.act({"type": "commit", "card": 999, "figure": 0}, cid="bad")
+    assert error(ann, "action/illegal")["id"] == "bad"
+    ann.act(ann.view["legal_actions"][0], move=move + 5)
+    assert error(ann, "action/stale")["move"] == move
+    before = stored_actions(server, table_id)
+    # Ann commits; her own earlier move number is then stale for her.
+    ann.act(ann.view["legal_actions"][0])
+    ann.until(lambda f: f["type"] == "update")
+    ann.act(ann.view["legal_actions"][0] if ann.view["legal_actions"] else {"type": "x"}, move=move)
+    error(ann, "action/stale")
+    assert stored_actions(server, table_id) == before + 1
+
+
+def test_not_your_turn_and_acting_for_another_seat(server: LiveServer) -> None:
+    created = server.create("six-day-race", ["human", "human"], {"players": 2})
+    joined = server.join(created["table_id"])
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    bob = server.socket(created["table_id"])
+    bob.hello(joined["token"])
+    assert ann.view is not None and bob.view is not None
+    acting = ann.view["header"]["acting"]
+    waiter, mover = (ann, bob) if acting == [1] else (bob, ann)
+    assert mover.view is not None
+    before = stored_actions(server, created["table_id"])
+    # The waiting seat sends exactly the action the mover may take: refused, nothing changes.
+    waiter.act(mover.view["legal_actions"][0])
+    error(waiter, "action/not-your-turn")
+    assert stored_actions(server, created["table_id"]) == before
+    mover.act(mover.view["legal_actions"][0])
+    mover.until(lambda f: f["type"] == "update")
+    assert stored_actions(server, created["table_id"]) == before + 1
+
+
+def test_spectator_cannot_act(server: LiveServer) -> None:
+    table_id, _ann, _bob = two_seat_why_first(server)
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    assert watcher.view is not None
+    watcher.act({"type": "commit", "card": 1, "figure": 0})
+    error(watcher, "auth/invalid")
+
+
+@pytest.mark.parametrize(
+    "hello",
+    [
+        {"type": "hello", "token": "not-a-token"},
+        {"type": "hello"},
+        {"type": "ping"},
+        {"type": "hello", "token": ""},
+    ],
+)
+def test_bad_hello_closes_the_socket(server: LiveServer, hello: dict[str, Any]) -> None:
+    created = server.create("why-first", ["human", "human", "random"])
+    client = server.socket(created["table_id"])
+    client.send(hello)
+    frame = client.recv()
+    assert frame["type"] == "error" and frame["code"] in ("auth/invalid", "message/invalid")
+    with pytest.raises(ConnectionClosed):
+        client.recv(5)
+
+
+def test_token_of_another_table_is_refused(server: LiveServer) -> None:
+    first = server.create("why-first", ["human", "random", "random"])
+    second = server.create("why-first", ["human", "random", "random"])
+    client = server.socket(second["table_id"])
+    client.send({"type": "hello", "token": first["token"]})
+    assert client.recv()["code"] == "auth/invalid"
+
+
+def test_unknown_table(server: LiveServer) -> None:
+    client = server.socket("no-such-table")
+    assert client.recv()["code"] == "table/not-found"
+
+
+def test_act_before_the_game_starts(server: LiveServer) -> None:
+    created = server.create("why-first", ["human", "human", "random"])
+    ann = server.socket(created["table_id"])
+    welcome = ann.hello(created["token"])
+    assert welcome["view"] is None and welcome["table"]["status"] == "open"
+    ann.send({"type": "act", "move": 0, "action": {"type": "commit", "card": 1, "figure": 0}})
+    error(ann, "table/not-started")
+    # The game starts when Bob joins: Ann is told and sent her view.
+    server.join(created["table_id"])
+    ann.until(lambda f: (f["type"] == "update" and f["move"] == 0) or f["type"] == "update")
+    assert ann.view is not None and ann.view["header"]["seat"] == 0
+
+
+def test_game_over_then_play_again(server: LiveServer) -> None:
+    created = server.create("why-first", ["human", "random"], {"players": 2, "stages": 1})
+    ann = server.socket(created["table_id"])
+    ann.hello(created["token"])
+    moves = 0
+    while True:
+        assert ann.view is not None
+        if ann.view["header"]["terminal"]:
+            break
+        if ann.view["legal_actions"]:
+            cid = str(moves)
+            ann.act(ann.view["legal_actions"][0], cid=cid)
+            ann.until(lambda f, cid=cid: cid in (f.get("id"), f.get("ack")))
+            moves += 1
+        else:
+            ann.until(lambda f: f["type"] == "update")
+        assert moves < 500
+    assert ann.view["header"]["outcome"] is not None
+    ann.act({"type": "commit", "card": 1, "figure": 0}, cid="late")
+    late = ann.until(lambda f: f.get("id") == "late")
+    assert late["code"] == "action/game-over"
+    res = server.http.post(
+        f"/api/tables/{created['table_id']}/again", json={"token": created["token"]}
+    )
+    assert res.status_code == 200 and res.json()["game_no"] == 2
+    fresh = ann.until(lambda f: f["type"] == "update" and f["game_no"] == 2)
+    assert fresh["move"] == 0 and not fresh["view"]["header"]["terminal"]
+
+
+@pytest.fixture
+def limited(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
+    """A server with the real rate limits (10 messages a second, 30 at once)."""
+    live = LiveServer(tmp_path / "tables.sqlite", checker, rate=RATE_PER_SECOND, burst=RATE_BURST)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+    assert not checker.problems, "\n".join(checker.problems[:10])
+
+
+def test_a_flood_is_bounded_and_the_table_goes_on(limited: LiveServer) -> None:
+    server = limited
+    table_id, ann, bob = two_seat_why_first(server)
+    before = stored_actions(server, table_id)
+    for _ in range(400):
+        ann.send({"type": "act", "move": 0, "action": {"type": "commit", "card": 999, "figure": 0}})
+    limited = ann.until(lambda f: f["type"] == "error" and f["code"] == "message/rate-limited")
+    assert limited["message"]
+    errors = [f for f in ann.frames if f["type"] == "error"]
+    # Most of the flood was dropped unread: at most the burst was answered, plus a few warnings.
+    assert len(errors) < 60
+    assert stored_actions(server, table_id) == before
+    assert bob.view is not None
+    bob.act(bob.view["legal_actions"][0])
+    bob.until(lambda f: f["type"] == "update")
+    assert stored_actions(server, table_id) == before + 1
+    time.sleep(1.5)
+    ann.send({"type": "ping"})
+    ann.until(lambda f: f["type"] == "pong")
+
+
+def test_a_socket_that_keeps_flooding_is_closed(limited: LiveServer) -> None:
+    server = limited
+    table_id, ann, bob = two_seat_why_first(server)
+    for _ in range(700):
+        try:
+            ann.send({"type": "ping"})
+        except ConnectionClosed:
+            break
+    with pytest.raises(ConnectionClosed):
+        while True:
+            ann.recv(5)
+    bob.send({"type": "ping"})
+    bob.until(lambda f: f["type"] == "pong")
+    again = server.socket(table_id)
+    assert again.hello(None)["type"] == "welcome"
+
+
+def test_a_concealed_action_that_changes_nothing_sends_nothing(server: LiveServer) -> None:
+    """SB-9: after another seat's silent decision (a pass in a BLOCK window) a socket whose
+    view and feed did not change is sent nothing, so the rhythm of frames tells nobody who
+    was asked. The actor is always told."""
+    table_id, ann, bob = two_seat_why_first(server)
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    room = server.service.rooms[table_id]
+    assert room.table is not None
+    # The replays below are not transitions: the leak checker (which compares each update with
+    # the table's last transition) sits them out.
+    server.service.observers.remove(server.checker)
+    silent = Step(room.table.move, 1, True, room.table.pending)
+
+    async def replay_silently() -> None:
+        async with room.lock:
+            server.service._broadcast(room, (), silent)
+
+    asyncio.run_coroutine_threadsafe(replay_silently(), server.loop).result(5)
+    frame = bob.until(lambda f: f["type"] == "update")
+    assert frame["events"] == []
+    for other in (ann, watcher):
+        with pytest.raises((TimeoutError, AssertionError)):
+            other.until(lambda f: f["type"] == "update", 0.5)
+    # A visible action by the same seat is sent to everyone.
+    loud = Step(room.table.move, 1, False, room.table.pending)
+
+    async def replay_loudly() -> None:
+        async with room.lock:
+            server.service._broadcast(room, (), loud)
+
+    asyncio.run_coroutine_threadsafe(replay_loudly(), server.loop).result(5)
+    for other in (ann, watcher):
+        other.until(lambda f: f["type"] == "update")
+    server.service.observers.append(server.checker)
