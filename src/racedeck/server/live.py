@@ -1,9 +1,9 @@
 """A game in progress at a server table: the core driver plus what the service sends out.
 
-:class:`LiveTable` is :class:`~racedeck.core.table.Table` with a move number that also holds
-for engines whose states do not carry one yet. :func:`view_json` and :func:`events_json` are the
-only places a view or an event becomes JSON for the wire: every view gets the common header and
-loses any raw ``events``/``pending`` an engine may still put in it, every event gets its words.
+:class:`LiveTable` is :class:`~racedeck.core.table.Table` with the last accepted action at
+hand. :func:`view_json` and :func:`events_json` are the only places a view or an event becomes
+JSON for the wire: every view's header names the seats as the people chose, every event gets
+its words.
 """
 
 from __future__ import annotations
@@ -32,13 +32,7 @@ log = logging.getLogger("racedeck.server")
 
 
 class LiveTable(Table):
-    """The table driver with a move number taken from the record when a state has none."""
-
-    @property
-    def move(self) -> int:
-        """How many actions the table has accepted."""
-        move = getattr(self.state, "move", None)
-        return int(move) if move is not None else len(self._actions)
+    """The table driver, remembering the last accepted action for the stale check."""
 
     @property
     def last_action(self) -> RecordedAction:
@@ -62,16 +56,9 @@ class Step:
 
 
 def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObject:
-    """``seat``'s view as sent: the game's JSON with the common header (seat names as people
-    chose them) and without the raw ``events``/``pending`` an older engine may include."""
-    view = table.view(seat)
-    out: JSONObject = view.to_json()
-    out.pop("events", None)
-    out.pop("pending", None)
-    header = out.get("header")
-    if not isinstance(header, dict):
-        header = table.game.header(table.state, seat).to_json()
-    header["move"] = table.move
+    """``seat``'s view as sent: the game's JSON, its header naming the seats as people chose."""
+    out: JSONObject = table.view(seat).to_json()
+    header = out["header"]
     header["waiting"] = _with_names(str(header.get("waiting", "")), table.game.seat_names(), names)
     header["seat_names"] = list(names)
     score_names = list(header.get("score_names", []))

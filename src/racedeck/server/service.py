@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import importlib
 import logging
 import secrets
 import time
@@ -43,7 +42,7 @@ from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import available_games, get_spec
-from racedeck.plugins import plugin
+from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
 from racedeck.server.live import (
     LiveTable,
@@ -704,16 +703,6 @@ def _without_move(view: JSONObject) -> JSONObject:
 
 
 def _win_rule(game_id: str) -> str:
-    """The game's own words for who wins, from its ``web`` plugin, or empty.
-
-    A game that registers no ``web`` face may still have a module of that name in
-    :mod:`racedeck.server.web` (the module named like the game id with underscores).
-    """
-    try:
-        module = plugin(game_id, "web")
-    except KeyError:
-        try:
-            module = importlib.import_module("racedeck.server.web." + game_id.replace("-", "_"))
-        except ImportError:
-            return ""
-    return str(getattr(module, "WIN_RULE", ""))
+    """The game's own words for who wins, from its ``web`` plugin, or empty."""
+    module = optional_plugin(game_id, "web")
+    return str(getattr(module, "WIN_RULE", "")) if module is not None else ""

@@ -33,6 +33,7 @@ SPEC = register(
             "terminal": "racedeck.cli.setback_ui",
             "measures": "racedeck.report.measures.setback",
             "findings": "racedeck.report.findings.setback",
+            "web": "racedeck.server.web.setback",
         },
         summary=(
             "Race your token through lanes of cards from START to FINISH; MOVE, FOE, ALL, "

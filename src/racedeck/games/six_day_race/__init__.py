@@ -24,6 +24,7 @@ SPEC = register(
             "terminal": "racedeck.cli.six_day_race_ui",
             "measures": "racedeck.report.measures.six_day_race",
             "findings": "racedeck.report.findings.six_day_race",
+            "web": "racedeck.server.web.six_day_race",
         },
         summary=(
             "A series of one-lap cycling races: slipstream onto crowded spaces, change riders, "

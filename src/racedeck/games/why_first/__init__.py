@@ -24,6 +24,7 @@ SPEC = register(
             "terminal": "racedeck.cli.why_first_ui",
             "measures": "racedeck.report.measures.why_first",
             "findings": "racedeck.report.findings.why_first",
+            "web": "racedeck.server.web.why_first",
         },
         summary=(
             "Secretly place a card in front of any figure; the second figure scores, "
