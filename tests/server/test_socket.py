@@ -107,8 +107,12 @@ def test_illegal_and_stale_actions(server: LiveServer) -> None:
     table_id, ann, bob = two_seat_why_first(server)
     assert ann.view is not None and bob.view is not None
     move = ann.view["header"]["move"]
-    ann.act({"type": "commit", "card": 999, "figure": 0}, cid="bad")
+    # Well formed, but nobody holds a +9 card.
+    ann.act({"type": "place", "value": 9, "target": 0}, cid="bad")
     assert error(ann, "action/illegal")["id"] == "bad"
+    # A form the game does not know is a malformed message, not an illegal action.
+    ann.act({"type": "commit", "card": 999, "figure": 0}, cid="odd")
+    assert error(ann, "message/invalid")["id"] == "odd"
     ann.act(ann.view["legal_actions"][0], move=move + 5)
     assert error(ann, "action/stale")["move"] == move
     before = stored_actions(server, table_id)
@@ -213,7 +217,7 @@ def test_game_over_then_play_again(server: LiveServer) -> None:
             ann.until(lambda f: f["type"] == "update")
         assert moves < 500
     assert ann.view["header"]["outcome"] is not None
-    ann.act({"type": "commit", "card": 1, "figure": 0}, cid="late")
+    ann.act({"type": "place", "value": 1, "target": 0}, cid="late")
     late = ann.until(lambda f: f.get("id") == "late")
     assert late["code"] == "action/game-over"
     res = server.http.post(

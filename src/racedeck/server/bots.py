@@ -79,15 +79,17 @@ def _game(game_id: str, config_key: str) -> Game[Any, Any, Any]:
 
 
 def bot_decision(
-    game_id: str, config_key: str, bot: str, seat: int, seed: int, view: Any
+    game_id: str, config_key: str, bot: str, seat: int, seed: int, view: JSONObject
 ) -> JSONObject:
-    """Run in a worker: bot ``bot`` at ``seat`` chooses from ``view``; return the action JSON.
+    """Run in a worker: bot ``bot`` at ``seat`` chooses from its view; return the action JSON.
 
-    ``config_key`` is the table's configuration as canonical JSON (a hashable cache key, so a
-    worker builds each game once). The bot is made afresh with ``seed`` for every decision:
-    it holds nothing between moves, so a restarted server's bots decide the same way.
+    The view travels as its JSON form, exactly what a person's browser receives, and is
+    rebuilt in the worker. ``config_key`` is the table's configuration as canonical JSON (a
+    hashable cache key, so a worker builds each game once). The bot is made afresh with
+    ``seed`` for every decision: it holds nothing between moves, so a restarted server's bots
+    decide the same way.
     """
     game = _game(game_id, config_key)
-    chosen = make_bot(bot, game, seat, seed).act(view)
+    chosen = make_bot(bot, game, seat, seed).act(game.view_from_json(view))
     result: JSONObject = chosen.to_json()
     return result

@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
-from typing import Any
 
 from racedeck.core.errors import (
     AuthError,
@@ -574,12 +573,14 @@ class TableService:
             if row.kind == "bot" and seat not in room.thinking:
                 room.thinking.add(seat)
                 task = asyncio.get_running_loop().create_task(
-                    self._bot_turn(room, seat, room.game_no, table.move, table.view(seat))
+                    self._bot_turn(room, seat, room.game_no, table.move, table.view(seat).to_json())
                 )
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 
-    async def _bot_turn(self, room: Room, seat: int, game_no: int, move: int, view: Any) -> None:
+    async def _bot_turn(
+        self, room: Room, seat: int, game_no: int, move: int, view: JSONObject
+    ) -> None:
         """A bot decides off the event loop from its view, then acts through :meth:`_apply`."""
         bot = room.seats[seat].bot
         assert bot is not None
