@@ -54,6 +54,8 @@ def create_table(page: Page, base: str) -> str:
     page.get_by_test_id("players").select_option("3")
     page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
     page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
+    # A short window clock (SB-9): every window still stays open a moment for everyone.
+    page.locator("[data-testid=option][data-option=window_seconds]").fill("1")
     page.get_by_test_id("create-table").click()
     expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     return page.get_by_test_id("invite-link").input_value()

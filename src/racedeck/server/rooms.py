@@ -99,6 +99,17 @@ class Room:
     thinking: set[int] = field(default_factory=set)
     failures: int = 0
     created: float = field(default_factory=time.time)
+    seen_at: float = field(default_factory=time.monotonic)
+    """When anyone at the table last saw something happen (the clock of SB-9's window)."""
+    deferred: tuple[int, object, tuple[Connection, str | None] | None] | None = None
+    """A window's last answer, checked and held until the window's time is up (SB-9)."""
+    timer: asyncio.TimerHandle | None = None
+    """The pending call that takes held-back forced answers once a window's time is up."""
+
+    @property
+    def has_people(self) -> bool:
+        """True when a person holds a seat (someone who could read a window's timing)."""
+        return any(s.kind != "bot" for s in self.seats)
 
     @property
     def names(self) -> list[str]:

@@ -352,6 +352,7 @@ class TableService:
         room.steps = []
         room.strict_below = 0
         room.start_pending = room.table.pending
+        room.seen_at = time.monotonic()
         self._broadcast_table(room)
         self._broadcast(room, room.table.history[0][1], None)
         self._settle(room)
@@ -492,6 +493,17 @@ class TableService:
             raise ServiceError("table/not-started", "the game starts when every seat is taken")
         self._check_fresh(room, seat, move)
         before = table.state
+        if room.deferred is not None and room.deferred[0] == seat:
+            return  # this seat's answer is already in, waiting for the window's time
+        if table.pending == (seat,) and self._window_hold(room) > 0:
+            # SB-9: the last answer of a window would close it before its time. Check it now
+            # (errors go back at once), apply it when the time is up.
+            parsed = table.game.action_from_json(action) if isinstance(action, dict) else None
+            if parsed is not None and room.game.conceals(before, seat, parsed):
+                table.game.step(before, table.game.check_seat(seat), parsed)
+                room.deferred = (seat, action, origin)
+                self._settle_later(room, self._window_hold(room))
+                return
         transition = table.submit_json(seat, action)
         parsed = table.game.action_from_json(table.last_action.action)
         concealed = room.game.conceals(before, seat, parsed)
@@ -547,16 +559,24 @@ class TableService:
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
         room.steps.append(Step(table.move, seat, concealed, table.pending))
+        if not concealed:
+            room.seen_at = time.monotonic()
         self._broadcast(room, events, room.steps[-1], origin)
         if table.is_over:
             self._broadcast_table(room)
 
     def _settle(self, room: Room) -> None:
-        """Take the forced decisions, then ask the bots whose turn it is."""
+        """Take the forced decisions, then ask the bots whose turn it is.
+
+        SB-9: while a reaction window must stay open (:meth:`Game.window_minimum`, at a table
+        with people), forced answers are held back — and bots whose answer is forced are not
+        asked — until its time is up, so how long a window lasts says nothing of the hands.
+        """
         table = room.table
         if table is None:
             return
-        while not table.is_over:
+        hold = self._window_hold(room)
+        while not table.is_over and hold <= 0:
             before = table.state
             transition = table.forced_step()
             if transition is None:
@@ -566,17 +586,65 @@ class TableService:
             self._accepted(
                 room, last.seat, room.game.conceals(before, last.seat, parsed), transition.events
             )
+            hold = self._window_hold(room)
         if table.is_over:
             return
+        if hold > 0:
+            self._settle_later(room, hold)
         for seat in table.pending:
             row = room.seats[seat]
-            if row.kind == "bot" and seat not in room.thinking:
-                room.thinking.add(seat)
-                task = asyncio.get_running_loop().create_task(
-                    self._bot_turn(room, seat, room.game_no, table.move, table.view(seat).to_json())
-                )
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+            if row.kind != "bot" or seat in room.thinking:
+                continue
+            if hold > 0 and room.game.forced_action(table.state, seat) is not None:
+                continue  # answered by the driver when the window's time is up
+            room.thinking.add(seat)
+            task = asyncio.get_running_loop().create_task(
+                self._bot_turn(room, seat, room.game_no, table.move, table.view(seat).to_json())
+            )
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _window_hold(self, room: Room) -> float:
+        """Seconds the forced answers of the open window must still wait (0: none)."""
+        table = room.table
+        assert table is not None
+        if not room.has_people or table.is_over:
+            return 0.0
+        minimum = room.game.window_minimum(table.state)
+        if minimum <= 0:
+            return 0.0
+        return max(0.0, room.seen_at + minimum - time.monotonic())
+
+    def _settle_later(self, room: Room, delay: float) -> None:
+        """Settle ``room`` again after ``delay`` seconds (one timer per table)."""
+        if room.timer is not None:
+            room.timer.cancel()
+        game_no = room.game_no
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            room.timer = None
+            task = loop.create_task(self._resettle(room, game_no))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        room.timer = loop.call_later(delay, fire)
+
+    async def _resettle(self, room: Room, game_no: int) -> None:
+        async with room.lock:
+            if room.game_no != game_no or room.table is None:
+                return
+            deferred, room.deferred = room.deferred, None
+            if deferred is not None:
+                seat, action, origin = deferred
+                try:
+                    # Nothing moved meanwhile: the deferred seat was the only one asked.
+                    self._apply(room, seat, room.table.move, action, origin)
+                except RacedeckError as exc:
+                    if origin is not None:
+                        self.send_error(origin[0], exc, origin[1])
+                return
+            self._settle(room)
 
     async def _bot_turn(
         self, room: Room, seat: int, game_no: int, move: int, view: JSONObject

@@ -68,6 +68,13 @@ class SetbackConfig(GameConfig):
         "a sideways bump off the board goes backward or forward a row (SB-7)",
         choices=EDGE_BUMPS,
     )
+    window_seconds: int = option(
+        3,
+        "online: a BLOCK window stays open at least this many seconds after anything is seen, "
+        "however fast the answers come, so its length tells nothing of the hands (SB-9)",
+        min=0,
+        max=60,
+    )
     max_moves: int = option(
         20_000,
         "the game ends after this many accepted actions at the latest, ranked by progress "

@@ -183,6 +183,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         """Fast path: apply a legal action in place, without checks or events."""
         self._step(state, seat, action, None)
 
+    def window_minimum(self, state: SetbackState) -> float:
+        """SB-9: an open BLOCK window stays open ``window_seconds`` at an online table."""
+        return float(self.cfg.window_seconds) if state.phase == WINDOW else 0.0
+
     def forced_action(self, state: SetbackState, seat: int) -> SetbackAction | None:
         """SB-9 amended: a seat asked in a BLOCK window without a BLOCK in hand can only pass;
         a driver answers that for it. Nothing anyone sees tells such a pass from a chosen one
