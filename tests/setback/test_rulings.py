@@ -1041,6 +1041,7 @@ def test_every_option_has_a_default_and_help() -> None:
         "rows_removable",
         "self_block",
         "edge_bump",
+        "window_seconds",
         "max_moves",
     }
     assert all(o.help for o in options.values())
@@ -1056,6 +1057,7 @@ def test_every_option_has_a_default_and_help() -> None:
         "rows_removable": 2,
         "self_block": "board",
         "edge_bump": "backward",
+        "window_seconds": 3,  # SB-9 amended: an online window's least length
         "max_moves": 20_000,
     }
 
