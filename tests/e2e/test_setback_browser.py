@@ -55,6 +55,7 @@ def create_table(page: Page, base: str) -> str:
     page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
     page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
     # A short window clock (SB-9): every window still stays open a moment for everyone.
+    page.locator("details.options summary").click()
     page.locator("[data-testid=option][data-option=window_seconds]").fill("1")
     page.get_by_test_id("create-table").click()
     expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))

@@ -63,6 +63,11 @@ def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObjec
     header["seat_names"] = list(names)
     score_names = list(header.get("score_names", []))
     header["score_names"] = list(names) + score_names[len(names) :]
+    outcome = header.get("outcome")
+    if isinstance(outcome, dict):
+        # The standings name the people too (contestants the engine plays, Leo, keep theirs).
+        engine_names = list(outcome.get("names", []))
+        outcome["names"] = list(names) + engine_names[len(names) :]
     out["header"] = header
     return out
 
