@@ -11,63 +11,17 @@ only with a BLOCK in hand. Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it i
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import random
 import re
 import time
 from pathlib import Path
 
+from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 360, "height": 740}
 WINDOW_QUESTIONS = {"Do you BLOCK it?", "Do you BLOCK the BLOCK?"}
-
-
-def shots_dir(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
-    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def snap(page: Page, path: Path) -> None:
-    """A full-page screenshot once the moves on the board have finished animating."""
-    # Endless animations (the halo of the player on turn) do not count; a move does.
-    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
-        page.wait_for_function(
-            "document.getAnimations().every("
-            "a => a.effect.getComputedTiming().endTime === Infinity)",
-            timeout=3000,
-        )
-    page.screenshot(path=str(path), full_page=True)
-
-
-def create_table(page: Page, base: str) -> str:
-    """Ann creates a 3-seat table (seat 2 for a person, seat 3 a heuristic bot); the invite."""
-    page.goto(base + "/")
-    page.get_by_test_id("game-select").select_option("setback")
-    page.get_by_test_id("your-name").fill("Ann")
-    page.get_by_test_id("players").select_option("3")
-    page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
-    page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
-    # A short window clock (SB-9): every window still stays open a moment for everyone.
-    page.locator("details.options summary").click()
-    page.locator("[data-testid=option][data-option=window_seconds]").fill("1")
-    page.get_by_test_id("create-table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    return page.get_by_test_id("invite-link").input_value()
-
-
-def join(page: Page, link: str, name: str) -> None:
-    """Take the free seat through the invite link."""
-    page.goto(link)
-    page.get_by_test_id("your-name").fill(name)
-    page.get_by_test_id("join").click()
-    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
 
 
 def answer_window(page: Page, rng: random.Random) -> bool:
@@ -130,7 +84,9 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
     try:
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
-        join(bob, create_table(ann, live_server), "Bob")
+        # A short window clock (SB-9): every window still stays open a moment for everyone.
+        create_table(ann, live_server, "setback", ["human", "heuristic"], window_seconds="1")
+        join(bob, invite_link(ann), "Bob")
         for page in (ann, bob):
             expect(page.get_by_test_id("sb-board")).to_be_visible()
             expect(page.locator("[data-testid=token]")).to_have_count(3)

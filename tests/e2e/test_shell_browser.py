@@ -4,32 +4,23 @@ from __future__ import annotations
 
 import re
 
+from helpers import DESKTOP, PHONE, create_table, invite_link, join
 from playwright.sync_api import Browser, expect
 
 
 def test_create_invite_join_and_reload(browser: Browser, live_server: str) -> None:
-    ann = browser.new_context(viewport={"width": 1280, "height": 860})
-    bob = browser.new_context(viewport={"width": 360, "height": 740})
+    ann = browser.new_context(viewport=DESKTOP)
+    bob = browser.new_context(viewport=PHONE)
     try:
         page = ann.new_page()
-        page.goto(live_server + "/")
-        page.get_by_test_id("game-select").select_option("why-first")
-        page.get_by_test_id("your-name").fill("Ann")
-        page.get_by_test_id("players").select_option("3")
-        page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
-        page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("random")
-        page.get_by_test_id("create-table").click()
-        expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        create_table(page, live_server, "why-first", ["human", "random"])
         invite = page.get_by_test_id("invite-link")
         expect(invite).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
         expect(page.get_by_test_id("waiting")).to_contain_text("1 more person")
-        link = invite.input_value()
+        link = invite_link(page)
 
         other = bob.new_page()
-        other.goto(link)
-        other.get_by_test_id("your-name").fill("Bob")
-        other.get_by_test_id("join").click()
-        expect(other.get_by_test_id("status")).to_have_attribute("data-state", "online")
+        join(other, link, "Bob")
 
         # The game starts for both: names on the scoreboard, the deal narrated.
         for p in (page, other):

@@ -9,60 +9,14 @@ the series table. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import re
 import time
 from pathlib import Path
 
+from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 360, "height": 740}
-
-
-def shots_dir(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
-    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def snap(page: Page, path: Path) -> None:
-    """A full-page screenshot once the moves on the board have finished animating."""
-    # Endless animations (the halo of the player on turn) do not count; a move does.
-    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
-        page.wait_for_function(
-            "document.getAnimations().every("
-            "a => a.effect.getComputedTiming().endTime === Infinity)",
-            timeout=3000,
-        )
-    page.screenshot(path=str(path), full_page=True)
-
-
-def create_table(page: Page, base: str) -> str:
-    """Ann creates a 3-seat, one-race table (seat 2 for a person, seat 3 a bot); the invite."""
-    page.goto(base + "/")
-    page.get_by_test_id("game-select").select_option("six-day-race")
-    page.get_by_test_id("your-name").fill("Ann")
-    page.get_by_test_id("players").select_option("3")
-    page.locator("details.options > summary").click()  # the options fold open
-    page.locator("[data-testid=option][data-option=races]").fill("1")
-    page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("human")
-    page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("heuristic")
-    page.get_by_test_id("create-table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    return page.get_by_test_id("invite-link").input_value()
-
-
-def join(page: Page, link: str, name: str) -> None:
-    """Take the free seat through the invite link."""
-    page.goto(link)
-    page.get_by_test_id("your-name").fill(name)
-    page.get_by_test_id("join").click()
-    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
 
 
 def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
@@ -96,7 +50,8 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
     try:
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
-        join(bob, create_table(ann, live_server), "Bob")
+        create_table(ann, live_server, "six-day-race", ["human", "heuristic"], races="1")
+        join(bob, invite_link(ann), "Bob")
         for page in (ann, bob):
             expect(page.get_by_test_id("sdr-board")).to_be_visible()
             expect(page.get_by_test_id("log")).to_contain_text("Race 1 of 1")

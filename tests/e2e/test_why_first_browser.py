@@ -19,7 +19,6 @@ none appears. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`` wh
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import time
@@ -27,47 +26,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 360, "height": 740}
 GAME_TIMEOUT = 120.0
-
-
-def shots_dir(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
-    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def create_table(page: Page, base: str, seats: list[str], **options: str) -> None:
-    """Ann creates a Why First? table in the lobby; ``seats`` after hers: "human" or a bot."""
-    page.goto(base + "/")
-    page.get_by_test_id("game-select").select_option("why-first")
-    page.get_by_test_id("your-name").fill("Ann")
-    page.get_by_test_id("players").select_option(str(len(seats) + 1))
-    if options:
-        page.locator("details.options > summary").click()  # the options fold open
-        for name, value in options.items():
-            field = page.locator(f"[data-testid=option][data-option={name}]")
-            if field.evaluate("e => e.tagName") == "SELECT":
-                field.select_option(value)
-            else:
-                field.fill(value)
-    for i, kind in enumerate(seats, start=1):
-        page.locator(f'[data-testid=seat-kind][data-seat="{i}"]').select_option(kind)
-    page.get_by_test_id("create-table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-
-
-def join(page: Page, link: str, name: str) -> None:
-    """Take the free seat through the invite link."""
-    page.goto(link)
-    page.get_by_test_id("your-name").fill(name)
-    page.get_by_test_id("join").click()
-    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
 
 
 def board(page: Page) -> Locator:
@@ -245,8 +208,8 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         views = Views()
         ann = ann_ctx.new_page()
         views.watch(ann)
-        create_table(ann, live_server, ["human", "heuristic"], stages="2")
-        link = ann.get_by_test_id("invite-link").input_value()
+        create_table(ann, live_server, "why-first", ["human", "heuristic"], stages="2")
+        link = invite_link(ann)
         bob = bob_ctx.new_page()
         views.watch(bob)
         join(bob, link, "Bob")
@@ -375,7 +338,7 @@ def test_two_players_with_leo(browser: Browser, live_server: str, tmp_path: Path
         page = ctx.new_page()
         views = Views()
         views.watch(page)
-        create_table(page, live_server, ["heuristic"], stages="1")
+        create_table(page, live_server, "why-first", ["heuristic"], stages="1")
         b = board(page)
         # WF-9: Leo is a third figure on the track and at the table, and a target.
         expect(b.get_by_test_id("pawn")).to_have_count(3)
@@ -406,7 +369,14 @@ def test_tactical_variant_moves_in_white_number_order(
         page = ctx.new_page()
         views = Views()
         views.watch(page)
-        create_table(page, live_server, ["heuristic", "heuristic"], stages="1", variant="tactical")
+        create_table(
+            page,
+            live_server,
+            "why-first",
+            ["heuristic", "heuristic"],
+            stages="1",
+            variant="tactical",
+        )
         b = board(page)
         expect(b).to_have_attribute("data-variant", "tactical")
         # WF-10: a card is committed on its own, its white number shown.

@@ -1,0 +1,73 @@
+"""Steps the browser tests share: window sizes, screenshots, creating and joining a table.
+
+Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set (``docs/screenshots`` in the
+repository), else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 360, "height": 740}
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""
+    folder = Path(os.environ.get("RACEDECK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    # Endless animations (the halo of the player on turn) do not count; a move does.
+    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            timeout=3000,
+        )
+    page.screenshot(path=str(path), full_page=True)
+
+
+def create_table(page: Page, base: str, game: str, seats: list[str], **options: str) -> None:
+    """Ann creates a ``game`` table in the lobby; ``seats`` after hers: "human" or a bot kind.
+
+    ``options`` fill the game's option fields (a select is chosen from, a box typed into).
+    """
+    page.goto(base + "/")
+    page.get_by_test_id("game-select").select_option(game)
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("players").select_option(str(len(seats) + 1))
+    if options:
+        page.locator("details.options > summary").click()  # the options fold open
+        for name, value in options.items():
+            field = page.locator(f"[data-testid=option][data-option={name}]")
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+    for i, kind in enumerate(seats, start=1):
+        page.locator(f'[data-testid=seat-kind][data-seat="{i}"]').select_option(kind)
+    page.get_by_test_id("create-table").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+
+def invite_link(page: Page) -> str:
+    """The invite link a table with a free seat shows its creator."""
+    return page.get_by_test_id("invite-link").input_value()
+
+
+def join(page: Page, link: str, name: str) -> None:
+    """Take the free seat through the invite link."""
+    page.goto(link)
+    page.get_by_test_id("your-name").fill(name)
+    page.get_by_test_id("join").click()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
