@@ -182,7 +182,7 @@ def test_pages_and_static_files(server: LiveServer) -> None:
     for path in ("/", "/t/anything"):
         res = server.http.get(path)
         assert res.status_code == 200 and "app.js" in res.text
-    for path in ("/static/app.js", "/static/style.css"):
+    for path in ("/static/app.js", "/static/dom.js", "/static/style.css"):
         assert server.http.get(path).status_code == 200
     for game_id in available_games():
         assert server.http.get(f"/static/games/{game_id}.js").status_code == 200

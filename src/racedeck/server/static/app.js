@@ -13,6 +13,8 @@
 // "waiting", "scoreboard", "score" (data-seat), "board", "log", "standings", "win-rule",
 // "play-again", "legal-action" (fallback renderer; data-action).
 
+import { el } from "./dom.js";
+
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
 const toastsEl = document.querySelector("[data-testid=toasts]");
@@ -20,21 +22,6 @@ const SEATS_KEY = "racedeck.seats";
 const NAME_KEY = "racedeck.name";
 
 // -- small helpers --------------------------------------------------------------------------------
-
-function el(name, attrs = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c !== null && c !== undefined && c !== false) node.append(c);
-  }
-  return node;
-}
 
 function toast(message, kind = "error") {
   const node = el("div", { class: `toast ${kind}`, text: message });

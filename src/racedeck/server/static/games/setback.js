@@ -20,7 +20,8 @@
 //   data-testid="prompt"       the question being asked of you
 //   data-testid="sb-status"    whose turn and which part of it; the winner at the end
 
-const SVG = "http://www.w3.org/2000/svg";
+import { el, svg } from "../dom.js";
+
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
 const MOVEMENT = ["MOVE", "FOE", "ALL"];
 const ACTION_NOTES = {
@@ -33,30 +34,6 @@ const ACTION_NOTES = {
   BLOCK: "cancels an action, any time",
 };
 const ICONS = { SHIFT: "⇆", TRADE: "⇄", CUT: "✂", DRAW: "+2", REVAMP: "▥", SKIP: "»", BLOCK: "⊘" };
-
-function el(name, attrs = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
-
-function svg(name, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
 
 /** A card face name ("FOE-1*", "CUT") as {kind, amount, free}. */
 export function parseCard(face) {

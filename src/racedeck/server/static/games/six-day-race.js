@@ -15,33 +15,10 @@
 //   data-testid="race-result"      the latest race's result sheet
 //   data-testid="turn"             the line saying whose turn it is
 
-const SVG = "http://www.w3.org/2000/svg";
+import { el, svg } from "../dom.js";
+
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c", "#d63384", "#4b5563"];
 const GLYPHS = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾" };
-
-function el(name, attrs = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-function svg(name, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
 
 // --- fractions (points are exact fraction strings, "20/3") ----------------------------------
 

@@ -26,7 +26,8 @@
 //   data-testid="stage-result"   the latest stage scoring; data-space, data-scorers
 //   data-testid="history"        points by stage and totals
 
-const SVG = "http://www.w3.org/2000/svg";
+import { el, svg } from "../dom.js";
+
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#d99a00", "#7b2cbf", "#e8590c"];
 const LEO_COLOUR = "#5b616b";
 
@@ -39,31 +40,6 @@ const REDUCED = { count: 0, land: 100, move: 150, score: 1000, note: 400 };
 const CELL_W = 40;
 const WIDE = { numH: 30, pawnR: 15, step: 25, numFont: 17, pawnFont: 15 };
 const NARROW = { numH: 34, pawnR: 19, step: 29, numFont: 23, pawnFont: 21 };
-
-function el(name, attrs = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k === "style") node.style.cssText = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
-
-function svg(name, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
 
 /** A card value as printed: +3, −2 (a real minus sign). */
 export function signed(value) {
