@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.live import FrameChecker, LiveServer
+from server.live import FrameChecker, LiveServer, serving
 
 
 @pytest.fixture
@@ -20,9 +20,5 @@ def checker() -> FrameChecker:
 def server(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
     """A started :class:`LiveServer`; fails the test if any frame it sent leaked or was
     malformed."""
-    live = LiveServer(tmp_path / "tables.sqlite", checker).start()
-    try:
+    with serving(tmp_path / "tables.sqlite", checker) as live:
         yield live
-    finally:
-        live.stop()
-    assert not checker.problems, "\n".join(checker.problems[:10])

@@ -13,9 +13,11 @@ teardown, so every test of this folder checks every frame it causes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,6 +224,18 @@ class LiveServer:
                 max_size=2**22,
             )
         )
+
+
+@contextlib.contextmanager
+def serving(db: Path, checker: FrameChecker, **options: Any) -> Iterator[LiveServer]:
+    """A started :class:`LiveServer` (``options`` as for it), stopped afterwards; fails the
+    test if any frame it sent leaked or was malformed."""
+    live = LiveServer(db, checker, **options).start()
+    try:
+        yield live
+    finally:
+        live.stop()
+    assert not checker.problems, "\n".join(checker.problems[:10])
 
 
 class Client:

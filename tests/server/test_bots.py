@@ -10,19 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from server.live import FrameChecker, LiveServer
+from server.live import FrameChecker, LiveServer, serving
 
 
 @pytest.fixture
 def process_server(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
     """A server whose bots decide in worker processes (as ``racedeck serve`` runs them)."""
-    live = LiveServer(tmp_path / "tables.sqlite", checker, bot_pool="process", bot_workers=1)
-    live.start()
-    try:
+    with serving(tmp_path / "tables.sqlite", checker, bot_pool="process", bot_workers=1) as live:
         yield live
-    finally:
-        live.stop()
-    assert not checker.problems, "\n".join(checker.problems[:10])
 
 
 def test_a_searching_bot_does_not_stall_the_service(process_server: LiveServer) -> None:

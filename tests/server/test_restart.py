@@ -16,8 +16,6 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from racedeck.core.record import GameRecord, RecordedAction
-from racedeck.core.registry import get_spec
 from racedeck.server.live import LiveTable, view_json
 from racedeck.server.process import ServerProcess
 from racedeck.store.tables import TableStore
@@ -45,15 +43,7 @@ def stored_view(db: Path, table_id: str, seat: int) -> dict[str, Any]:
     finally:
         store.close()
     assert stored is not None
-    spec = get_spec(stored.game)
-    record = GameRecord(
-        game=spec.id,
-        rules_version=spec.rules_version,
-        config=stored.config,
-        seed=stored.seed,
-        actions=tuple(RecordedAction(s, a) for s, a in stored.actions),
-    )
-    table = LiveTable.from_record(record)
+    table = LiveTable.from_record(stored.record())
     names = [s.name or f"{s.bot} bot" for s in stored.seats]
     return view_json(table, seat, names)
 

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from racedeck.server.live import Step
 from racedeck.server.messages import MAX_MESSAGE_BYTES
 from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND
-from server.live import Client, FrameChecker, LiveServer
+from server.live import Client, FrameChecker, LiveServer, serving
 
 
 def two_seat_why_first(server: LiveServer) -> tuple[str, Client, Client]:
@@ -231,13 +231,10 @@ def test_game_over_then_play_again(server: LiveServer) -> None:
 @pytest.fixture
 def limited(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
     """A server with the real rate limits (10 messages a second, 30 at once)."""
-    live = LiveServer(tmp_path / "tables.sqlite", checker, rate=RATE_PER_SECOND, burst=RATE_BURST)
-    live.start()
-    try:
+    with serving(
+        tmp_path / "tables.sqlite", checker, rate=RATE_PER_SECOND, burst=RATE_BURST
+    ) as live:
         yield live
-    finally:
-        live.stop()
-    assert not checker.problems, "\n".join(checker.problems[:10])
 
 
 def test_a_flood_is_bounded_and_the_table_goes_on(limited: LiveServer) -> None:

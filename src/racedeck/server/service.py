@@ -39,7 +39,6 @@ from racedeck.core.errors import (
 )
 from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
-from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
@@ -155,15 +154,7 @@ class TableService:
             seed=stored.seed,
         )
         if stored.status != "open":
-            record = GameRecord(
-                game=spec.id,
-                rules_version=spec.rules_version,
-                config=stored.config,
-                seed=stored.seed,
-                actions=tuple(RecordedAction(s, a) for s, a in stored.actions),
-                meta=self._meta(room),
-            )
-            table = LiveTable.from_record(record)
+            table = LiveTable.from_record(stored.record(self._meta(room)))
             assert isinstance(table, LiveTable)
             room.table = table
             # The steps before a restart are not known: answers to them must be exact.

@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 
 from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import GameRecord, RecordedAction
+from racedeck.core.registry import get_spec
 from racedeck.store.tournaments import _IntText, _sqlite_pragmas, database_url
 
 __all__ = [
@@ -125,6 +127,18 @@ class StoredTable:
     seats: list[SeatRow]
     actions: list[tuple[int, JSONObject]] = field(default_factory=list)
     created: datetime | None = None
+
+    def record(self, meta: JSONObject | None = None) -> GameRecord:
+        """The current game as a record (its config, seed and the actions so far) to replay."""
+        spec = get_spec(self.game)
+        return GameRecord(
+            game=spec.id,
+            rules_version=spec.rules_version,
+            config=self.config,
+            seed=self.seed,
+            actions=tuple(RecordedAction(s, a) for s, a in self.actions),
+            meta={} if meta is None else meta,
+        )
 
 
 class TableStore:
