@@ -13,11 +13,12 @@ import random
 from typing import Any
 
 from racedeck.bots.base import Bot
+from racedeck.core.frozen import thaw
 from racedeck.core.game import Game
 from racedeck.games.setback.actions import Block, Pass, Play, Step, action_from_json
 from racedeck.games.setback.cards import parse_card_type
 from racedeck.games.setback.preview import protected
-from racedeck.games.setback.view import SetbackView, thaw
+from racedeck.games.setback.view import SetbackView
 
 __all__ = ["SetbackHeuristicBot"]
 

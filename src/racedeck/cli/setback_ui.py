@@ -19,6 +19,7 @@ from rich.text import Text
 from racedeck.cli.terminal_ui import Ask, TerminalUI, second_person
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
+from racedeck.core.frozen import thaw
 from racedeck.core.game import Game
 from racedeck.games.setback.actions import (
     Block,
@@ -32,7 +33,7 @@ from racedeck.games.setback.actions import (
 )
 from racedeck.games.setback.cards import MOVEMENT_KINDS, parse_card_type
 from racedeck.games.setback.preview import landing, protected
-from racedeck.games.setback.view import SetbackView, thaw
+from racedeck.games.setback.view import SetbackView
 
 __all__ = ["SetbackUI", "card_style"]
 

@@ -9,9 +9,9 @@ or for spectators, so every face — terminal, server, bots — shows each seat 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Any, Final
 
+from racedeck.core.frozen import freeze, thaw
 from racedeck.core.jsontypes import JSONObject
 
 __all__ = ["PUBLIC", "RECORD", "Audience", "Event", "feed"]
@@ -23,24 +23,6 @@ PUBLIC: Final = "all"
 """Audience: every seat and every spectator."""
 RECORD: Final = "record"
 """Audience: nobody at the table; kept in the record (and shown after the game)."""
-
-
-def _freeze(value: Any) -> Any:
-    """A read-only copy: dicts become mapping proxies, lists tuples, at any depth."""
-    if isinstance(value, dict | MappingProxyType):
-        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def _thaw(value: Any) -> Any:
-    """The JSON form of a frozen value: fresh dicts and lists the caller may change."""
-    if isinstance(value, Mapping):
-        return {k: _thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_thaw(v) for v in value]
-    return value
 
 
 class Event:
@@ -65,7 +47,7 @@ class Event:
             raise ValueError(f"event audience must be a seat, {PUBLIC!r} or {RECORD!r}")
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "audience", audience)
-        object.__setattr__(self, "_data", _freeze(data or {}))
+        object.__setattr__(self, "_data", freeze(data or {}))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("events are immutable")
@@ -86,7 +68,7 @@ class Event:
 
     def to_json(self) -> JSONObject:
         """Return the JSON form ``{"kind": ..., **data}``, with ``"audience"`` unless public."""
-        out: JSONObject = {"kind": self.kind, **_thaw(self._data)}
+        out: JSONObject = {"kind": self.kind, **thaw(self._data)}
         if self.audience != PUBLIC:
             out["audience"] = self.audience
         return out
@@ -109,17 +91,17 @@ class Event:
         return (
             self.kind == other.kind
             and self.audience == other.audience
-            and _thaw(self._data) == _thaw(other._data)
+            and thaw(self._data) == thaw(other._data)
         )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         to = "" if self.audience == PUBLIC else f", audience={self.audience!r}"
-        return f"Event({self.kind!r}, {_thaw(self._data)!r}{to})"
+        return f"Event({self.kind!r}, {thaw(self._data)!r}{to})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (self.kind, _thaw(self._data), self.audience))
+        return (Event, (self.kind, thaw(self._data), self.audience))
 
 
 def feed(events: Iterable[Event], seat: int | None) -> tuple[Event, ...]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from racedeck.core.frozen import thaw
 from racedeck.core.jsontypes import JSONObject
 
 __all__ = ["ViewHeader"]
@@ -42,7 +42,7 @@ class ViewHeader:
             "game": self.game,
             "title": self.title,
             "rules_version": self.rules_version,
-            "config": _copy(self.config),
+            "config": thaw(self.config),
             "seat": self.seat,
             "seat_names": list(self.seat_names),
             "move": self.move,
@@ -52,7 +52,7 @@ class ViewHeader:
             "score_names": list(self.score_names),
             "scores": list(self.scores),
             "terminal": self.terminal,
-            "outcome": _copy(self.outcome),
+            "outcome": thaw(self.outcome),
         }
 
     @classmethod
@@ -62,7 +62,7 @@ class ViewHeader:
             game=str(obj["game"]),
             title=str(obj["title"]),
             rules_version=str(obj["rules_version"]),
-            config=_copy(obj["config"]),
+            config=thaw(obj["config"]),
             seat=obj["seat"],
             seat_names=tuple(obj["seat_names"]),
             move=int(obj["move"]),
@@ -72,13 +72,5 @@ class ViewHeader:
             score_names=tuple(obj["score_names"]),
             scores=tuple(obj["scores"]),
             terminal=bool(obj["terminal"]),
-            outcome=_copy(obj["outcome"]),
+            outcome=thaw(obj["outcome"]),
         )
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_copy(v) for v in value]
-    return value

@@ -24,6 +24,7 @@ from typing import ClassVar
 
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import RECORD, Event
+from racedeck.core.frozen import freeze
 from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
@@ -56,7 +57,7 @@ from racedeck.games.setback.state import (
     WINDOW,
     SetbackState,
 )
-from racedeck.games.setback.view import SetbackView, freeze
+from racedeck.games.setback.view import SetbackView
 
 __all__ = ["Setback"]
 

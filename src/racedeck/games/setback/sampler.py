@@ -33,11 +33,12 @@ from bisect import bisect_right
 from itertools import chain
 from typing import Any
 
+from racedeck.core.frozen import thaw
 from racedeck.core.rng import Rng
 from racedeck.games.setback.actions import Play, action_from_json
 from racedeck.games.setback.config import SetbackConfig
 from racedeck.games.setback.state import OVER, WINDOW, SetbackState
-from racedeck.games.setback.view import SetbackView, thaw
+from racedeck.games.setback.view import SetbackView
 
 __all__ = ["SetbackSampler"]
 

@@ -4,32 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
+from racedeck.core.frozen import freeze, thaw
 from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.setback.actions import SetbackAction, action_from_json
 
-__all__ = ["SetbackView", "freeze", "thaw"]
-
-
-def freeze(value: Any) -> Any:
-    """A read-only deep copy: dicts become mapping proxies, lists tuples."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
-    return value
-
-
-def thaw(value: Any) -> Any:
-    """The JSON form of a frozen value: fresh dicts and lists."""
-    if isinstance(value, Mapping):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [thaw(v) for v in value]
-    return value
+__all__ = ["SetbackView"]
 
 
 @dataclass(frozen=True, slots=True)

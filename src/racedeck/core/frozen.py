@@ -1,0 +1,31 @@
+"""Read-only deep copies of JSON-like values, and their JSON form again.
+
+Events and views hand out data that no holder may change for another: :func:`freeze` makes a
+copy that cannot be changed, :func:`thaw` gives back fresh dicts and lists for JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+__all__ = ["freeze", "thaw"]
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy: mappings become mapping proxies, lists and tuples tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The JSON form of a (frozen) value: fresh dicts and lists the caller may change."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
