@@ -12,7 +12,7 @@ from typing import Any
 
 from server.live import Client, LiveServer
 
-SECONDS = 1
+SECONDS = 2
 
 
 def _window_frames(watcher: Client, windows: int, players: list[Client]) -> list[float]:
@@ -67,8 +67,10 @@ def _table(server: LiveServer, config: dict[str, Any]) -> tuple[Client, list[Cli
 def test_a_window_stays_open_its_minimum_whoever_holds_a_block(server: LiveServer) -> None:
     watcher, players = _table(server, {"window_seconds": SECONDS})
     lengths = _window_frames(watcher, 4, players)
-    # Every asked seat answers at once (forced or chosen): each window lasts its minimum.
-    assert all(length >= SECONDS - 0.05 for length in lengths), lengths
+    # Every asked seat answers at once (forced or chosen): each window lasts its minimum. The
+    # spectator sees both ends late by the same delivery lag, unless the machine is very busy:
+    # half the minimum leaves room for that and still tells a held window from an instant one.
+    assert all(length >= SECONDS / 2 for length in lengths), lengths
 
 
 def test_without_a_minimum_forced_windows_close_at_once(server: LiveServer) -> None:
