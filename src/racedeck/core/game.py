@@ -331,6 +331,26 @@ class Game(ABC, Generic[S, A, V]):
             situation=self.describe_situation(state),
         )
 
+    def refuse(
+        self, view: V, action: object, reason: str, situation: str | None = None
+    ) -> IllegalAction:
+        """The error for input that names none of ``view``'s legal actions (``parse_action``),
+        with the narrowest code the view allows: :class:`GameOver` once the game is over,
+        :class:`NotYourTurn` when the seat is asked nothing, else :class:`IllegalAction`.
+        ``situation`` defaults to the header's public words."""
+        kind: type[IllegalAction] = IllegalAction
+        if view.header.terminal:
+            kind = GameOver
+        elif not view.legal_actions:
+            kind = NotYourTurn
+        return kind(
+            reason,
+            action=action,
+            seat=view.seat,
+            legal=view.legal_actions,
+            situation=view.header.waiting if situation is None else situation,
+        )
+
     def why_illegal(self, state: S, seat: int, action: object) -> str:
         """Why ``action`` is not legal for ``seat`` now, in words (games say more)."""
         return "not a legal action here"

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
+from racedeck.core.errors import IllegalAction
 from racedeck.core.events import RECORD, Event
 from racedeck.core.frozen import freeze
 from racedeck.core.game import Game, Transition
@@ -776,18 +776,15 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         parsed = parse_text(text)
         if parsed is not None and parsed in legal:
             return parsed
-        kind: type[IllegalAction] = IllegalAction
         if view.header.terminal:
-            kind, reason = GameOver, "the game is over"
+            reason = "the game is over"
         elif not legal:
-            kind, reason = NotYourTurn, "this seat is not asked to act now"
+            reason = "this seat is not asked to act now"
         elif parsed is None:
             reason = f"cannot read {text!r} as an action"
         else:
             reason = "not one of the choices offered now"
-        raise kind(
-            reason, action=parsed, seat=view.seat, legal=legal, situation=view.header.waiting
-        )
+        raise self.refuse(view, parsed, reason)
 
     def state_from_json(self, obj: JSONObject) -> SetbackState:
         """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
+from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
@@ -503,18 +503,16 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         legal = view.legal_actions
         if action is not None and action in legal:
             return action
-        kind: type[IllegalAction] = IllegalAction
         if view.header.terminal:
-            kind, reason = GameOver, "the series is over"
+            reason = "the series is over"
         elif not legal:
-            kind, reason = NotYourTurn, "it is another player's turn"
+            reason = "it is another player's turn"
         elif action is None:
             reason = f"cannot read {text!r} as a card value"
         else:
             held = " ".join(str(c % 10) for c in view.hand_of(view.current))
             reason = f"the moving rider holds no {action.value} (hand: {held})"
-        situation = view.header.waiting
-        raise kind(reason, action=action, seat=view.seat, legal=legal, situation=situation)
+        raise self.refuse(view, action, reason)
 
     def state_from_json(self, obj: JSONObject) -> SixDayRaceState:
         """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong

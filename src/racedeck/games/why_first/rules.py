@@ -11,7 +11,7 @@ from itertools import combinations
 from math import comb
 from typing import ClassVar
 
-from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
+from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
@@ -602,19 +602,8 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         return action
 
     def _refuse(self, view: WhyFirstView, action: object, reason: str) -> IllegalAction:
-        """The error for text that names no legal action, with the narrowest code."""
-        kind: type[IllegalAction] = IllegalAction
-        if view.header.terminal:
-            kind = GameOver
-        elif view.seat is None or view.seat not in view.header.acting:
-            kind = NotYourTurn
-        return kind(
-            reason,
-            action=action,
-            seat=view.seat,
-            legal=view.legal_actions,
-            situation=_situation(view.phase, view.stage, view.round),
-        )
+        """:meth:`refuse`, with the stage, round and phase as the situation."""
+        return self.refuse(view, action, reason, _situation(view.phase, view.stage, view.round))
 
     def state_from_json(self, obj: JSONObject) -> WhyFirstState:
         """Rebuild a state from its JSON form; raise :class:`ValueError` naming what is wrong
