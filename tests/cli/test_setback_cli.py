@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import racedeck
 from racedeck.cli.app import app
+from racedeck.cli.prompt import Prompter
 from racedeck.cli.records import load_record
 from racedeck.cli.setback_ui import SetbackUI, card_style, second_person
 from racedeck.cli.terminal_ui import ui_for
@@ -159,7 +160,7 @@ def test_text_forms_may_be_typed_loosely() -> None:
     ui = _ui(game)
     console = Console(record=True, width=100, file=io.StringIO())
     for answer in ("TRADE P1<>P3", "trade p1 p3", " Trade  P1 P3 ", "trade P1<>p3"):
-        assert ui.ask_action(view, _answers(answer), console) == trade
+        assert ui.ask_action(view, Prompter(_answers(answer), console)) == trade
 
 
 def test_an_illegal_text_form_is_asked_again() -> None:
@@ -173,11 +174,11 @@ def test_an_illegal_text_form_is_asked_again() -> None:
     assert no_effect in view.legal_actions
     ui = _ui(game)
     console = Console(record=True, width=100, file=io.StringIO())
-    assert ui.ask_action(view, _answers("TRADE P2<>P3", "trade"), console) == no_effect
+    assert ui.ask_action(view, Prompter(_answers("TRADE P2<>P3", "trade"), console)) == no_effect
     out = console.export_text()
     assert "'TRADE P2<>P3'" in out and out.count("Type a number from 1 to 3.") == 1
     with pytest.raises(pytest.fail.Exception, match="ran out"):
-        ui.ask_action(view, _answers("TRADE P2<>P3"), console)
+        ui.ask_action(view, Prompter(_answers("TRADE P2<>P3"), console))
 
 
 def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
@@ -196,13 +197,13 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     view = game.observe(state, 0)
     ui = _ui(game)
     console = Console(record=True, width=100, file=io.StringIO())
-    assert ui.ask_action(view, _answers("maybe", "7", "p"), console) == Pass()
+    assert ui.ask_action(view, Prompter(_answers("maybe", "7", "p"), console)) == Pass()
     out = console.export_text()
     assert "BLOCK it? [b]lock / [p]ass" in out or "BLOCK the BLOCK? [b]lock / [p]ass" in out
     assert "Type b to BLOCK or p to pass." in out
     assert "There is no choice 7." in out
     for answer in ("b", "BLOCK", "1"):
-        assert ui.ask_action(view, _answers(answer), console) == Block()
+        assert ui.ask_action(view, Prompter(_answers(answer), console)) == Block()
     # the render says what was declared only when the viewer is not asked (the question does)
     assert "BLOCK window ·" not in _text(ui.render(view))
     assert "Your hand:" in _text(ui.render(view))

@@ -2,22 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
 
+from racedeck import rulebook
 from racedeck.bots.registry import make_bot
+from racedeck.cli.prompt import Ask, Prompter, Quit
 from racedeck.cli.records import save_record
-from racedeck.cli.terminal_ui import Ask, TerminalUI, ui_for
+from racedeck.cli.terminal_ui import TerminalUI, ui_for
 from racedeck.core.events import feed
 from racedeck.core.game import Game, Transition
 from racedeck.core.rng import derive_seed
 from racedeck.core.table import Player, Table, run
 
-__all__ = ["TerminalPlayer", "play_in_terminal"]
+__all__ = ["TerminalPlayer", "play_in_terminal", "rules_reader"]
+
+
+def rules_reader(game_id: str) -> Callable[[str], str | None] | None:
+    """What the ``rules`` command shows for ``game_id``: the rules in brief (no argument), the
+    whole page (``all``) or one ruling by id; ``None`` when the game has no rules page."""
+    if game_id not in rulebook.available():
+        return None
+
+    def read(which: str) -> str | None:
+        if not which:
+            return rulebook.brief(game_id)
+        if which.lower() == "all":
+            return rulebook.page(game_id)
+        return rulebook.ruling(game_id, which.upper())
+
+    return read
 
 
 class TerminalPlayer:
@@ -26,16 +44,16 @@ class TerminalPlayer:
     Like every other player it gets the seat's view and nothing else.
     """
 
-    def __init__(self, ui: TerminalUI, ask: Ask, console: Console) -> None:
+    def __init__(self, ui: TerminalUI, prompter: Prompter) -> None:
         self.ui = ui
-        self.ask = ask
-        self.console = console
+        self.prompter = prompter
+        self.console = prompter.console
 
     def act(self, view: Any) -> Any:
         """Draw the table as the seat sees it and read one legal action."""
         self.console.print()
         self.console.print(self.ui.render(view))
-        return self.ui.ask_action(view, self.ask, self.console)
+        return self.ui.ask_action(view, self.prompter)
 
 
 def play_in_terminal(
@@ -51,16 +69,18 @@ def play_in_terminal(
     """Play one game with a person at ``human_seat`` and bots elsewhere; return an exit code.
 
     The person only ever sees their own view and their own feed of events. The record is
-    saved after every accepted action, so stopping with Ctrl-C (exit code 130) or at end of
-    input (exit code 1) loses nothing.
+    saved after every accepted action, so stopping with ``quit`` (exit code 0), Ctrl-C (exit
+    code 130) or at end of input (exit code 1) loses nothing. At the end of each stage (or
+    race) the screen waits for Enter, so the sheet does not scroll away.
     """
     n = game.num_players
     names = [human_name if seat == human_seat else f"Bot {seat + 1}" for seat in range(n)]
     ui = ui_for(game, names)
     ui.width = console.width
+    prompter = Prompter(ask, console, rules_reader(game.spec.id))
     table = Table(game, seed, meta={"names": names, "human_seat": human_seat})
     players: list[Player] = [
-        TerminalPlayer(ui, ask, console)
+        TerminalPlayer(ui, prompter)
         if seat == human_seat
         else make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
         for seat in range(n)
@@ -83,10 +103,16 @@ def play_in_terminal(
                 console.print(line)
             if event is sheet_after:  # the sheet before the next stage's first events
                 console.print(ui.render_stage_end(table.view(human_seat), event))
+                prompter.pause()
 
     console.print(Rule(f"{game.spec.title} · {n} players · seed {seed}"))
+    console.print("[dim]Type ? at any prompt for help, rules for the rules, quit to leave.[/]")
     try:
         run(table, players, observer=show)
+    except Quit:
+        path = save_record(table.record, record_path)
+        console.print(f"[yellow]You left the game.[/] Record saved to {path}")
+        return 0
     except KeyboardInterrupt:
         path = save_record(table.record, record_path)
         console.print(f"\n[yellow]Game stopped.[/] Record saved to {path}")

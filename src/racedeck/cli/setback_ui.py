@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.terminal_ui import Ask, TerminalUI, second_person
+from racedeck.cli.prompt import Prompter
+from racedeck.cli.terminal_ui import TerminalUI, second_person
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.frozen import thaw
@@ -606,8 +607,9 @@ class SetbackUI(TerminalUI):
                 out.append_text(row)
         return out, order
 
-    def ask_action(self, view: SetbackView, ask: Ask, console: Console) -> Any:
+    def ask_action(self, view: SetbackView, prompter: Prompter) -> Any:
         """Ask by menu number or by the action's text form; a window is a plain block/pass."""
+        ask, console = prompter, prompter.console
         legal = list(view.legal_actions)
         console.print(self.question(view))
         if view.window_open:

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, cast
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.terminal_ui import Ask, TerminalUI
+from racedeck.cli.prompt import Prompter
+from racedeck.cli.terminal_ui import TerminalUI
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.games.six_day_race.actions import PlayCard, parse_text
@@ -414,8 +415,9 @@ class SixDayRaceUI(TerminalUI):
             text.append(note, style=style)
         return text
 
-    def ask_action(self, view: SixDayRaceView, ask: Ask, console: Console) -> PlayCard:
+    def ask_action(self, view: SixDayRaceView, prompter: Prompter) -> PlayCard:
         """Name the moving rider, preview every distinct card value, ask for one value."""
+        ask, console = prompter, prompter.console
         rider = view.current
         legal = list(view.legal_actions)
         values = [a.value for a in legal]

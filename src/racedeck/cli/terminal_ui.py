@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from racedeck.cli.prompt import Ask, Choice, Prompter, match_choice
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.plugins import optional_plugin
 
 __all__ = ["Ask", "TerminalUI", "second_person", "ui_for"]
-
-Ask = Callable[[str], str]
-"""Reads one line of input after showing a prompt (raises EOFError/KeyboardInterrupt to stop)."""
 
 
 # Second person for a player called "You": "You's turn" → "Your turn", "You plays" → "You play".
@@ -111,18 +109,22 @@ class TerminalUI:
             return lines
         return [second_person(line) for line in lines]
 
-    def ask_action(self, view: Any, ask: Ask, console: Console) -> Any:
+    def ask_action(self, view: Any, prompter: Prompter) -> Any:
         """Ask for one legal action: by menu number or by its text form (read from the view
         alone); re-ask on bad input."""
+        console = prompter.console
         legal = list(view.legal_actions)
+        choices = [Choice(a, self.game.describe_action(a, self.names)) for a in legal]
         menu = Table.grid(padding=(0, 2))
-        for i, action in enumerate(legal, 1):
-            menu.add_row(f"[bold]{i}[/]", self.game.describe_action(action, self.names))
+        for i, choice in enumerate(choices, 1):
+            menu.add_row(f"[bold]{i}[/]", choice.label)
         console.print(menu)
+        forms = "Type the number of a choice, or the action as text."
         while True:
-            answer = ask("Your choice (number or text): ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
+            answer = prompter.line("Your choice (number or text): ", forms)
+            found = match_choice(answer, choices)
+            if len(found) == 1:
+                return found[0].value
             try:
                 action = self.game.parse_action(answer, view)
             except IllegalAction as exc:
@@ -130,7 +132,7 @@ class TerminalUI:
                 continue
             if action in legal:
                 return action
-            console.print(f"[red]{answer!r} is not legal now.[/] Type 1 to {len(legal)}.")
+            console.print(f"[red]{answer} is not legal now.[/] Type 1 to {len(legal)}.")
 
 
 def ui_for(game: Game[Any, Any, Any], names: Sequence[str]) -> TerminalUI:

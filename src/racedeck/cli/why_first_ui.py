@@ -9,7 +9,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.terminal_ui import Ask, TerminalUI
+from racedeck.cli.prompt import Ask, Prompter
+from racedeck.cli.terminal_ui import TerminalUI
 from racedeck.games.why_first.actions import CommitCard, MoveFigure, PlaceCard
 from racedeck.games.why_first.view import WhyFirstView
 
@@ -126,8 +127,9 @@ class WhyFirstUI(TerminalUI):
             parts.append(Text(f"Still to move, highest white number first: {order}"))
         return Group(*parts)
 
-    def ask_action(self, view: WhyFirstView, ask: Ask, console: Console) -> Any:
+    def ask_action(self, view: WhyFirstView, prompter: Prompter) -> Any:
         """Ask for a card, then for a target (base game); or a card, or a figure (tactical)."""
+        ask, console = prompter, prompter.console
         legal = list(view.legal_actions)
         names = self.figure_names(view)
         if legal and isinstance(legal[0], MoveFigure):
