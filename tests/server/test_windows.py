@@ -29,25 +29,29 @@ def _window_frames(watcher: Client, windows: int, players: list[Client]) -> list
                 choice = next((a for a in legal if a["type"] == "pass"), legal[0])
                 p.act(choice)
                 p.view = dict(p.view, legal_actions=[])  # answered: wait for the next view
-        try:
-            frame = watcher.recv(0.05)
-        except TimeoutError:
-            frame = None
+        # Read every frame the spectator has waiting before timing anything: a backlog read
+        # one frame per loop would time a frame when it is read, not when it came.
+        frames: list[tuple[float, dict[str, Any]]] = []
+        wait = 0.05
+        while True:
+            try:
+                frames.append((time.monotonic(), watcher.recv(wait)))
+            except TimeoutError:
+                break
+            wait = 0.001
         for p in players:
             while True:
                 try:
                     p.recv(0.01)
                 except TimeoutError:
                     break
-        if frame is None:
-            continue
-        kinds = [e["kind"] for e in frame.get("events", [])]
-        now = time.monotonic()
-        if "window_closed" in kinds and opened is not None:
-            lengths.append(now - opened)
-            opened = None
-        if "window_opened" in kinds:
-            opened = now
+        for now, frame in frames:
+            kinds = [e["kind"] for e in frame.get("events", [])]
+            if "window_closed" in kinds and opened is not None:
+                lengths.append(now - opened)
+                opened = None
+            if "window_opened" in kinds:
+                opened = now
     return lengths
 
 

@@ -37,7 +37,7 @@ from racedeck.core.errors import (
     RacedeckError,
     StaleMove,
 )
-from racedeck.core.events import Event
+from racedeck.core.events import PUBLIC, Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
@@ -550,7 +550,9 @@ class TableService:
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
         room.steps.append(Step(table.move, seat, concealed, table.pending))
-        if not concealed:
+        # SB-9: a window's clock starts at the last thing anyone could see. A concealed answer
+        # can still make public events (the window it closes, what resolves, the next window).
+        if not concealed or any(e.audience == PUBLIC for e in events):
             room.seen_at = time.monotonic()
         self._broadcast(room, events, room.steps[-1], origin)
         if table.is_over:
