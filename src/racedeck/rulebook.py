@@ -80,11 +80,9 @@ def _section(text: str, level: int, heading: str) -> str | None:
     """The section that starts with the heading line ``heading`` (of ``level`` ``#``), up to
     the next heading of that level or higher; ``None`` when there is no such heading."""
     lines = text.splitlines()
-    for start, line in enumerate(lines):
-        if line == heading:
-            break
-    else:
+    if heading not in lines:
         return None
+    start = lines.index(heading)
     end = start + 1
     while end < len(lines) and not _is_heading(lines[end], level):
         end += 1
