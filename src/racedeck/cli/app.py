@@ -94,7 +94,8 @@ def games() -> None:
             )
             table.add_row(opt.name, shown, opt.help)
         console.print(table)
-        console.print(f"bots: {', '.join(available_bots(game_id))}\n")
+        console.print(f"bots: {', '.join(available_bots(game_id))}")
+        console.print(f"rules: racedeck rules {game_id}\n", highlight=False)
 
 
 @app.command()
