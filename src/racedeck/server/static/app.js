@@ -110,10 +110,9 @@ async function lobbyPage() {
   const form = el("form", { class: "panel new-table", "data-testid": "new-table" });
   app.append(
     el("section", { class: "lobby" },
-      el("div", {},
-        el("div", { class: "panel" }, el("h1", { text: "Open tables" }), list),
-        el("div", { class: "panel" }, el("h2", { text: "The games" }), gameList)),
-      form),
+      el("div", { class: "panel lobby-open" }, el("h1", { text: "Open tables" }), list),
+      form,
+      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList)),
   );
   let alive = true;
   leave = () => { alive = false; };
