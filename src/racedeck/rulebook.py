@@ -1,25 +1,121 @@
-"""The games' rules pages (docs/rules/<game-id>.md)."""
+"""The rules pages of the games, one Markdown page per game id (``docs/rules/<id>.md``).
+
+They are the one source of the rules for every face: ``racedeck rules`` in the terminal and
+``/rules/<id>`` in the browser read them here. The pages ship with the package (the folder
+``racedeck/rulebook_pages`` is the repository's ``docs/rules``), so an installed racedeck has
+them too. Each page has this shape, which the functions below rely on::
+
+    # <Title> — rules
+    <one paragraph>
+    ## In brief
+    ### Goal, ### Setup, ### A turn, ### Scoring, ### The end, ### Variants
+    ## Rulings
+    ### XX-n · <short title>      (one per ruling, each ending with an ``Option:`` line)
+
+A game id without a page raises :class:`UnknownRules`; a ruling the page does not hold is
+``None``.
+"""
 
 from __future__ import annotations
 
-__all__ = ["available", "brief", "page", "ruling"]
+import re
+from functools import cache
+from importlib.resources import files
+
+__all__ = [
+    "BRIEF_SECTIONS",
+    "UnknownRules",
+    "available",
+    "brief",
+    "page",
+    "ruling",
+    "ruling_ids",
+    "title",
+]
+
+BRIEF_SECTIONS = ("Goal", "Setup", "A turn", "Scoring", "The end", "Variants")
+"""The sections of "In brief", in the order every page gives them."""
+
+_FOLDER = "rulebook_pages"
+_RULING = re.compile(r"^### ([A-Z]+-\d+) · ")
+_SUFFIX = " — rules"
+
+
+class UnknownRules(LookupError):
+    """No rules page for a game id; the message names the pages there are."""
 
 
 def available() -> tuple[str, ...]:
-    """Ids of the games that have a rules page."""
-    return ()
+    """The game ids that have a rules page, sorted."""
+    return _available()
+
+
+@cache
+def _available() -> tuple[str, ...]:
+    folder = files("racedeck").joinpath(_FOLDER)
+    names = (entry.name for entry in folder.iterdir() if entry.is_file())
+    return tuple(sorted(n[:-3] for n in names if n.endswith(".md") and n != "README.md"))
 
 
 def page(game_id: str) -> str:
-    """The whole rules page of ``game_id`` as Markdown."""
-    raise KeyError(game_id)
+    """The whole rules page of ``game_id`` as Markdown; :class:`UnknownRules` if it has none."""
+    known = available()
+    if game_id not in known:
+        raise UnknownRules(f"no rules page for {game_id}; there are pages for {', '.join(known)}")
+    return _read(game_id)
+
+
+@cache
+def _read(game_id: str) -> str:
+    return files("racedeck").joinpath(_FOLDER, f"{game_id}.md").read_text(encoding="utf-8")
+
+
+def title(game_id: str) -> str:
+    """The game's name as its page's first heading gives it (``Why First?``)."""
+    first = page(game_id).split("\n", 1)[0]
+    return first.removeprefix("# ").removesuffix(_SUFFIX)
+
+
+def _section(text: str, level: int, heading: str) -> str | None:
+    """The section that starts with the heading line ``heading`` (of ``level`` ``#``), up to
+    the next heading of that level or higher; ``None`` when there is no such heading."""
+    lines = text.splitlines()
+    if heading not in lines:
+        return None
+    start = lines.index(heading)
+    end = start + 1
+    while end < len(lines) and not _is_heading(lines[end], level):
+        end += 1
+    return "\n".join(lines[start:end]).strip() + "\n"
+
+
+def _is_heading(line: str, level: int) -> bool:
+    """True for a Markdown heading of ``level`` or a higher level (fewer ``#``)."""
+    hashes = len(line) - len(line.lstrip("#"))
+    return 0 < hashes <= level and line[hashes : hashes + 1] == " "
 
 
 def brief(game_id: str) -> str:
-    """The "In brief" section of the page."""
-    raise KeyError(game_id)
+    """The "In brief" section of ``game_id``'s page, its ``## In brief`` heading first."""
+    found = _section(page(game_id), 2, "## In brief")
+    if found is None:  # every shipped page has one (tests check it)
+        raise UnknownRules(f"the rules page of {game_id} has no In brief section")
+    return found
+
+
+def ruling_ids(game_id: str) -> tuple[str, ...]:
+    """The ids of the rulings on ``game_id``'s page, in page order (``WF-1``, ``WF-2`` …)."""
+    return tuple(
+        m.group(1) for line in page(game_id).splitlines() if (m := _RULING.match(line)) is not None
+    )
 
 
 def ruling(game_id: str, ruling_id: str) -> str | None:
-    """One ruling's section, or ``None``."""
+    """The section of one ruling (``SB-9`` or ``sb-9``), its heading first; ``None`` when the
+    page holds no such ruling."""
+    wanted = ruling_id.strip().upper()
+    for line in page(game_id).splitlines():
+        m = _RULING.match(line)
+        if m is not None and m.group(1) == wanted:
+            return _section(page(game_id), 3, line)
     return None

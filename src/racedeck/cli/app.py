@@ -27,6 +27,7 @@ from racedeck.cli.options import game_config
 from racedeck.cli.play import play_in_terminal
 from racedeck.cli.records import default_record_path, load_record
 from racedeck.cli.report import report as report_cmd
+from racedeck.cli.rules import rules as rules_cmd
 from racedeck.cli.serve import serve as serve_cmd
 from racedeck.cli.terminal_ui import ui_for
 from racedeck.cli.tournament import tournament as tournament_cmd
@@ -93,7 +94,8 @@ def games() -> None:
             )
             table.add_row(opt.name, shown, opt.help)
         console.print(table)
-        console.print(f"bots: {', '.join(available_bots(game_id))}\n")
+        console.print(f"bots: {', '.join(available_bots(game_id))}")
+        console.print(f"rules: racedeck rules {game_id}\n", highlight=False)
 
 
 @app.command()
@@ -300,6 +302,7 @@ def replay(
 app.command(name="tournament")(tournament_cmd)
 app.command(name="report")(report_cmd)
 app.command(name="serve")(serve_cmd)
+app.command(name="rules")(rules_cmd)
 
 
 def main() -> None:

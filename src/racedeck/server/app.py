@@ -17,11 +17,12 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
+from racedeck.rulebook import UnknownRules
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -34,6 +35,7 @@ from racedeck.server.messages import (
     parse_client_message,
 )
 from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
+from racedeck.server.rules_page import not_found_html, rules_html
 from racedeck.server.service import TableService
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
@@ -165,6 +167,13 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> HTMLResponse:
+        try:
+            return HTMLResponse(rules_html(game_id), headers={"Cache-Control": "no-cache"})
+        except UnknownRules:
+            return HTMLResponse(not_found_html(game_id), status_code=404)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -11,7 +11,9 @@
 // "players", "seat-kind" (data-seat), "seat-budget" (data-seat), "your-name", "create-table",
 // "join-form", "join-seat", "join", "watch", "invite-link", "copy-invite", "table-header",
 // "waiting", "scoreboard", "score" (data-seat), "board", "log", "standings", "win-rule",
-// "play-again", "legal-action" (fallback renderer; data-action).
+// "play-again", "legal-action" (fallback renderer; data-action), "games" (the lobby's list of
+// games), "rules-link" (data-game: a link to /rules/<game-id>, in the game list, the new-table
+// form and the table header; it opens in a new tab).
 
 import { el } from "./dom.js";
 
@@ -66,6 +68,13 @@ async function api(method, path, body) {
   return data;
 }
 
+// A link to a game's rules page (served from docs/rules), opened in a new tab so a table or a
+// half-filled form stays where it is.
+function rulesLink(gameId, text) {
+  return el("a", { class: "rules-link", href: `/rules/${gameId}`, target: "_blank", rel: "noopener",
+    "data-testid": "rules-link", "data-game": gameId, text });
+}
+
 function go(path) {
   history.pushState({}, "", path);
   route();
@@ -97,11 +106,13 @@ async function games() {
 async function lobbyPage() {
   document.title = "racedeck";
   const list = el("ul", { class: "lobby-list", "data-testid": "lobby" });
+  const gameList = el("ul", { class: "lobby-list", "data-testid": "games" });
   const form = el("form", { class: "panel new-table", "data-testid": "new-table" });
   app.append(
     el("section", { class: "lobby" },
-      el("div", { class: "panel" }, el("h1", { text: "Open tables" }), list),
-      form),
+      el("div", { class: "panel lobby-open" }, el("h1", { text: "Open tables" }), list),
+      form,
+      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList)),
   );
   let alive = true;
   leave = () => { alive = false; };
@@ -116,7 +127,9 @@ async function lobbyPage() {
   };
   refresh();
   try {
-    newTableForm(form, await games());
+    const list = await games();
+    drawGames(gameList, list);
+    newTableForm(form, list);
   } catch (e) {
     toast("Games cannot be listed: " + e.message);
   }
@@ -139,6 +152,15 @@ function drawLobby(list, tables) {
         el("div", { class: "muted small", text: `${t.status === "open" ? `${t.free} free` : "playing"} · ${who}` })),
       el("button", { type: "button", onclick: () => go(`/t/${t.id}`), text: label }));
   }));
+}
+
+function drawGames(list, gameSpecs) {
+  list.replaceChildren(...gameSpecs.map((g) => el("li", { class: "lobby-row game-row" },
+    el("div", {},
+      el("strong", { text: g.title }),
+      el("span", { class: "muted", text: ` · ${g.min_players}–${g.max_players} players` }),
+      el("div", { class: "muted small", text: g.summary })),
+    rulesLink(g.id, "Rules"))));
 }
 
 function optionInput(opt) {
@@ -217,7 +239,8 @@ function newTableForm(form, list) {
   };
   const drawGame = () => {
     const g = spec();
-    summary.textContent = g.summary + (g.win_rule ? ` Who wins: ${g.win_rule}.` : "");
+    summary.replaceChildren(g.summary + (g.win_rule ? ` Who wins: ${g.win_rule}.` : "") + " ",
+      rulesLink(g.id, `Rules of ${g.title}`));
     const def = g.options.find((o) => o.name === "players");
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => {
       const n = g.min_players + k;
@@ -359,7 +382,7 @@ function tableScreen(info, saved) {
   const invite = el("div", { class: "invite-slot" });
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
-      el("div", {}, title, meta), waiting, invite),
+      el("div", {}, title, meta, " · ", rulesLink(info.game, "Rules")), waiting, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },

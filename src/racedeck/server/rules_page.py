@@ -1,0 +1,82 @@
+"""The rules pages (:mod:`racedeck.rulebook`) as HTML for the browser, at ``/rules/<game-id>``.
+
+The Markdown is the same the terminal shows; here it is rendered with markdown-it (raw HTML in
+the source is not passed through) into a small page in the client's style. Every heading gets
+an id, a ruling's its own (``/rules/setback#SB-9``), so a link can point at one ruling; the
+``Option:`` line of a ruling has the class ``option``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+
+from markdown_it import MarkdownIt
+
+from racedeck import rulebook
+
+__all__ = ["not_found_html", "rules_html"]
+
+_RULING = re.compile(r"^([A-Z]+-\d+) · ")
+
+
+def _anchor(text: str) -> str:
+    """A heading's id: the ruling id (``SB-9``) or its words in lower case (``a-turn``)."""
+    m = _RULING.match(text)
+    if m is not None:
+        return m.group(1)
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _markdown(text: str) -> str:
+    """``text`` as HTML: CommonMark with tables, no raw HTML, ids on the headings."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            token.attrSet("id", _anchor(tokens[i + 1].content))
+        elif token.type == "paragraph_open" and tokens[i + 1].content.startswith("Option: "):
+            token.attrSet("class", "option")  # the line that names a ruling's options
+    return str(md.renderer.render(tokens, md.options, {}))
+
+
+def _shell(title: str, current: str | None, body: str) -> str:
+    """The page around ``body``: the client's top bar and style, links to every game's rules."""
+    here = ' aria-current="page"'
+    links = " · ".join(
+        f'<a href="/rules/{g}"{here if g == current else ""}>{html.escape(rulebook.title(g))}</a>'
+        for g in rulebook.available()
+    )
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)} · racedeck</title>\n"
+        '<link rel="stylesheet" href="/static/style.css">\n</head>\n<body>\n'
+        '<header class="topbar"><a class="brand" href="/" data-testid="home">racedeck</a>'
+        f'<nav class="rules-nav" aria-label="rules of the games">Rules: {links}</nav></header>\n'
+        f'<main class="rules-page"><article class="panel rules" data-testid="rules">\n{body}'
+        "</article></main>\n</body>\n</html>\n"
+    )
+
+
+@cache
+def rules_html(game_id: str) -> str:
+    """The rules page of ``game_id`` as a whole HTML document; raises
+    :class:`~racedeck.rulebook.UnknownRules` when the game has no page."""
+    text = rulebook.page(game_id)
+    return _shell(f"{rulebook.title(game_id)} rules", game_id, _markdown(text))
+
+
+def not_found_html(game_id: str) -> str:
+    """The page for a game id without rules: what was asked for and what there is."""
+    body = (
+        f"<h1>No rules for {html.escape(game_id)}</h1>\n"
+        "<p>There are rules pages for these games:</p>\n<ul>\n"
+        + "".join(
+            f'<li><a href="/rules/{g}">{html.escape(rulebook.title(g))}</a></li>\n'
+            for g in rulebook.available()
+        )
+        + "</ul>\n"
+    )
+    return _shell("No such rules", None, body)
