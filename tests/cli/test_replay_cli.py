@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import racedeck
 from racedeck.bots.registry import make_bot
 from racedeck.cli.app import app
+from racedeck.cli.records import load_record
 from racedeck.cli.replay import KEYS, parse_key
 from racedeck.cli.terminal_ui import ui_for
 from racedeck.core import Table
@@ -149,6 +150,20 @@ def test_the_end_of_input_ends_the_stepper_cleanly(tmp_path: Path) -> None:
     assert _step_numbers(_screens(result.output)) == [0, 1]
 
 
+def test_ctrl_c_stops_the_stepper_with_code_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racedeck.cli.console import console
+
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(console, "input", interrupted)
+    result = _step(_record(tmp_path, "why-first"), [])
+    assert result.exit_code == 130
+    assert "Step 0/" in result.output and "Traceback" not in result.output
+
+
 # -- fitting the screen -------------------------------------------------------------------------
 
 
@@ -200,9 +215,17 @@ def test_t_where_there_is_no_sheet_says_so(tmp_path: Path) -> None:
 
 def test_why_first_shows_its_score_sheet_under_the_track(tmp_path: Path) -> None:
     path = _record(tmp_path, "why-first")
-    result = _step(path, ["e", "q"], size=(160, 50))
+    scored = next(
+        step.index + 1
+        for step in racedeck.replay(load_record(path))
+        if any(e.kind == "stage_scored" for e in step.events)
+    )
+    result = _step(path, ["1", str(scored), "q"], size=(160, 50))
     screens = _screens(result.output)
-    assert "Score sheet" in screens[0] and "S2" in screens[0]
+    assert "Score sheet" in screens[1] and "S2" in screens[1]
+    assert "Stage 1 ended like this" not in screens[1]
+    # WF-6: where the figures stood when the stage was scored, though the next stage has begun
+    assert "Stage 1 ended like this" in screens[2] and "Stage 2/2 · round 1" in screens[2]
 
 
 # -- whose view -----------------------------------------------------------------------------------

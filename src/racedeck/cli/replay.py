@@ -85,6 +85,8 @@ class Frame:
     events: tuple[str, ...]
     """The viewer's share of the step's events, one line each."""
     state: Any
+    scored: Event | None = None
+    """The event that scored a stage (a race) in this step, if one did."""
 
 
 def build_frames(
@@ -102,6 +104,9 @@ def build_frames(
     def lines(events: Sequence[Event]) -> tuple[str, ...]:
         return tuple(ui.describe_events(ui.visible_events(feed(events, viewer))))
 
+    def scored(events: Sequence[Event]) -> Event | None:
+        return next((e for e in reversed(events) if e.kind in ui.stage_end_kinds), None)
+
     frames = [Frame(0, "", lines(start.events), start.state)]
     before = start.state
     for step in steps:
@@ -110,7 +115,9 @@ def build_frames(
             said = f"{who} {'decide' if who == 'You' else 'decides'} face down."
         else:
             said = f"{who}: {game.describe_action(step.action, names)}"
-        frames.append(Frame(step.index + 1, said, lines(step.events), step.state))
+        frames.append(
+            Frame(step.index + 1, said, lines(step.events), step.state, scored(step.events))
+        )
         before = step.state
     return frames
 
@@ -223,9 +230,12 @@ class Stepper:
         return self.ui.render(view)
 
     def sheet(self, frame: Frame) -> RenderableType | None:
-        """The score sheet after the step (none at the end: the result holds it)."""
+        """The score sheet after the step: where a stage (race) was scored, how it ended
+        and the sheet, as the game shows it then; none at the end (the result holds it)."""
         if self.outcome(frame) is not None:
             return None
+        if frame.scored is not None:
+            return self.ui.render_stage_end(self.view(frame), frame.scored)
         return self.ui.render_sheet(self.view(frame))
 
     def _lines(self, renderable: RenderableType) -> Lines:
@@ -248,14 +258,14 @@ class Stepper:
         if self.sheet_first and sheet:
             board, sheet = sheet, board
         room = height - len(heading)
+        fits = bool(sheet) and len(events) + len(board) + len(sheet) <= room
+        note = bool(sheet) and not fits  # a line saying that t shows what did not fit
+        room -= 1 if note else 0
         shown = min(len(events), max(3, room - len(board)))
         if shown < len(events):
             more = len(events) - shown + 1
             events = [*events[: shown - 1], self._note(f"  … {more} more lines: a shows all")]
         room -= len(events)
-        fits = bool(sheet) and len(board) + len(sheet) <= room
-        note = bool(sheet) and not fits  # a line saying t shows what did not fit
-        room -= 1 if note else 0
         if len(board) > room:
             cut = len(board) - room + 1
             board = [*board[: max(room - 1, 0)], self._note(f"… {cut} more lines: a shows all")]
@@ -411,5 +421,8 @@ def replay_cmd(
         return
     try:
         stepper.run()
-    except (KeyboardInterrupt, EOFError):  # Ctrl-C or the end of input ends it like q
+    except EOFError:  # the end of the input ends the replay as q does
         console.print()
+    except KeyboardInterrupt:
+        console.print()
+        raise typer.Exit(130) from None
