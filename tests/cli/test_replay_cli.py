@@ -107,7 +107,7 @@ def test_forward_back_jump_end_and_quit(tmp_path: Path, game_id: str) -> None:
     # q stops at once: the two keys after it are never read
     assert _step_numbers(screens) == [0, 1, 2, 1, 0, 12, last, 0]
     assert f"Step 0/{last} The deal." in screens[0]
-    assert re.search(rf"Step 1/{last} (You|Bot \d)(: \S| decides face down)", screens[1])
+    assert re.search(rf"Step 1/{last} (You|Bot \d)(: \S| decides in secret)", screens[1])
     assert "Traceback" not in result.output
 
 
@@ -235,9 +235,9 @@ def test_the_person_who_played_is_the_default_view(tmp_path: Path) -> None:
     # WF-4: a card is committed face down; only its owner knows which until the reveal.
     path = _record(tmp_path, "why-first")
     out = runner.invoke(app, ["replay", str(path)]).output
-    assert "You's view" in out
+    assert "your view" in out
     assert "Your card, face down" in out and "Bot 2's card, face down" not in out
-    assert "Bot 2 decides face down." in out and "Your hand for stage 1" in out
+    assert "Bot 2 decides in secret." in out and "Your hand for stage 1" in out
 
 
 def test_another_seat_and_a_spectator(tmp_path: Path) -> None:
@@ -245,12 +245,23 @@ def test_another_seat_and_a_spectator(tmp_path: Path) -> None:
     seat = runner.invoke(app, ["replay", str(path), "--seat", "2"]).output
     assert "Bot 2's view" in seat
     assert "Bot 2's card, face down" in seat and "Your card, face down" not in seat
-    assert "#1 You decide face down." in seat and "#2 Bot 2: " in seat  # WF-4: secret commits
+    assert "#1 You decide in secret." in seat and "#2 Bot 2: " in seat  # WF-4: secret commits
     watcher = runner.invoke(app, ["replay", str(path), "--spectator"]).output
     assert "spectator's view" in watcher and "face down:" not in watcher
     assert "hand for stage" not in watcher
     steps = _step(path, ["1", "q"], "--spectator", size=(160, 50)).output
-    assert "Your hand" not in steps and "You decide face down." in steps
+    assert "Your hand" not in steps and "You decide in secret." in steps
+
+
+def test_setback_passes_in_a_block_window_stay_silent(tmp_path: Path) -> None:
+    # SB-9: nobody learns who passed; a seat sees its own passes, and every BLOCK is seen.
+    path = _record(tmp_path, "setback")
+    watcher = runner.invoke(app, ["replay", str(path), "--spectator"]).output
+    assert "let it stand" not in watcher and "Bot 2 decides in secret." in watcher
+    mine = runner.invoke(app, ["replay", str(path)]).output
+    assert "You: let it stand" in mine and "Bot 2: let it stand" not in mine
+    blocks = len(re.findall(r": BLOCK it", mine))
+    assert blocks == len(re.findall(r": BLOCK it", watcher)) > 0
 
 
 def test_a_record_without_a_person_is_shown_to_a_spectator(tmp_path: Path) -> None:

@@ -31,7 +31,17 @@ from racedeck.core.outcome import Outcome
 from racedeck.core.record import GameRecord
 from racedeck.core.record import replay as replay_record
 
-__all__ = ["Frame", "Stepper", "parse_key", "replay_cmd", "seat_names"]
+__all__ = [
+    "KEYS",
+    "Command",
+    "Frame",
+    "Stepper",
+    "build_frames",
+    "parse_key",
+    "print_steps",
+    "replay_cmd",
+    "seat_names",
+]
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("Enter or n", "next step"),
@@ -111,8 +121,10 @@ def build_frames(
     before = start.state
     for step in steps:
         who = names[step.seat]
+        # A face-down commit (WF-4), a silent pass in a BLOCK window (SB-9): the others only
+        # learn that the seat decided.
         if step.seat != viewer and game.conceals(before, step.seat, step.action):
-            said = f"{who} {'decide' if who == 'You' else 'decides'} face down."
+            said = f"{who} {'decide' if who == 'You' else 'decides'} in secret."
         else:
             said = f"{who}: {game.describe_action(step.action, names)}"
         frames.append(
@@ -203,7 +215,7 @@ class Stepper:
         return self.game.outcome(frame.state)
 
     def heading(self, frame: Frame) -> Text:
-        """``Step 12/80 · Bot 2: +3 in front of You``, then the game, seed and whose view
+        """``Step 12/80 Bot 2: +3 in front of You``, then the game, seed and whose view
         on the same line when it fits (a line saved for the board on a small screen)."""
         text = Text()
         text.append(f"Step {frame.index}/{self.last}", style="bold reverse")
@@ -249,6 +261,7 @@ class Stepper:
         """The frame fitted to the console's height, the prompt's line left free: heading,
         events (at least three lines), the board (cut with a note if it must be) and the
         sheet when there is room for it whole."""
+        self.ui.width = self.console.width  # the window may have changed since the last step
         height = self.console.height - 1 - (1 if message else 0)
         heading = self._lines(self.heading(frame))
         events = self._lines(self.events(frame)) if frame.events else []
@@ -410,7 +423,13 @@ def replay_cmd(
     ui = ui_for(game, names)
     ui.width = console.width
     frames = build_frames(game, record, steps, ui, viewer)
-    whose = "spectator's view" if viewer is None else f"{names[viewer]}'s view"
+    whose = (
+        "spectator's view"
+        if viewer is None
+        else "your view"
+        if names[viewer] == "You"
+        else f"{names[viewer]}'s view"
+    )
     title = f"{game.spec.title} · seed {record.seed} · {whose}"
     stepper = Stepper(game, frames, ui, viewer, title, console, console.input)
     if not (_is_terminal() if step is None else step):
