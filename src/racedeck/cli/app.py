@@ -25,16 +25,12 @@ from racedeck.bots.registry import available_bots
 from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.options import game_config
 from racedeck.cli.play import play_in_terminal
-from racedeck.cli.records import default_record_path, load_record
+from racedeck.cli.records import default_record_path
+from racedeck.cli.replay import replay_cmd
 from racedeck.cli.report import report as report_cmd
 from racedeck.cli.rules import rules as rules_cmd
 from racedeck.cli.serve import serve as serve_cmd
-from racedeck.cli.terminal_ui import ui_for
 from racedeck.cli.tournament import tournament as tournament_cmd
-from racedeck.core.errors import InvalidRecord, RacedeckError
-from racedeck.core.game import Game
-from racedeck.core.record import GameRecord
-from racedeck.core.record import replay as replay_record
 from racedeck.sim.simulate import SimulationResult, simulate
 
 app = typer.Typer(
@@ -238,71 +234,11 @@ def simulate_cmd(
         _print_simulation(result)
 
 
-def _names(record: GameRecord, game: Game[Any, Any, Any]) -> list[str]:
-    """The seat names a record's ``meta`` gives (``racedeck play`` saves them), else the game's.
-
-    Raises :class:`InvalidRecord` when ``meta`` names the seats wrongly.
-    """
-    names = record.meta.get("names")
-    if names is None:
-        return list(game.seat_names())
-    if (
-        not isinstance(names, list)
-        or len(names) != game.num_players
-        or not all(isinstance(n, str) and n for n in names)
-    ):
-        raise InvalidRecord(
-            f"record field meta.names must list {game.num_players} seat names, got {names!r}"[:200]
-        )
-    return names
-
-
-@app.command()
-def replay(
-    path: Annotated[Path, typer.Argument(help="a record saved by `racedeck play`", exists=True)],
-    pause: Annotated[bool, typer.Option(help="wait for Enter after every step")] = False,
-) -> None:
-    """Step through a saved game with its events."""
-    try:
-        record = load_record(path)
-        game = record.make_game()
-        names = _names(record, game)
-        steps = list(replay_record(record))  # the whole record replays before any is shown
-    except (ValueError, RacedeckError) as exc:
-        raise fail(f"{path}: {exc}") from exc
-    ui = ui_for(game, names)
-    console.print(
-        f"[bold]{game.spec.title}[/] · seed {record.seed} · {len(record.actions)} actions"
-    )
-    start = game.start(record.seed)
-    for line in ui.describe_events(start.events):
-        console.print(line)
-    state = start.state
-    try:
-        for step in steps:
-            state = step.state
-            console.print(
-                f"[dim]#{step.index + 1}[/] [bold]{names[step.seat]}[/]: "
-                f"{game.describe_action(step.action, names)}"
-            )
-            for line in ui.describe_events(ui.visible_events(step.events)):
-                console.print("   " + line)
-            if pause:
-                console.input("[dim](Enter for the next step)[/]")
-    except (KeyboardInterrupt, EOFError):
-        console.print("\n[yellow]Replay stopped.[/]")
-        raise typer.Exit(130) from None
-    outcome = game.outcome(state)
-    if outcome is not None:
-        console.print(ui.render_outcome(game.observe(state, None), outcome))
-    else:
-        console.print("[yellow]The record ends before the game does.[/]")
-
-
 app.command(name="tournament")(tournament_cmd)
 app.command(name="report")(report_cmd)
 app.command(name="serve")(serve_cmd)
 app.command(name="rules")(rules_cmd)
+app.command(name="replay")(replay_cmd)
 
 
 def main() -> None:

@@ -339,6 +339,11 @@ class SetbackUI(TerminalUI):
             parts.append(self.render_hand(view))
         return Group(*parts)
 
+    def render_sheet(self, view: SetbackView) -> RenderableType | None:
+        """None: a race to FINISH keeps no score, and the board's player lines already say
+        where everyone stands (:meth:`render_players`)."""
+        return None
+
     # -- events ----------------------------------------------------------------------------------
 
     def visible_events(self, events: Sequence[Event]) -> list[Event]:

@@ -543,6 +543,11 @@ class SixDayRaceUI(TerminalUI):
             table.add_row(name, *cells, str(view.laps[p]), format_points(view.points[p]))
         return table
 
+    def render_sheet(self, view: SixDayRaceView) -> RenderableType | None:
+        """The series so far once a race is over; during the first race the riders' lines
+        of the board (sprint points, laps down) are the whole sheet."""
+        return self.render_series(view) if view.results else None
+
     def render_stage_end(self, view: SixDayRaceView, event: Any) -> RenderableType:
         """After a race: its score sheet (with final positions) and the series so far."""
         race = int(event.data["race"]) - 1

@@ -82,6 +82,11 @@ class TerminalUI:
             + (f" · {header.waiting}" if header.waiting else "")
         )
 
+    def render_sheet(self, view: Any) -> RenderableType | None:
+        """The score sheet so far, shown beside the board in a replay; ``None`` when the
+        board shows the scores already (the generic board's header line does)."""
+        return None
+
     def render_outcome(self, view: Any, outcome: Any) -> RenderableType:
         """The final result."""
         table = Table(title="Result")

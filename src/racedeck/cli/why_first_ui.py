@@ -97,6 +97,10 @@ class WhyFirstUI(TerminalUI):
             table.add_row(name, *cells, f"{view.totals[fig]:+d}")
         return table
 
+    def render_sheet(self, view: WhyFirstView) -> RenderableType:
+        """The score sheet (points per stage and totals)."""
+        return self.render_scores(view)
+
     def render_hand(self, view: WhyFirstView) -> RenderableType:
         """The seat's own cards: values, with white numbers in the tactical variant only (in
         the base game they mean nothing, WF-2, and the view shows none)."""
