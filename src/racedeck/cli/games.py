@@ -5,9 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from rich import box
 from rich.console import Console
-from rich.table import Table
+from rich.padding import Padding
 from rich.text import Text
 
 import racedeck
@@ -64,36 +63,32 @@ def print_games(console: Console) -> None:
         )
         console.print(Text(spec.summary), style="dim")
         names = ", ".join(opt.name for opt in spec.options())
-        console.print(Text(f"options: {names}"))
-        console.print(Text(f"bots: {_bots(game_id)}"))
+        console.print(Text(f"Options: {names}"))
+        console.print(Text(f"Bots: {_bots(game_id)}"))
         console.print()
-    console.print(
-        "One game in detail, with every option's default and allowed values: "
-        "[bold]racedeck games GAME[/]"
-    )
+    console.print("Details of one game: [bold]racedeck games GAME[/]")
 
 
 def print_game(console: Console, game_id: str) -> None:
     """One game in detail: what it is, its options with defaults, allowed values and
     meaning, its variants and bots, and where its rules are."""
     spec = racedeck.get_spec(game_id)
-    console.print(f"[bold]{spec.title}[/] ({spec.id})")
-    console.print(f"{_players(spec)} · rules version {spec.rules_version}")
+    console.print(
+        f"[bold]{spec.title}[/] ({spec.id}) · {_players(spec)} · rules v{spec.rules_version}"
+    )
     console.print(Text(spec.summary))
     console.print()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-    table.add_column("option", no_wrap=True)
-    table.add_column("default")
-    table.add_column("allowed")
-    table.add_column("meaning", ratio=1)
+    console.print("[bold]Options[/] (-o key=value on play, simulate, tournament and report):")
     for opt in spec.options():
-        table.add_row(opt.name, _default(opt), opt.allowed, opt.help)
-    console.print(table)
+        line = Text("  ")
+        line.append(f"{opt.name} = {_default(opt)}", style="bold")
+        if opt.allowed:
+            line.append(f" · {opt.allowed}", style="dim")
+        console.print(line)
+        console.print(Padding(Text(opt.help), (0, 0, 0, 6)))
+    console.print()
     variants = _variants(spec)
     if variants:
-        console.print(
-            Text(f"variants: {', '.join(map(str, variants))} (--variant NAME or -o variant=NAME)")
-        )
-    console.print(Text(f"bots: {_bots(game_id)}"))
-    console.print(Text("options: -o key=value on play, simulate, tournament and report"))
-    console.print(Text(f"rules: racedeck rules {spec.id}, or docs/rules/{spec.id}.md"))
+        console.print(Text(f"Variants: {', '.join(map(str, variants))} (--variant NAME)"))
+    console.print(Text(f"Bots: {_bots(game_id)} (--bots)"))
+    console.print(Text(f"Rules: racedeck rules {spec.id}, or docs/rules/{spec.id}.md"))
