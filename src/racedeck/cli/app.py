@@ -105,7 +105,11 @@ def games(
         typer.Argument(help="a game id: that game's options, bots and rules", metavar="GAME"),
     ] = None,
 ) -> None:
-    """List the games with their players, options and bots; with GAME, that game in detail."""
+    """List the games; with GAME, one game's options, bots and rules.
+
+    The list gives each game's players, summary, option names and bots; GAME adds every
+    option's default, allowed values and meaning.
+    """
     if game is None:
         print_games(console)
     elif game not in racedeck.available_games():
@@ -224,7 +228,11 @@ def simulate_cmd(
         bool, typer.Option("--json", help="print JSON instead of a table", metavar="")
     ] = False,
 ) -> None:
-    """Simulate many games between bots and report win shares with 95% intervals."""
+    """Simulate games between bots: win shares with 95% intervals.
+
+    Prints each seat's win share, mean score and mean rank (and each bot's share when the
+    lineup mixes bots); --json prints the same as JSON.
+    """
     from racedeck.bots.registry import make_bot
     from racedeck.cli.progress import game_progress
     from racedeck.sim.simulate import simulate

@@ -71,8 +71,10 @@ def report(
         ),
     ] = None,
 ) -> None:
-    """Write a balance report of GAME: win shares by seat and bot with significance tests,
-    score and length distributions and the game's own measures, as DIR/index.html.
+    """Write a balance report of GAME as a web page with plots.
+
+    The report, DIR/index.html, gives win shares by seat and bot with significance tests,
+    score and length distributions and the game's own measures.
 
     Every finished game is saved in DIR/games.jsonl at once: after Ctrl-C the same command
     continues where it stopped.

@@ -17,14 +17,18 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
     db: Annotated[
-        str, typer.Option(help="database: a SQLite file path or an SQLAlchemy URL")
+        str, typer.Option(help="SQLite file or SQLAlchemy URL where tables are kept")
     ] = DEFAULT_TABLES_DB,
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
     ] = 0.6,
     bot_workers: Annotated[int, typer.Option(help="worker processes for bots' decisions")] = 2,
 ) -> None:
-    """Serve the lobby, tables and browser client; print the address to open."""
+    """Serve the online tables and the browser client.
+
+    Prints the address to open. Every accepted move is committed to --db before anyone sees
+    it, so a restarted server continues every game.
+    """
     if not 1 <= port <= 65535:
         raise fail(f"--port {port} is not allowed: a port is 1 to 65535")
     check_db_folder(db)

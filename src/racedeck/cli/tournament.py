@@ -41,10 +41,10 @@ def _create(
         raise fail(str(exc)) from exc
     if len(set(names)) < 2:
         # One bot would only play itself, and every rating would stay where it started.
+        one = names[0] if names else "random"
         raise fail(
-            f"--bots {bots!r} is not allowed: a tournament rates bots against each other, "
-            f"name two or more (e.g. --bots random,heuristic); to watch one bot in every seat "
-            f"use racedeck simulate {game} --bots {names[0] if names else 'random'}"
+            f"--bots {bots!r}: a tournament rates two or more bots against each other; "
+            f"for one bot in every seat, use racedeck simulate {game} --bots {one}"
         )
     try:
         return Tournament.create(game, names, players=players, config=config, seed=seed)
@@ -144,7 +144,7 @@ def tournament(
         bool, typer.Option("--json", help="print JSON instead of tables", metavar="")
     ] = False,
 ) -> None:
-    """Round robin between bots, every bot in every seat; rate them with OpenSkill.
+    """Round robin between bots in every seat, rated with OpenSkill.
 
     Each finished game is stored at once in --db: the same command again resumes after Ctrl-C.
     A larger --games continues the same tournament.
