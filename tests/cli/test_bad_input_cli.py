@@ -180,6 +180,17 @@ def _clean(line: str) -> None:
         (["simulate", "why-first", "--games", "0"], "--games 0 is not allowed: at least 1"),
         (["simulate", "why-first", "--workers", "0"], "--workers 0 is not allowed: at least 1"),
         (["serve", "--port", "70000"], "--port 70000 is not allowed: a port is 1 to 65535"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay -1.0 is not allowed: 0 seconds or more"),
+        (["serve", "--bot-workers", "0"], "--bot-workers 0 is not allowed: at least 1"),
+        (["report", "why-first", "--out", "r", "-n", "0"], "--games 0 is not allowed: at least 1"),
+        (["report", "why-first", "--out", "r", "--workers", "0"], "--workers 0 is not allowed"),
+        (["tournament", "why-first", "--bots", "random,heuristic", "-n", "0"], "--games 0 is not"),
+        (
+            ["tournament", "why-first", "--bots", "random,heuristic", "--workers", "0"],
+            "--workers 0",
+        ),
+        (["play", "six-day-race", "--riders", "3"], "riders=3 is not allowed"),
+        (["simulate", "why-first", "-o", "stages"], "option 'stages' must look like key=value"),
         # bot names
         (
             ["play", "why-first", "--bots", "heurstic"],

@@ -85,7 +85,9 @@ def report(
     except (KeyError, ValueError, TypeError) as exc:
         raise fail(str(exc).strip('"')) from exc
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(f"--games {games} is not allowed: at least 1")
+    if workers is not None and workers < 1:
+        raise fail(f"--workers {workers} is not allowed: at least 1")
     # Imported here: plotting loads matplotlib, which every other command can do without.
     from racedeck.cli.progress import game_progress
     from racedeck.report.build import ReportRequest, ReportRun

@@ -31,6 +31,10 @@ def serve(
     """
     if not 1 <= port <= 65535:
         raise fail(f"--port {port} is not allowed: a port is 1 to 65535")
+    if bot_delay < 0:
+        raise fail(f"--bot-delay {bot_delay} is not allowed: 0 seconds or more")
+    if bot_workers < 1:
+        raise fail(f"--bot-workers {bot_workers} is not allowed: at least 1")
     check_db_folder(db)
     # Imported here: the web framework and SQLAlchemy are for this command alone.
     import uvicorn
@@ -38,7 +42,7 @@ def serve(
     from racedeck.server.app import create_app
     from racedeck.server.messages import MAX_MESSAGE_BYTES
 
-    app = create_app(db, bot_delay=max(0.0, bot_delay), bot_workers=max(1, bot_workers))
+    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)
     uvicorn.run(

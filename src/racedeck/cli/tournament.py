@@ -150,9 +150,9 @@ def tournament(
     A larger --games continues the same tournament.
     """
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(f"--games {games} is not allowed: at least 1")
     if workers is not None and workers < 1:
-        raise fail("--workers must be at least 1")
+        raise fail(f"--workers {workers} is not allowed: at least 1")
     t = _create(game, bots, players, variant, option, seed)
     check_db_folder(db)
     from racedeck.sim.tournament import summarise
