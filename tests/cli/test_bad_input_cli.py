@@ -133,3 +133,156 @@ def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff{not json")
     line = _one_line_error(runner.invoke(app, ["replay", str(bad)]))
     assert "is not JSON" in line
+
+
+def _clean(line: str) -> None:
+    """No Python internals and no framed panel in a message for people."""
+    for internal in ("Traceback", "KeyError", "Input should be", "not supported between", "╭"):
+        assert internal not in line, line
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        # values of the wrong type: the option, the value and what it must be
+        (
+            ["play", "why-first", "--players", "abc"],
+            "--players 'abc' is not allowed: expected a whole number",
+        ),
+        (
+            ["simulate", "why-first", "--players", "2.5"],
+            "--players '2.5' is not allowed: expected a whole number",
+        ),
+        (
+            ["report", "why-first", "--out", "r", "--games", "x"],
+            "--games 'x' is not allowed: expected a whole number",
+        ),
+        (
+            ["tournament", "why-first", "--bots", "random,heuristic", "--seed", "s"],
+            "--seed 's' is not allowed",
+        ),
+        (
+            ["play", "why-first", "--seat", "x"],
+            "--seat 'x' is not allowed: expected a whole number",
+        ),
+        (["serve", "--port", "abc"], "--port 'abc' is not allowed: expected a whole number"),
+        (["serve", "--bot-delay", "soon"], "--bot-delay 'soon' is not allowed: expected a number"),
+        # values of the right type out of range
+        (
+            ["play", "why-first", "--seat", "9"],
+            "--seat 9 is not allowed: a game of 4 players has seats 1 to 4",
+        ),
+        (["play", "why-first", "--seat", "0"], "--seat 0 is not allowed"),
+        (
+            ["play", "why-first", "--players", "9"],
+            "players=9 is not allowed: Why First? is for 2 to 6 players",
+        ),
+        (["simulate", "why-first", "--games", "0"], "--games 0 is not allowed: at least 1"),
+        (["simulate", "why-first", "--workers", "0"], "--workers 0 is not allowed: at least 1"),
+        (["serve", "--port", "70000"], "--port 70000 is not allowed: a port is 1 to 65535"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay -1.0 is not allowed: 0 seconds or more"),
+        (["serve", "--bot-workers", "0"], "--bot-workers 0 is not allowed: at least 1"),
+        (["report", "why-first", "--out", "r", "-n", "0"], "--games 0 is not allowed: at least 1"),
+        (["report", "why-first", "--out", "r", "--workers", "0"], "--workers 0 is not allowed"),
+        (["tournament", "why-first", "--bots", "random,heuristic", "-n", "0"], "--games 0 is not"),
+        (
+            ["tournament", "why-first", "--bots", "random,heuristic", "--workers", "0"],
+            "--workers 0",
+        ),
+        (["play", "six-day-race", "--riders", "3"], "riders=3 is not allowed"),
+        (["simulate", "why-first", "-o", "stages"], "option 'stages' must look like key=value"),
+        # bot names
+        (
+            ["play", "why-first", "--bots", "heurstic"],
+            "no bot 'heurstic' for why-first; available: heuristic, random, search",
+        ),
+        (
+            ["play", "why-first", "--bots", "random,random"],
+            "--bots 'random,random' is not allowed: name 1 bot or 3",
+        ),
+        (
+            ["simulate", "why-first", "--bots", "heuristc"],
+            "no bot 'heuristc' for why-first; available:",
+        ),
+        (
+            ["simulate", "why-first", "--bots", "random,random"],
+            "--bots 'random,random' is not allowed: 4 seats need 1 or 4",
+        ),
+        (["report", "why-first", "--out", "r", "--bots", "rnd"], "no bot 'rnd' for why-first"),
+        (
+            ["tournament", "why-first", "--bots", "random,heuristc"],
+            "no bot 'heuristc' for why-first",
+        ),
+        # the command line itself
+        (["play"], "missing GAME; see 'racedeck play --help'"),
+        (["tournament", "why-first"], "missing --bots; see 'racedeck tournament --help'"),
+        (["play", "why-first", "--sead", "2"], "no option --sead (did you mean --seat or --seed?)"),
+        (
+            ["simulate", "why-first", "--frobnicate"],
+            "no option --frobnicate; see 'racedeck simulate --help'",
+        ),
+        (["frobnicate"], "no such command 'frobnicate'"),
+        (["replay", "no-such-file.json"], "PATH 'no-such-file.json' does not exist"),
+        # game ids
+        (
+            ["play", '"why-first"'],
+            """unknown game '"why-first"'; available: setback, six-day-race, why-first""",
+        ),
+        (["games", "chess"], "unknown game 'chess'; games are setback, six-day-race, why-first"),
+    ],
+)
+def test_every_bad_value_is_one_line_naming_it(args: list[str], words: str) -> None:
+    line = _one_line_error(runner.invoke(app, args, prog_name="racedeck"))
+    _clean(line)
+    assert words in line
+
+
+def test_a_record_that_is_a_folder_or_lacks_its_rules_version(tmp_path: Path) -> None:
+    line = _one_line_error(runner.invoke(app, ["replay", str(tmp_path)]))
+    assert "this is a folder, not a record file" in line
+    record = _saved_record(tmp_path)
+    del record["rules_version"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    line = _one_line_error(runner.invoke(app, ["replay", str(bad)]))
+    _clean(line)
+    assert "record field 'rules_version' is missing or not text" in line
+
+
+@pytest.mark.parametrize("command", ["tournament", "serve"])
+def test_db_in_a_missing_folder_is_refused(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "no-such-folder" / "t.sqlite"
+    args = {
+        "tournament": ["tournament", "why-first", "--bots", "random,heuristic", "--games", "2"],
+        "serve": ["serve", "--port", "1"],
+    }[command]
+    for target in (str(db), f"sqlite:///{db}"):
+        line = _one_line_error(runner.invoke(app, [*args, "--db", target]))
+        assert line == (
+            f"error: --db {target}: folder {db.parent} does not exist; "
+            "create it or choose another --db"
+        )
+    assert not db.parent.exists()
+
+
+def test_the_default_data_folder_may_be_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racedeck.cli.db_option import check_db_folder
+
+    monkeypatch.chdir(tmp_path)
+    check_db_folder("data/racedeck.sqlite")  # the service's own folder: made when missing
+    check_db_folder("sqlite://")  # in memory
+    check_db_folder("postgresql+psycopg://host/db")  # not a file
+
+
+def test_a_tournament_of_one_bot_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    for bots in ("heuristic", "heuristic,heuristic"):
+        args = ["tournament", "why-first", "--bots", bots, "--games", "2", "--db", db]
+        line = _one_line_error(runner.invoke(app, args))
+        assert line == (
+            f"error: --bots {bots!r}: a tournament rates two or more bots against each other; "
+            "for one bot in every seat, use racedeck simulate why-first --bots heuristic"
+        )
+    assert not Path(db).exists()

@@ -1,49 +1,78 @@
-"""The ``racedeck`` command: list games, play in the terminal, simulate, replay."""
+"""The ``racedeck`` command: list games, play in the terminal, simulate, replay.
+
+Only what every command needs is imported here; each command imports its own heavy parts
+(SQLAlchemy, the simulator, the bots, plotting) when it runs, so ``racedeck --help`` starts at
+once.
+"""
 
 from __future__ import annotations
 
 import json
-import secrets
 import sys
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
 import racedeck
-from racedeck.bots.registry import available_bots
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import game_config
-from racedeck.cli.play import play_in_terminal
+from racedeck.cli.games import print_game, print_games
+from racedeck.cli.options import game_config, options_shown
 from racedeck.cli.records import default_record_path
 from racedeck.cli.replay import replay_cmd
 from racedeck.cli.report import report as report_cmd
 from racedeck.cli.rules import rules as rules_cmd
 from racedeck.cli.serve import serve as serve_cmd
 from racedeck.cli.tournament import tournament as tournament_cmd
-from racedeck.sim.simulate import SimulationResult, simulate
+from racedeck.cli.usage import OneLineErrors
+
+if TYPE_CHECKING:
+    from racedeck.sim.simulate import SimulationResult
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Play, study and train AI on racing card games.",
     no_args_is_help=True,
     add_completion=False,
 )
 
-GameArg = Annotated[str, typer.Argument(help="game id, see `racedeck games`")]
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("racedeck")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            shown = racedeck.__version__
+        typer.echo(f"racedeck {shown}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_show_version,
+            is_eager=True,
+            metavar="",
+        ),
+    ] = False,
+) -> None:
+    """Play, study and train AI on racing card games."""
+
+
+GameArg = Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", help="rule variant, e.g. tactical")]
 OptionOpt = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help="any game option as key=value")
+    list[str] | None,
+    typer.Option(
+        "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
+    ),
 ]
 RidersOpt = Annotated[
     int | None, typer.Option("--riders", help="riders per player (Six Day Race: 1 or 2)")
@@ -67,31 +96,23 @@ def _config(
 
 
 @app.command()
-def games() -> None:
-    """List the games, their player counts and options."""
-    for game_id in racedeck.available_games():
-        spec = racedeck.get_spec(game_id)
-        table = Table(
-            title=f"[bold]{spec.title}[/] ({spec.id}) · {spec.min_players}–{spec.max_players} "
-            f"players · rules v{spec.rules_version}",
-            title_justify="left",
-            caption=spec.summary,
-            caption_justify="left",
-        )
-        table.add_column("option")
-        table.add_column("default")
-        table.add_column("meaning")
-        for opt in spec.options():
-            default = opt.default
-            shown = (
-                f"{len(default)} values"
-                if isinstance(default, tuple) and len(default) > 8
-                else str(default)
-            )
-            table.add_row(opt.name, shown, opt.help)
-        console.print(table)
-        console.print(f"bots: {', '.join(available_bots(game_id))}")
-        console.print(f"rules: racedeck rules {game_id}\n", highlight=False)
+def games(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="a game id: that game's options, bots and rules", metavar="GAME"),
+    ] = None,
+) -> None:
+    """List the games; with GAME, one game's options, bots and rules.
+
+    The list gives each game's players, summary, option names and bots; GAME adds every
+    option's default, allowed values and meaning.
+    """
+    if game is None:
+        print_games(console)
+    elif game not in racedeck.available_games():
+        raise fail(f"unknown game {game!r}; games are {', '.join(racedeck.available_games())}")
+    else:
+        print_game(console, game)
 
 
 @app.command()
@@ -115,11 +136,16 @@ def play(
     record: Annotated[Path | None, typer.Option(help="where to save the game record")] = None,
 ) -> None:
     """Play GAME in the terminal against bots."""
+    import secrets
+
+    from racedeck.bots.registry import available_bots
+    from racedeck.cli.play import play_in_terminal
+
     config = _config(game, players, variant, option, riders=riders, races=races)
     g = racedeck.make(game, **config)
     n = g.num_players
     if not 1 <= seat <= n:
-        raise fail(f"--seat must be between 1 and {n}")
+        raise fail(f"--seat {seat} is not allowed: a game of {n} players has seats 1 to {n}")
     known = available_bots(game)
     if bots is None:  # the heuristic bot where the game has one, else the random bot
         bots = "heuristic" if "heuristic" in known else "random"
@@ -129,7 +155,10 @@ def play(
     elif len(names) == n - 1:
         names = [*names[: seat - 1], "human", *names[seat - 1 :]]
     if len(names) != n:
-        raise fail(f"--bots needs 1 or {n - 1} names, got {len(names)}")
+        raise fail(
+            f"--bots {bots!r} is not allowed: name 1 bot or {n - 1} (one for each other seat), "
+            f"got {len(names)}"
+        )
     for i, b in enumerate(names):
         if i != seat - 1 and b not in known:
             raise fail(f"no bot {b!r} for {game}; available: {', '.join(known)}")
@@ -141,9 +170,12 @@ def play(
 
 
 def _print_simulation(result: SimulationResult) -> None:
+    from rich.table import Table
+
+    options = options_shown(result.game, result.config)
     table = Table(
-        title=f"{result.game} · {result.games} games · seed {result.seed} · "
-        f"{json.dumps(result.config)}"
+        title=f"{result.game} · {result.games} games · seed {result.seed}"
+        + (f" · {options}" if options else "")
     )
     for col, justify in [
         ("seat", "left"),
@@ -189,39 +221,40 @@ def simulate_cmd(
     ),
     seed: Annotated[int, typer.Option(help="master seed")] = 0,
     workers: Annotated[int, typer.Option(help="processes to use")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print JSON instead of a table", metavar="")
+    ] = False,
 ) -> None:
-    """Simulate many games between bots and report win shares with 95% intervals."""
+    """Simulate games between bots: win shares with 95% intervals.
+
+    Prints each seat's win share, mean score and mean rank (and each bot's share when the
+    lineup mixes bots); --json prints the same as JSON.
+    """
+    from racedeck.bots.registry import make_bot
+    from racedeck.cli.progress import game_progress
+    from racedeck.sim.simulate import simulate
+
     config = _config(game, players, variant, option, riders=riders, races=races)
     g = racedeck.make(game, **config)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) == 1:
         names = names * g.num_players
     if len(names) != g.num_players:
-        raise fail(f"{g.num_players} seats need 1 or {g.num_players} bot names, got {len(names)}")
-    if games < 1:
-        raise fail("--games must be at least 1")
-    started = time.perf_counter()
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=as_json,
-    )
+        raise fail(
+            f"--bots {bots!r} is not allowed: {g.num_players} seats need 1 or "
+            f"{g.num_players} bot names, got {len(names)}"
+        )
     try:
-        with progress:
-            task = progress.add_task(f"{game}", total=games, rate="–")
-
-            def advance(k: int) -> None:
-                progress.advance(task, k)
-                done = progress.tasks[0].completed
-                rate = done / max(time.perf_counter() - started, 1e-9)
-                progress.update(task, rate=f"{rate:,.0f}")
-
+        for bot in set(names):  # an unknown bot is refused before anything is played
+            make_bot(bot, g, 0, 0)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    if games < 1:
+        raise fail(f"--games {games} is not allowed: at least 1")
+    if workers < 1:
+        raise fail(f"--workers {workers} is not allowed: at least 1")
+    try:
+        with game_progress(games, game, console=err_console, transient=as_json) as advance:
             result = simulate(game, config, names, games, seed, workers, advance)
     except ValueError as exc:
         raise fail(str(exc)) from exc
@@ -247,3 +280,7 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover - Ctrl-C outside a command's own handling
         sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.registry import get_spec
 
-__all__ = ["game_config", "parse_options"]
+__all__ = ["game_config", "options_shown", "parse_options"]
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -49,3 +49,24 @@ def game_config(game_id: str, pairs: Sequence[str], **named: Any) -> dict[str, A
     except InvalidConfig as exc:
         raise ValueError(str(exc)) from exc
     return config
+
+
+def options_shown(game_id: str, config: Mapping[str, Any]) -> str:
+    """The options of ``config`` that differ from the game's defaults, as ``key=value``
+    (empty when every option keeps its default), for titles such as simulate's."""
+    spec = get_spec(game_id)
+    defaults = {opt.name: _as_json(opt.default) for opt in spec.options()}
+    full = spec.make_config(**config).to_json()
+    return ", ".join(
+        f"{key}={_word(value)}" for key, value in full.items() if value != defaults.get(key)
+    )
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as its JSON form holds it (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _word(value: Any) -> str:
+    """A value as it would be typed after ``-o key=``."""
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))

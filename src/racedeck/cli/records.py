@@ -35,8 +35,16 @@ def load_record(path: Path) -> GameRecord:
     """Read a record file; raise :class:`~racedeck.core.errors.InvalidRecord` when it does
     not hold a well-formed record."""
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise InvalidRecord("this is a folder, not a record file") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidRecord(f"the file is not JSON: {exc.reason}") from None
+    except OSError as exc:
+        raise InvalidRecord(f"cannot read the file: {exc.strerror or 'unknown error'}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
         raise InvalidRecord(f"the file is not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise InvalidRecord("the file does not hold a game record (a JSON object)")

@@ -8,15 +8,15 @@ from typing import Annotated
 import typer
 
 import racedeck
-from racedeck.bots.registry import available_bots
 from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.options import game_config
-from racedeck.cli.progress import game_progress
 
 __all__ = ["report"]
 
 
 def _lineup(game_id: str, seats: int, bots: str | None) -> tuple[str, ...]:
+    from racedeck.bots.registry import available_bots
+
     if bots is None:  # the heuristic bot where the game has one, else the random bot
         bots = "heuristic" if "heuristic" in available_bots(game_id) else "random"
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -28,7 +28,7 @@ def _lineup(game_id: str, seats: int, bots: str | None) -> tuple[str, ...]:
 
 
 def report(
-    game: Annotated[str, typer.Argument(help="game id, see `racedeck games`")],
+    game: Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")],
     out: Annotated[
         Path,
         typer.Option(
@@ -50,26 +50,31 @@ def report(
         str | None,
         typer.Option(
             help="bots by seat, comma separated (one = every seat); a mixed lineup is rotated "
-            "one seat per game. Default: heuristic where the game has one, else random"
+            "one seat per game; default: heuristic where the game has one, else random"
         ),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(help="processes to use (default: every local core)")
+        int | None, typer.Option(help="local processes (default: every core)")
     ] = None,
     seed: Annotated[int, typer.Option(help="master seed")] = 0,
     ray: Annotated[
         str | None,
-        typer.Option("--ray", help="run on a Ray cluster at this address (auto, ray://…)"),
+        typer.Option("--ray", help="run on Ray at this address: auto, local or ray://host:10001"),
     ] = None,
     variant: Annotated[
         str | None, typer.Option("--variant", help="rule variant, e.g. tactical")
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="any game option as key=value")
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
+        ),
     ] = None,
 ) -> None:
-    """Write a balance report of GAME: win shares by seat and bot with significance tests,
-    score and length distributions and the game's own measures, as DIR/index.html.
+    """Write a balance report of GAME as a web page with plots.
+
+    The report, DIR/index.html, gives win shares by seat and bot with significance tests,
+    score and length distributions and the game's own measures.
 
     Every finished game is saved in DIR/games.jsonl at once: after Ctrl-C the same command
     continues where it stopped.
@@ -80,8 +85,11 @@ def report(
     except (KeyError, ValueError, TypeError) as exc:
         raise fail(str(exc).strip('"')) from exc
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(f"--games {games} is not allowed: at least 1")
+    if workers is not None and workers < 1:
+        raise fail(f"--workers {workers} is not allowed: at least 1")
     # Imported here: plotting loads matplotlib, which every other command can do without.
+    from racedeck.cli.progress import game_progress
     from racedeck.report.build import ReportRequest, ReportRun
     from racedeck.report.journal import FILE_NAME
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from racedeck.store.tables import DEFAULT_TABLES_DB
+from racedeck.cli.console import fail
+from racedeck.cli.db_option import check_db_folder
+from racedeck.store.locations import DEFAULT_TABLES_DB
 
 __all__ = ["serve"]
 
@@ -16,22 +17,32 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
     db: Annotated[
-        str, typer.Option(help="database: a SQLite file path or an SQLAlchemy URL")
+        str, typer.Option(help="SQLite file or SQLAlchemy URL where tables are kept")
     ] = DEFAULT_TABLES_DB,
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
     ] = 0.6,
     bot_workers: Annotated[int, typer.Option(help="worker processes for bots' decisions")] = 2,
 ) -> None:
-    """Serve the lobby, tables and browser client; print the address to open."""
+    """Serve the online tables and the browser client.
+
+    Prints the address to open. Every accepted move is committed to --db before anyone sees
+    it, so a restarted server continues every game.
+    """
+    if not 1 <= port <= 65535:
+        raise fail(f"--port {port} is not allowed: a port is 1 to 65535")
+    if bot_delay < 0:
+        raise fail(f"--bot-delay {bot_delay} is not allowed: 0 seconds or more")
+    if bot_workers < 1:
+        raise fail(f"--bot-workers {bot_workers} is not allowed: at least 1")
+    check_db_folder(db)
+    # Imported here: the web framework and SQLAlchemy are for this command alone.
     import uvicorn
 
     from racedeck.server.app import create_app
     from racedeck.server.messages import MAX_MESSAGE_BYTES
 
-    if "://" not in db:
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    app = create_app(db, bot_delay=max(0.0, bot_delay), bot_workers=max(1, bot_workers))
+    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)
     uvicorn.run(

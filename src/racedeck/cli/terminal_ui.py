@@ -19,41 +19,59 @@ from racedeck.plugins import optional_plugin
 __all__ = ["Ask", "TerminalUI", "second_person", "ui_for"]
 
 
-# Second person for a player called "You": "You's turn" → "Your turn", "You plays" → "You play".
+# Second person for a player called "You": "You's turn" → "Your turn", "You plays" → "You play",
+# "Bot 2 moves You" → "Bot 2 moves you". Every verb the games' narration (games/*/narrate.py and
+# the terminal UIs) puts after a player's name is listed, with its plain form.
 _VERBS = {
-    "goes": "go",
-    "plays": "play",
-    "draws": "draw",
-    "holds": "hold",
-    "discards": "discard",
     "adds": "add",
-    "removes": "remove",
-    "stands": "stand",
-    "loses": "lose",
-    "reaches": "reach",
-    "wins": "win",
-    "is": "are",
-    "has": "have",
-    "scores": "score",
-    "crosses": "cross",
-    "crashes": "crash",
-    "sits": "sit",
     "changes": "change",
+    "crashes": "crash",
+    "crosses": "cross",
+    "discards": "discard",
+    "draws": "draw",
+    "goes": "go",
+    "has": "have",
+    "holds": "hold",
+    "is": "are",
+    "lands": "land",
+    "loses": "lose",
+    "moves": "move",
     "passes": "pass",
+    "places": "place",
+    "plays": "play",
+    "reaches": "reach",
+    "removes": "remove",
+    "scores": "score",
+    "sits": "sit",
+    "stands": "stand",
+    "takes": "take",
+    "wins": "win",
 }
-_VERB = re.compile(r"\b(You|and) (" + "|".join(_VERBS) + r")\b(?!-)")
+_ME = r"You(?![-\w])"  # the player called You, not a rider of theirs ("You-1")
+_ANY_VERB = re.compile(r"\b(" + "|".join(_VERBS) + r")\b(?!-)")
+_SUBJECT = re.compile(rf"^(?:Game over: )?{_ME} (?:also )?(\w+)")
+_OBJECT = re.compile(rf"\b(of|on|moves|by|to|with) {_ME}")
 
 
 def second_person(line: str) -> str:
-    """Narration about a player called "You" in the second person."""
+    """Narration about a player called "You" in the second person.
+
+    Each clause (the parts between "; ") whose subject is You gets the plain form of its
+    verbs ("You cross the line first and win the race!"); You after a verb or a preposition
+    becomes "you" ("Bot 2 moves you", "in front of you"), and yourself when You is both.
+    """
     line = re.sub(r"\bYou's\b", "Your", line)
-    line = line.replace("in front of You: they lose their", "in front of You: you lose your")
-    if re.match(r"^(Game over: |Stage \d+ scored: .*; )?You\b", line) or re.search(
-        r"; You score", line
-    ):
-        line = _VERB.sub(lambda m: f"{m.group(1)} {_VERBS[m.group(2)]}", line)
-        line = line.replace("in front of them", "in front of you")
-    return line
+    line = line.replace("in front of You: they lose their", "in front of you: you lose your")
+    line = _OBJECT.sub(lambda m: f"{m.group(1)} you", line)
+    clauses = line.split("; ")
+    for i, clause in enumerate(clauses):
+        subject = _SUBJECT.match(clause)
+        if subject is None or subject.group(1) not in _VERBS:
+            continue
+        clause = _ANY_VERB.sub(lambda m: _VERBS[m.group(1)], clause)
+        clause = re.sub(r"^(You \w+) you\b", r"\1 yourself", clause)
+        clauses[i] = clause.replace("in front of them", "in front of you")
+    return "; ".join(clauses)
 
 
 class TerminalUI:

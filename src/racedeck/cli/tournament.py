@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -11,12 +11,15 @@ from rich.console import Console
 from rich.table import Table
 
 from racedeck.cli.console import console, err_console, fail
+from racedeck.cli.db_option import check_db_folder
 from racedeck.cli.options import game_config
-from racedeck.cli.progress import game_progress
-from racedeck.sim.runner import PlayedGame
-from racedeck.sim.stats import Share
-from racedeck.sim.tournament import Tournament, TournamentResult, play_tournament, summarise
-from racedeck.store.tournaments import DEFAULT_DB, StoredGame, TournamentStore
+from racedeck.store.locations import DEFAULT_DB
+
+if TYPE_CHECKING:  # loaded by the command when it runs: the simulator, OpenSkill and SQLAlchemy
+    from racedeck.sim.runner import PlayedGame
+    from racedeck.sim.stats import Share
+    from racedeck.sim.tournament import Tournament, TournamentResult
+    from racedeck.store.tournaments import StoredGame, TournamentStore
 
 __all__ = ["tournament"]
 
@@ -29,15 +32,29 @@ def _create(
     options: list[str] | None,
     seed: int,
 ) -> Tournament:
+    from racedeck.sim.tournament import Tournament
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
         config = game_config(game, options or [], variant=variant)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    if len(set(names)) < 2:
+        # One bot would only play itself, and every rating would stay where it started.
+        one = names[0] if names else "random"
+        raise fail(
+            f"--bots {bots!r}: a tournament rates two or more bots against each other; "
+            f"for one bot in every seat, use racedeck simulate {game} --bots {one}"
+        )
+    try:
         return Tournament.create(game, names, players=players, config=config, seed=seed)
     except (KeyError, ValueError, TypeError) as exc:
         raise fail(str(exc).strip('"')) from exc
 
 
 def _stored(played: PlayedGame, lineup: tuple[str, ...], seed: int) -> StoredGame:
+    from racedeck.store.tournaments import StoredGame
+
     return StoredGame(
         index=played.index,
         lineup=lineup,
@@ -93,7 +110,7 @@ def print_result(result: TournamentResult, out: Console | None = None) -> None:
 
 
 def tournament(
-    game: Annotated[str, typer.Argument(help="game id, see `racedeck games`")],
+    game: Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")],
     bots: Annotated[
         str,
         typer.Option(help="bot specs, comma separated, e.g. random,heuristic,search@200"),
@@ -114,26 +131,33 @@ def tournament(
     ] = DEFAULT_DB,
     ray: Annotated[
         str | None,
-        typer.Option(
-            "--ray", help="play on Ray at this address ('auto', 'ray://host:10001', 'local')"
-        ),
+        typer.Option("--ray", help="run on Ray at this address: auto, local or ray://host:10001"),
     ] = None,
     variant: Annotated[str | None, typer.Option(help="rule variant, e.g. tactical")] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="any game option as key=value")
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
+        ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of tables")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print JSON instead of tables", metavar="")
+    ] = False,
 ) -> None:
-    """Round robin between bots, every bot in every seat; rate them with OpenSkill.
+    """Round robin between bots in every seat, rated with OpenSkill.
 
     Each finished game is stored at once in --db: the same command again resumes after Ctrl-C.
     A larger --games continues the same tournament.
     """
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(f"--games {games} is not allowed: at least 1")
     if workers is not None and workers < 1:
-        raise fail("--workers must be at least 1")
+        raise fail(f"--workers {workers} is not allowed: at least 1")
     t = _create(game, bots, players, variant, option, seed)
+    check_db_folder(db)
+    from racedeck.sim.tournament import summarise
+    from racedeck.store.tournaments import TournamentStore
+
     try:
         store = TournamentStore(db)
     except Exception as exc:  # any driver or path problem, reported plainly
@@ -176,6 +200,9 @@ def _play(
     ray: str | None,
     quiet: bool,
 ) -> None:
+    from racedeck.cli.progress import game_progress
+    from racedeck.sim.tournament import play_tournament
+
     if not todo:
         return
     played_now = 0

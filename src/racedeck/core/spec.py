@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -189,7 +190,8 @@ def _hints(config_type: type[GameConfig]) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
-    text = repr(list(value)) if isinstance(value, tuple) else repr(value)
+    # A list as it is typed (JSON, whatever it holds); anything else quoted as Python does.
+    text = json.dumps(_jsonify(value)) if isinstance(value, tuple | list) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -198,6 +200,8 @@ def _type_name(hint: Any) -> str:
     if origin is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
+            if typing.get_origin(args[0]) is tuple:  # "a list of lists [text, integer]"
+                return "a list of lists " + _type_name(args[0]).removeprefix("a list ")
             return f"a list of {_type_name(args[0])}s"
         return "a list [" + ", ".join(_type_name(a) for a in args) + "]"
     if origin in (typing.Union, types.UnionType):

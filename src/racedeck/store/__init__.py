@@ -1,11 +1,5 @@
-"""Persistence: tournaments and their games in SQL (SQLite by default, any SQLAlchemy URL)."""
+"""Persistence in SQL (SQLite by default, any SQLAlchemy URL): ``tournaments`` keeps tournaments
+and their games, ``tables`` the online service's tables, ``locations`` the default files.
 
-from racedeck.store.tournaments import (
-    DEFAULT_DB,
-    StoredGame,
-    TournamentRow,
-    TournamentStore,
-    database_url,
-)
-
-__all__ = ["DEFAULT_DB", "StoredGame", "TournamentRow", "TournamentStore", "database_url"]
+The package imports nothing itself, so naming a default database does not load SQLAlchemy.
+"""

@@ -36,7 +36,8 @@ from sqlalchemy.engine import Engine, make_url
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import get_spec
-from racedeck.store.tournaments import _IntText, _sqlite_pragmas, database_url
+from racedeck.store.locations import DEFAULT_TABLES_DB, database_url
+from racedeck.store.tournaments import _IntText, _sqlite_pragmas
 
 __all__ = [
     "DEFAULT_TABLES_DB",
@@ -46,8 +47,6 @@ __all__ = [
     "TableStore",
 ]
 
-DEFAULT_TABLES_DB = "data/racedeck.sqlite"
-"""The SQLite file the service uses when no database is named (relative to the current folder)."""
 
 metadata = MetaData()
 

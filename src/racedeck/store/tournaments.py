@@ -41,11 +41,9 @@ from sqlalchemy.types import TypeDecorator
 
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
+from racedeck.store.locations import DEFAULT_DB, database_url
 
 __all__ = ["DEFAULT_DB", "StoredGame", "TournamentRow", "TournamentStore", "database_url"]
-
-DEFAULT_DB = "racedeck-tournaments.sqlite"
-"""The SQLite file used when no database is named (in the current directory)."""
 
 
 class _IntText(TypeDecorator[int]):
@@ -98,14 +96,6 @@ games_table = Table(
     Column("decisions", Integer, nullable=False),
     Column("seconds", Float, nullable=False),
 )
-
-
-def database_url(target: str | Path) -> str:
-    """The SQLAlchemy URL for ``target``: a URL as it is, a file path as a SQLite URL."""
-    text = str(target)
-    if "://" in text:
-        return text
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
 
 
 def tournament_key(

@@ -1,0 +1,43 @@
+"""``racedeck games`` lists every game; ``racedeck games GAME`` shows one in detail."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import racedeck
+from racedeck.cli.app import app
+
+runner = CliRunner()
+
+
+def test_the_list_names_every_game_and_points_to_the_details() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0, result.output
+    for game_id in racedeck.available_games():
+        assert f"({game_id})" in result.output
+    assert "Details of one game: racedeck games GAME" in result.output
+
+
+@pytest.mark.parametrize("game_id", racedeck.available_games())
+def test_one_game_in_detail(game_id: str) -> None:
+    result = runner.invoke(app, ["games", game_id], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    spec = racedeck.get_spec(game_id)
+    assert out.startswith(f"{spec.title} ({game_id}) · {spec.min_players}–{spec.max_players}")
+    assert f"rules v{spec.rules_version}" in out
+    for opt in spec.options():
+        assert f"  {opt.name} = " in out
+    assert "Bots: heuristic, random, search" in out
+    assert f"Rules: racedeck rules {game_id}, or docs/rules/{game_id}.md" in out
+
+
+def test_why_first_details_show_defaults_allowed_values_and_variants() -> None:
+    out = runner.invoke(app, ["games", "why-first"], env={"COLUMNS": "80"}).output
+    assert "  stages = 5 · integer, 1 to 20\n      stages per game (WF-7)" in out
+    assert "  card_values = 32 values · a list of integers, -16 to 16" in out
+    assert "Variants: base, tactical (--variant NAME)" in out
+    six = runner.invoke(app, ["games", "six-day-race"], env={"COLUMNS": "80"}).output
+    assert "  sprints = [27, 54] · " in six and "  random_first = true · true/false" in six
+    assert "Variants" not in six  # its rules change through options only
