@@ -188,6 +188,7 @@ def _scoring_space(results: list[BatchResult], out: Path, main: str) -> Findings
         title="Where the scoring (second) figure stands when a stage is scored",
         xlabel="scoring space (points for the figures on it)",
         ylabel="share of stages",
+        unit="stages",
         extra=nobody,
         extra_label="none",
     )
@@ -331,9 +332,12 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         f"base games (95% CI {wording.pct_interval(standings[0].share)}) and "
         f"{wording.pct(standings[1].share.value)} of tactical games "
         f"({wording.pct_interval(standings[1].share)}), against a fair share of "
-        f"{wording.pct(standings[0].fair)}; the difference between the variants is "
-        f"{'significant' if edge_test.significant else 'not significant'} "
-        f"(two-proportion z-test, {wording.p_text(edge_test.p_value)})."
+        f"{wording.pct(standings[0].fair)}; between the variants "
+        + wording.comparison_verdict(edge_test, standings[0].fair, edges[0].n, edges[1].n)
+        + "."
+    )
+    resolution = "A seat compared between the variants: " + wording.resolution_sentence(
+        balances[0].fair, base.n, tactical.n
     )
     section = Section(
         "tactical",
@@ -343,6 +347,7 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
             "chosen figure each, highest white number first (WF-10). Same bots, same player "
             "count, independent seeds.",
             *seat_words,
+            resolution,
             totals_words,
             edge_words,
         ],
@@ -439,11 +444,36 @@ def findings(results: dict[str, BatchResult], out: Path) -> Findings:
     return found
 
 
+def fixed_length(result: BatchResult, decisions: int) -> str | None:
+    """Why every game takes ``decisions`` decisions, when the rules account for exactly that
+    many: stages × card rounds × players, the last card of a stage playing itself (WF-5); in
+    the tactical variant every card also moves a figure its player chooses (WF-10)."""
+    stages = int(result.config_value("stages", 5))
+    rounds = int(result.config_value("hand_size", 5))
+    players = result.seats
+    if _variant(result.batch.config) == "tactical":
+        count = stages * players * ((rounds - 1) + rounds)
+        words = (
+            f"{stages} stages (WF-7) × {players} players × ({rounds - 1} cards to commit, the "
+            f"last one playing itself (WF-5), + {rounds} figures to move (WF-10))"
+        )
+    else:
+        count = stages * players * (rounds - 1)
+        words = (
+            f"{stages} stages (WF-7) × {players} players × {rounds - 1} card rounds with a "
+            f"choice, the {rounds}th card playing itself (WF-5)"
+        )
+    if count != decisions:
+        return None  # the count has another cause (e.g. forced moves): no made-up reason
+    return f"the rules fix it at {words} = {decisions}"
+
+
 WHY_FIRST = GameFindings(
     score="total points",
     turns=None,
     extra_batches=extra_batches,
     findings=findings,
+    fixed_length=fixed_length,
 )
 """The *Why First?* part of a report."""
 
