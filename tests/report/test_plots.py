@@ -26,8 +26,11 @@ def test_a_few_far_values_are_cut_at_the_99th_percentile() -> None:
     low, high = bulk_range(_counts(values))
     assert low is None
     assert high == 20  # the 99th percentile by nearest rank: the 297th of 300 values
-    # A tail that reaches only a little beyond its percentile is kept on the axis.
-    assert bulk_range(_counts([v % 21 for v in range(297)] + [21, 22, 23])) == (None, None)
+    # A tail that reaches a quarter of the bulk's width (20) beyond it or less is kept.
+    bulk = [v % 21 for v in range(297)]
+    assert bulk_range(_counts([*bulk, 21, 22, 23])) == (None, None)
+    assert bulk_range(_counts([*bulk, 25, 25, 25])) == (None, None)
+    assert bulk_range(_counts([*bulk, 26, 26, 26])) == (None, 20)
 
 
 def test_a_far_low_tail_is_cut_at_the_1st_percentile() -> None:
@@ -60,6 +63,8 @@ def test_histograms_gather_both_tails(tmp_path: Path) -> None:
     assert below.note("series") == "2 series below 520 (down to 494) are gathered in the ≤519 bar."
     one = Overflow("above", 13, 1, 0.01, 17, "≥14")
     assert one.note() == "1 game above 13 (up to 17) is gathered in the ≥14 bar."
+    assert one.note("series") == "1 series above 13 (up to 17) is gathered in the ≥14 bar."
+    assert one.note("games of all decks").startswith("1 game of all decks above 13")
 
 
 def test_several_series_share_one_overflow(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ global state and needs no display.
 
 Distributions show their bulk: a few far values would stretch the axis until the rest is a
 handful of bars, so :func:`bulk_range` cuts each tail at the 1st and 99th percentile when it
-reaches farther than a fifth of the bulk's width beyond it. What lies beyond is gathered in one
+reaches farther than a quarter of the bulk's width beyond it. What lies beyond is gathered in one
 overflow bar at that end (``≥25``), drawn on a grey band and noted on the plot; the plots return
 these :class:`Overflow` s so that captions can say the same in words.
 """
@@ -44,7 +44,7 @@ TAIL_QUANTILE = 0.99
 """Distribution plots show each value up to this quantile (and down from ``1 - TAIL_QUANTILE``)
 in its own bar when the values beyond reach far (see :func:`bulk_range`)."""
 
-_LONG_TAIL = 0.2
+_LONG_TAIL = 0.25
 """A tail is cut when it reaches farther than this share of the bulk's width beyond it."""
 
 _OVERFLOW_BAND = "#ececec"
@@ -77,13 +77,21 @@ class Overflow:
 
     def note(self, unit: str = "games") -> str:
         """``3 games above 24 (up to 39) are gathered in the ≥25 bar.``"""
-        what = unit[:-1] if self.count == 1 and unit.endswith("s") else unit
+        what = _singular(unit) if self.count == 1 else unit
         return (
             f"{_number(self.count)} {what} {self.side} {_number(self.cut)} "
             f"({'down' if self.side == 'below' else 'up'} to "
             f"{_number(self.extreme)}) {'is' if self.count == 1 else 'are'} gathered in the "
             f"{self.label} bar."
         )
+
+
+def _singular(unit: str) -> str:
+    """``games of all decks`` → ``game of all decks``; ``series`` stays ``series``."""
+    first, _, rest = unit.partition(" ")
+    if first.endswith("s") and not first.endswith("series"):
+        first = first[:-1]
+    return f"{first} {rest}" if rest else first
 
 
 def _number(x: float) -> str:
@@ -107,7 +115,7 @@ def bulk_range(counts: Mapping[float, float]) -> tuple[float | None, float | Non
 
     ``counts`` maps values to how often they occur. The bulk runs from the 1st to the 99th
     percentile (nearest rank, :data:`TAIL_QUANTILE`); a tail is cut at its percentile when its
-    farthest value lies more than a fifth of the bulk's width beyond it, so that a few far
+    farthest value lies more than a quarter of the bulk's width beyond it, so that a few far
     values do not squeeze the rest of the plot. A short tail keeps every value on the axis.
     """
     pairs = sorted((float(v), float(c)) for v, c in counts.items() if c > 0)
