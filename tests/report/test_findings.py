@@ -90,7 +90,7 @@ def test_the_whole_field_slipstream_is_explained_where_it_is_plotted(tmp_path: P
     section = next(s for s in found.sections if s.key == "slipstream")
     text = " ".join(section.paragraphs)
     assert "8 riders (4 players racing two each, SD-12), so ×8 needs all 7 others" in text
-    assert "×8 came 6.00 times per series, always within the first 9 moves of a race" in text
+    assert "×8 came 6 times per series, always within the first 9 moves of a race" in text
     assert "35.0 extra spaces each (7 times the card's value), 43% of the 81-space lap" in text
     assert "The ×8 move is part of that opening" in text
     assert "1 in every race, inside that common opening, and never later" in text

@@ -33,6 +33,12 @@ def _per_seat(result: BatchResult, key: str) -> list[Mean]:
     return [mean_of([float(g.extra[key][i]) for g in result.games]) for i in range(result.seats)]
 
 
+def _per_series(total: float, series: int) -> str:
+    """A count per series: ``6`` when every series has the same, else ``6.13``."""
+    x = total / series if series else 0.0
+    return f"{x:.0f}" if x.is_integer() else f"{x:.2f}"
+
+
 def _riders(result: BatchResult) -> int:
     """Riders in the race (SD-12): as measured, else one per seat."""
     games = result.games
@@ -151,8 +157,8 @@ def _slipstream(result: BatchResult, out: Path) -> Findings:
         gain = field_extra / len(field_at)
         line = int(result.config_value("line", 81))
         paragraphs.append(
-            f"×{riders} came {len(field_at) / result.n:.2f} times per series, always within "
-            f"the first {last} moves of a race: only a field still bunched from the common "
+            f"×{riders} came {_per_series(len(field_at), result.n)} times per series, always "
+            f"within the first {last} moves of a race: only a field still bunched from the common "
             "start on space 0 (SD-11) stands on one space, and a few moves later it has spread "
             f"out. It is rare ({wording.pct(len(field_at) / moves if moves else 0.0)} of moves) "
             f"but large: {gain:.1f} extra spaces each ({riders - 1} times the card's value), "
@@ -164,11 +170,12 @@ def _slipstream(result: BatchResult, out: Path) -> Findings:
     if opening is not None and field_at and max(field_at) <= opening.moves:
         paragraphs.append(
             f"{_opening_words(opening)} The ×{riders} move is part of that opening, which is "
-            f"why it comes {len(field_at) / result.n:.0f} times per series, once in every race."
+            f"why it comes {_per_series(len(field_at), result.n)} times per series, once in every "
+            "race."
         )
     refusal = (
         "Slipstream was refused (a card first reaching FAHRERWECHSEL or STURZ with riders on "
-        f"it, SD-5) {refused / result.n:.2f} times per series"
+        f"it, SD-5) {_per_series(refused, result.n)} times per series"
     )
     per_race = {c for g in result.games for c in g.extra.get("race_refused", [])}
     if opening is not None and opening.refused and per_race == {opening.refused}:
@@ -436,6 +443,10 @@ def findings(results: dict[str, BatchResult], out: Path) -> Findings:
             "Slipstream), so the turn order alone decides who gains in that opening (the "
             "whole-field slipstream, the rider changes) in the first race, and laps lost, which "
             "decide the series before points (SD-11), carry that gain to the end."
+        )
+        order.summary[0] += (
+            f" With these bots every race opens with the same {opening.moves} cards, so the "
+            "first race's turn order fixes who gains in that opening."
         )
     found.add(order)
     found.add(_slipstream(main, out))
