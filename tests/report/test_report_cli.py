@@ -115,8 +115,8 @@ def test_report_writes_a_page_whose_images_are_pngs(
         # The ×8 bar and the fixed rider changes are explained where they are shown.
         ("six-day-race", ["so ×8 needs all 7 others on one space", "(SD-1, SD-6)"]),
         # Comparisons say what their games can tell, not a bare "not significant".
-        ("setback", ["A share compared between two decks: With 12 and 6 games, only"]),
-        ("why-first", ["A seat compared between the variants: With 12 and 6 games, only"]),
+        ("setback", ["A share compared between two decks: with 12 and 6 games, only"]),
+        ("why-first", ["A seat compared between the variants: with 12 and 6 games, only"]),
     ],
 )
 def test_the_page_gives_reasons_and_resolutions(

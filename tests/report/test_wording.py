@@ -107,3 +107,6 @@ def test_resolution_sentence_names_the_games_a_planned_difference_needs() -> Non
         "told (95% confidence, 80% power); telling 5.0 percentage points needs 1,251 games in "
         "each."
     )
+    assert resolution_sentence(0.25, 300, 150, lead="Between decks").startswith(
+        "Between decks: with 300 and 150 games, only win shares"
+    )

@@ -118,15 +118,19 @@ def _planned(p: float) -> float:
     return p + PLANNED_DIFFERENCE if p <= 0.5 else p - PLANNED_DIFFERENCE
 
 
-def resolution_sentence(p: float, n1: int, n2: int, what: str = "win shares") -> str:
-    """What two batches of ``n1`` and ``n2`` games can tell, around a share ``p``:
+def resolution_sentence(
+    p: float, n1: int, n2: int, what: str = "win shares", *, lead: str = ""
+) -> str:
+    """What two batches of ``n1`` and ``n2`` games can tell, around a share ``p``, after
+    ``lead`` and a colon when given:
 
     ``With 300 and 150 games, only win shares at least 13.6 percentage points apart can be told
     (95% confidence, 80% power); telling 5.0 percentage points needs 1,251 games in each.``
     """
     d = detectable_difference(p, n1, n2)
+    start = f"{lead}: with" if lead else "With"
     return (
-        f"With {count(n1)} and {count(n2)} games, only {what} at least {percentage_points(d)} "
+        f"{start} {count(n1)} and {count(n2)} games, only {what} at least {percentage_points(d)} "
         f"apart can be told (95% confidence, 80% power); telling "
         f"{percentage_points(PLANNED_DIFFERENCE)} needs "
         f"{count(games_to_detect(p, _planned(p)))} games in each."

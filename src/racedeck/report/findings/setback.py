@@ -272,8 +272,11 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
             + wording.comparison_verdict(first, o.fair, o.games, order[0].games)
             + "."
         )
-    resolution = "A share compared between two decks: " + wording.resolution_sentence(
-        order[0].fair, main.n, min((r.n for r in results[1:]), default=main.n)
+    resolution = wording.resolution_sentence(
+        order[0].fair,
+        main.n,
+        min((r.n for r in results[1:]), default=main.n),
+        lead="A share compared between two decks",
     )
     table = Table(
         (

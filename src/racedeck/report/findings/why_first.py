@@ -336,8 +336,8 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         + wording.comparison_verdict(edge_test, standings[0].fair, edges[0].n, edges[1].n)
         + "."
     )
-    resolution = "A seat compared between the variants: " + wording.resolution_sentence(
-        balances[0].fair, base.n, tactical.n
+    resolution = wording.resolution_sentence(
+        balances[0].fair, base.n, tactical.n, lead="A seat compared between the variants"
     )
     section = Section(
         "tactical",
