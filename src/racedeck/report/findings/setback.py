@@ -15,7 +15,12 @@ from racedeck.report.document import Column, Figure, Section, Table
 from racedeck.report.findings.base import Findings, GameFindings, with_overflows
 from racedeck.report.findings.generic import intervals, turn_order_findings
 from racedeck.report.measures import GameMeasures
-from racedeck.report.stats import mean_difference_test, mean_of, two_proportion_test
+from racedeck.report.stats import (
+    detectable_difference,
+    mean_difference_test,
+    mean_of,
+    two_proportion_test,
+)
 
 __all__ = ["SETBACK", "deck_with_more", "deck_without"]
 
@@ -272,6 +277,9 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
             + wording.comparison_verdict(first, o.fair, o.games, order[0].games)
             + "."
         )
+    told = detectable_difference(
+        order[0].fair, main.n, min((r.n for r in results[1:]), default=main.n)
+    )
     resolution = wording.resolution_sentence(
         order[0].fair,
         main.n,
@@ -308,7 +316,9 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
             Figure(
                 balance_image,
                 "Turn-order balance by deck",
-                "Win share by turn position for each deck, with 95% Wilson intervals.",
+                "Win share by turn position for each deck, with 95% Wilson intervals. These "
+                "games cannot tell two decks apart in a position's share by less than "
+                f"{wording.percentage_points(told)} (95% confidence, 80% power).",
                 table,
             ),
             Figure(

@@ -14,6 +14,7 @@ from racedeck.report.document import Cell, Column, Figure, Section, Table
 from racedeck.report.findings.base import Findings, GameFindings
 from racedeck.report.findings.generic import balance_json, intervals
 from racedeck.report.stats import (
+    detectable_difference,
     mean_difference_test,
     mean_of,
     proportion_test,
@@ -29,6 +30,12 @@ _EDGE_BOTS = ("heuristic", "random")
 
 def _variant(config: dict[str, Any]) -> str:
     return str(config.get("variant", "base"))
+
+
+def _lower(sentence: str) -> str:
+    """A sentence of :func:`wording.spread_sentence` to follow a lead-in: "No …" in lower case
+    (one that opens with a seat's name keeps it)."""
+    return "no" + sentence[2:] if sentence.startswith("No ") else sentence
 
 
 def _other(variant: str) -> str:
@@ -316,8 +323,8 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         rows,
     )
     seat_words = [
-        f"{_variant(r.batch.config)}: "
-        + wording.spread_sentence(labels, b.values[:seats], r.n, b.test, b.gap)
+        f"In the {_variant(r.batch.config)} game, "
+        + _lower(wording.spread_sentence(labels, b.values[:seats], r.n, b.test, b.gap))
         for r, b in zip(pair, balances, strict=True)
     ]
     totals_words = (
@@ -325,7 +332,8 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         f"{totals_test.a:.2f} points and the mean winning total from {winning_test.b:.2f} to "
         f"{winning_test.a:.2f} ({'significant' if winning_test.significant else 'not significant'}"
         f" for the winning total: z-test, {wording.p_text(winning_test.p_value)}); games take "
-        f"{decisions[1].value:.0f} decisions instead of {decisions[0].value:.0f}."
+        f"{decisions[1].value:.0f} decisions instead of {decisions[0].value:.0f}, since every "
+        "card also moves a figure its player chooses (WF-10)."
     )
     edge_words = (
         f"One heuristic bot among random bots wins {wording.pct(standings[0].share.value)} of "
@@ -336,6 +344,7 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         + wording.comparison_verdict(edge_test, standings[0].fair, edges[0].n, edges[1].n)
         + "."
     )
+    told = detectable_difference(balances[0].fair, base.n, tactical.n)
     resolution = wording.resolution_sentence(
         balances[0].fair, base.n, tactical.n, lead="A seat compared between the variants"
     )
@@ -355,7 +364,9 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
             Figure(
                 seats_image,
                 "Seat balance by variant",
-                "Win share by seat in each variant, with 95% Wilson intervals.",
+                "Win share by seat in each variant, with 95% Wilson intervals. These games "
+                "cannot tell the variants apart in a seat's share by less than "
+                f"{wording.percentage_points(told)} (95% confidence, 80% power).",
                 Table(
                     (Column("seat", "text"), Column("base", "pct"), Column("tactical", "pct")),
                     [
