@@ -278,7 +278,12 @@ class ReportRun:
             "power)"
         )
         if self.request.detect is not None:
-            return f"{told}: sized for {wording.percentage_points(self.request.detect)}"
+            told += f": sized for {wording.percentage_points(self.request.detect)}"
+            if main.games < n:  # a comparison with the main batch is as good as its games
+                told += (
+                    f"; comparisons with the {wording.count(main.games)}-game main batch tell less"
+                )
+            return told
         return (
             f"{told}: half the main batch; --detect 5 sizes them for 5 percentage points "
             f"({wording.count(games_to_detect(p, p + wording.PLANNED_DIFFERENCE))} games each)"
