@@ -429,8 +429,8 @@ def count_bars(
     ax.set_title(title)
     ax.set_xlabel(_wrap(xlabel, int(11 * fig.get_figwidth())))
     ax.set_ylabel(ylabel)
-    if k > 1:
-        ax.legend(frameon=False, fontsize=9, loc="upper left")
+    if k > 1:  # the overflow note takes the upper right corner when there is one
+        ax.legend(frameon=False, fontsize=9, loc="upper left" if overflows else "upper right")
     if extra is not None:
         ax.axvline(offset - 0.5, color="#999999", linewidth=0.8)
     if overflows:

@@ -198,6 +198,7 @@ def _scoring_space(results: list[BatchResult], out: Path, main: str) -> Findings
         unit="stages",
         extra=nobody,
         extra_label="none",
+        whole=True,  # the track bounds the spaces (WF-1): no far tail, and every space counts
     )
     values = sorted({v for c in series.values() for v in c})
     names = list(series)
