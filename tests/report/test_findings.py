@@ -131,3 +131,37 @@ def test_comparison_batches_are_sized_from_the_difference_to_detect(tmp_path: Pa
     with pytest.raises(ValueError, match="difference to detect of 60 percentage points"):
         comparison_games(request(detect=0.6))
     assert any("388 each for 50% against 60%" in line for line in METHOD)
+
+
+def test_length_says_how_decisions_and_the_games_unit_relate(tmp_path: Path) -> None:
+    def result(decisions: list[int], turns: list[int]) -> BatchResult:
+        batch = Batch(MAIN, "m", "setback", {}, ("random",) * 3, len(turns), 0)
+        games = tuple(
+            GameMeasures(("random",) * 3, (0.0,) * 3, (1, 1, 1), (0,), d, t)
+            for d, t in zip(decisions, turns, strict=True)
+        )
+        return BatchResult(batch, games, ("Seat 1", "Seat 2", "Seat 3"))
+
+    same = length_findings(
+        result([10, 12, 15, 11], [10, 12, 15, 11]),
+        tmp_path,
+        "cards played",
+        None,
+        "One card a turn (SD-4).",
+    )
+    words = same.sections[0].paragraphs
+    assert (
+        words[0]
+        == "Every decision is one of the cards played: they coincide. One card a turn (SD-4)."
+    )
+    apart = length_findings(
+        result([30, 41, 52, 60], [10, 12, 15, 11]),
+        tmp_path,
+        "turns",
+        None,
+        "Several a turn (SB-3).",
+    )
+    words = apart.sections[0].paragraphs
+    assert words[0] == "Several a turn (SB-3)."
+    # Whole counts have whole quartiles in words (38.25 reads 38).
+    assert words[1].endswith("half of the games between 38 and 54).")

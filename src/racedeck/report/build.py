@@ -230,7 +230,7 @@ class ReportRun:
                 "them (who wins is decided by the rules, not always by the highest score).",
             )
         )
-        found.add(length_findings(main, out, game.turns, game.fixed_length))
+        found.add(length_findings(main, out, game.turns, game.fixed_length, game.length_note))
         return Report(
             title=f"Balance report: {get_spec(main.batch.game_id).title}",
             facts=self._facts(results),

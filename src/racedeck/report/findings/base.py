@@ -42,6 +42,7 @@ class GameFindings:
     decides who starts (then the turn position, not the seat, is what balance is about).
     ``fixed_length(result, decisions)`` says, where the rules fix a game's length, why it is
     ``decisions`` long (the rule and the arithmetic), or ``None`` when it cannot tell.
+    ``length_note`` says by which rules decisions and the game's own unit relate.
     """
 
     score: str
@@ -50,6 +51,7 @@ class GameFindings:
     findings: Callable[[dict[str, BatchResult], Path], Findings]
     order_of: Callable[[Any], Sequence[int]] | None = None
     fixed_length: Callable[[BatchResult, int], str | None] | None = None
+    length_note: str = ""
 
 
 def five_numbers(values: Sequence[float]) -> list[Cell]:

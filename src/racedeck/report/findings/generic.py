@@ -320,9 +320,11 @@ def length_findings(
     out: Path,
     turns: str | None,
     fixed: Callable[[BatchResult, int], str | None] | None = None,
+    note: str = "",
 ) -> Findings:
     """Game length in decisions, and in the game's own unit (turns, cards played); where every
-    game is equally long, ``fixed(result, length)`` gives the reason in words."""
+    game is equally long, ``fixed(result, length)`` gives the reason in words, and ``note``
+    says how decisions and the game's unit relate."""
     decisions = [float(g.decisions) for g in result.games]
     measures: list[tuple[str, str, list[float]]] = [
         ("decisions", "length_decisions.png", decisions)
@@ -332,9 +334,13 @@ def length_findings(
         values = [float(g.turns) for g in result.games if g.turns is not None]
         if values == decisions:
             measures = [(turns, "length_turns.png", values)]
-            section.paragraphs.append(f"Every decision is one of the {turns}: they coincide.")
+            section.paragraphs.append(
+                f"Every decision is one of the {turns}: they coincide. {note}".strip()
+            )
         else:
             measures.append((turns, "length_turns.png", values))
+            if note:
+                section.paragraphs.append(note)
     data: dict[str, Any] = {}
     summary = []
     for name, image, values in measures:
@@ -370,9 +376,16 @@ def length_findings(
                 table,
             )
         )
+        # Quartiles of whole counts read as whole counts (230, not 230.25).
+        q1, q3 = (float(numbers[i] or 0.0) for i in (3, 5))
+        quartiles = (
+            f"{q1:.0f} and {q3:.0f}"
+            if all(v.is_integer() for v in values)
+            else (f"{q1:g} and {q3:g}")
+        )
         section.paragraphs.append(
             f"A game takes {m.value:.1f} {name} on average (95% CI {m.low:.1f}–{m.high:.1f}; "
-            f"half of the games between {numbers[3]:g} and {numbers[5]:g})."
+            f"half of the games between {quartiles})."
         )
     if section.paragraphs:  # the game's own unit, where it has one, says most
         summary.append(f"Length: {section.paragraphs[-1]}")

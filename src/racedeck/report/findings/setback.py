@@ -382,6 +382,10 @@ SETBACK = GameFindings(
     extra_batches=extra_batches,
     findings=findings,
     order_of=_turn_order,
+    length_note="A turn takes several decisions: each card declared with its targets and the end "
+    "of the Hand Action (SB-3), the choices a card asks for as it resolves (SB-5, SB-6), and an "
+    "answer from every player asked in the BLOCK window each declaration opens, a forced pass "
+    "included (SB-9 amended).",
 )
 """The Setback part of a report."""
 

@@ -461,6 +461,8 @@ SIX_DAY_RACE = GameFindings(
     extra_batches=extra_batches,
     findings=findings,
     order_of=_start_order,
+    length_note="On its turn a rider with cards must play one, and one without passes with no "
+    "choice to make (SD-4).",
 )
 """The *Six Day Race* part of a report."""
 
