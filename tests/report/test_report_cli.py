@@ -127,7 +127,7 @@ def test_the_page_gives_reasons_and_resolutions(
     for w in words:
         assert escape(w, quote=False) in page, w
     if game != "six-day-race":
-        assert "comparisons tell" in page and "--detect 5 sizes them" in page
+        assert "comparisons tell" in page and "--detect 5 would size them" in page
 
 
 def test_a_second_run_plays_nothing_new(made: Callable[[str], tuple[Path, str]]) -> None:

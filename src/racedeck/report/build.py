@@ -272,22 +272,24 @@ class ReportRun:
         p = fair_share(main.game_id, main.config)
         n = min(b.games for b in self.batches if b.key != MAIN)
         d = detectable_difference(p, n, n)
+        if self.request.detect is not None:
+            sized = f"sized for {wording.percentage_points(self.request.detect)}"
+        else:
+            sized = "half the main batch"
         told = (
             f"win shares {wording.percentage_points(d)} apart or more, at a fair seat's "
-            f"{wording.pct(p)} (two batches of {wording.count(n)} games; 95% confidence, 80% "
-            "power)"
+            f"{wording.pct(p)} (two batches of {wording.count(n)} games, {sized}; 95% "
+            "confidence, 80% power)"
         )
-        if self.request.detect is not None:
-            told += f": sized for {wording.percentage_points(self.request.detect)}"
-            if main.games < n:  # a comparison with the main batch is as good as its games
-                told += (
-                    f"; comparisons with the {wording.count(main.games)}-game main batch tell less"
-                )
-            return told
-        return (
-            f"{told}: half the main batch; --detect 5 sizes them for 5 percentage points "
-            f"({wording.count(games_to_detect(p, p + wording.PLANNED_DIFFERENCE))} games each)"
-        )
+        if self.request.detect is None:
+            need = games_to_detect(p, p + wording.PLANNED_DIFFERENCE)
+            return (
+                f"{told}; --detect 5 would size them for 5 percentage points "
+                f"({wording.count(need)} games each)"
+            )
+        if main.games < n:  # a comparison with the main batch is as good as its games
+            told += f"; comparisons with the {wording.count(main.games)}-game main batch tell less"
+        return told
 
     def write(self) -> Report:
         """Build the report and write ``index.html`` and ``data.json``; return the report."""
