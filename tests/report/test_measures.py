@@ -85,6 +85,43 @@ def test_six_day_race_counts_agree_with_the_replayed_events() -> None:
     first_race = next(e for e in events if e.kind == "race_started")
     assert extra["start_order"] == list(first_race.data["order"][:4])
     assert extra["races"] == 6
+    # Per race: the rider changes and refused slipstreams add up to the series' counts.
+    assert sum(extra["race_changes"]) == sum(extra["rider_changes"])
+    assert sum(extra["race_refused"]) == extra["refused"]
+    # Whole-field slipstreams: every other of the 8 riders (SD-12) on the first space.
+    assert extra["riders"] == 8
+    whole = [e for e in played if e.data["multiplier"] == 8]
+    assert len(extra["field_at"]) == len(whole)
+    assert extra["field_extra"] == sum(e.data["to"] - e.data["first"] for e in whole)
+
+
+def test_six_day_race_openings_end_at_the_first_grey_card() -> None:
+    # The heuristic bots play every race's opening alike: same green hands from space 0
+    # (SD-2, SD-11); random bots do not.
+    job = _job("six-day-race", "heuristic", 4, 11)
+    extra = measure_game(job).extra
+    assert len(extra["openings"]) == extra["races"] == 6
+    assert len({tuple(o) for o in extra["openings"]}) == 1
+    events = _replayed_events(play_job(job).record)
+    race: list[Event] = []
+    started = False
+    for e in events:  # the first race, from its start to its scoring
+        if e.kind == "race_started":
+            if started:
+                break
+            started = True
+        elif started:
+            race.append(e)
+    played = [e for e in race if e.kind == "card_played"]
+    grey = next(i for i, e in enumerate(played) if e.data["card"] >= 10)
+    _, moves, changes, refused = extra["openings"][0]
+    assert moves == grey
+    opening = race[: race.index(played[grey])]  # every event before the first grey card
+    assert changes == sum(1 for e in opening if e.kind == "rider_change") > 0
+    assert refused == sum(1 for e in played[:grey] if e.data["riders_there"] and e.data["special"])
+    assert max(extra["field_at"]) <= moves
+    randoms = measure_game(_job("six-day-race", "random", 4, 11)).extra["openings"]
+    assert len({tuple(o) for o in randoms}) > 1
 
 
 def test_setback_counts_agree_with_the_replayed_events() -> None:

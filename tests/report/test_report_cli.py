@@ -6,6 +6,7 @@ import json
 import struct
 import zlib
 from collections.abc import Callable
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -108,6 +109,27 @@ def test_report_writes_a_page_whose_images_are_pngs(
         assert ">Bots<" in page  # a mixed lineup gets its own section
 
 
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        # The ×8 bar and the fixed rider changes are explained where they are shown.
+        ("six-day-race", ["so ×8 needs all 7 others on one space", "(SD-1, SD-6)"]),
+        # Comparisons say what their games can tell, not a bare "not significant".
+        ("setback", ["A share compared between two decks: with 12 and 6 games, only"]),
+        ("why-first", ["A seat compared between the variants: with 12 and 6 games, only"]),
+    ],
+)
+def test_the_page_gives_reasons_and_resolutions(
+    made: Callable[[str], tuple[Path, str]], game: str, words: list[str]
+) -> None:
+    out, _ = made(game)
+    page = (out / "index.html").read_text(encoding="utf-8")
+    for w in words:
+        assert escape(w, quote=False) in page, w
+    if game != "six-day-race":
+        assert "comparisons tell" in page and "--detect 5 would size them" in page
+
+
 def test_a_second_run_plays_nothing_new(made: Callable[[str], tuple[Path, str]]) -> None:
     out, first = made("six-day-race")
     assert "12 games played, 0 reused" in first
@@ -164,3 +186,6 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     assert "no bot" in result.output
     result = runner.invoke(app, ["report", "nogame", "--out", str(tmp_path)])
     assert result.exit_code == 2
+    result = runner.invoke(app, ["report", "setback", "--out", str(tmp_path), "--detect", "70"])
+    assert result.exit_code == 2
+    assert "a difference to detect of 70 percentage points is not possible" in result.output

@@ -9,9 +9,12 @@ import pytest
 
 from racedeck.report.stats import (
     chi_square_sf,
+    detectable_difference,
     equal_shares_test,
+    games_to_detect,
     mean_difference_test,
     mean_of,
+    normal_quantile,
     normal_two_sided_p,
     proportion_test,
     seat_gap_test,
@@ -87,3 +90,41 @@ def test_a_certain_difference_still_has_a_json_form() -> None:
     _, _, gap = seat_gap_test([1.0, 0.0], 10)
     assert gap.z == math.inf and gap.p_value == 0.0 and gap.significant
     assert json.loads(json.dumps(gap.to_json(), allow_nan=False))["z"] is None
+
+
+@pytest.mark.parametrize(
+    ("p1", "p2", "games"),
+    [
+        # The standard two-proportion sample size (Fleiss, no continuity correction) at 95%
+        # confidence and 80% power, worked by hand from z = 1.959964 and 0.841621:
+        (0.50, 0.60, 388),  # (1.95996·√0.495 + 0.84162·√0.49)² / 0.1² = 387.3
+        (0.65, 0.85, 73),  # (1.95996·√0.375 + 0.84162·√0.355)² / 0.2² = 72.4
+        (0.25, 0.30, 1251),  # (1.95996·√0.39875 + 0.84162·√0.3975)² / 0.05² = 1250.7
+        (0.60, 0.50, 388),  # the order of the two shares does not matter
+    ],
+)
+def test_games_to_detect_a_difference(p1: float, p2: float, games: int) -> None:
+    assert games_to_detect(p1, p2) == games
+
+
+def test_normal_quantiles() -> None:
+    assert normal_quantile(0.975) == pytest.approx(1.959963984540054, abs=1e-9)
+    assert normal_quantile(0.8) == pytest.approx(0.8416212335729143, abs=1e-9)
+    assert normal_quantile(0.5) == pytest.approx(0.0, abs=1e-9)
+    with pytest.raises(ValueError, match="0 < q < 1"):
+        normal_quantile(1.0)
+
+
+def test_the_detectable_difference_inverts_the_sample_size() -> None:
+    # 388 games each tell 50% from 60%; 387 fall just short of it.
+    assert detectable_difference(0.5, 388, 388) == pytest.approx(0.0999, abs=2e-4)
+    assert detectable_difference(0.5, 387, 387) > detectable_difference(0.5, 388, 388)
+    assert detectable_difference(0.25, 1251, 1251) == pytest.approx(0.05, abs=2e-4)
+    # Fewer games tell only larger differences; the batch named first does not matter.
+    assert detectable_difference(0.25, 150, 150) == pytest.approx(0.151, abs=1e-3)
+    assert detectable_difference(0.25, 300, 150) == detectable_difference(0.25, 150, 300)
+    assert detectable_difference(0.25, 300, 150) < detectable_difference(0.25, 150, 150)
+    # Two games each can tell nothing: the whole room up to 100% is returned.
+    assert detectable_difference(0.25, 2, 2) == 0.75
+    with pytest.raises(ValueError, match="games in both batches"):
+        detectable_difference(0.25, 0, 10)

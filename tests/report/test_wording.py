@@ -7,8 +7,14 @@ from pathlib import Path
 from racedeck.report.batches import MAIN, Batch, BatchResult
 from racedeck.report.findings.generic import bots_findings, seat_findings
 from racedeck.report.measures import GameMeasures
-from racedeck.report.stats import proportion_test
-from racedeck.report.wording import fair_share_sentence, p_text, percentage_points
+from racedeck.report.stats import proportion_test, two_proportion_test
+from racedeck.report.wording import (
+    comparison_verdict,
+    fair_share_sentence,
+    p_text,
+    percentage_points,
+    resolution_sentence,
+)
 from racedeck.sim.stats import Share
 
 
@@ -79,3 +85,28 @@ def test_small_words() -> None:
     assert p_text(0.0004) == "p < 0.001"
     assert p_text(0.0412) == "p = 0.041"
     assert p_text(0.41) == "p = 0.41"
+
+
+def test_a_comparison_without_enough_games_says_what_it_cannot_tell() -> None:
+    # 38.7% against 36.7% of 150 and 300 games: far from anything these games can tell.
+    test = two_proportion_test(58, 150, 110, 300)
+    assert not test.significant
+    assert comparison_verdict(test, 1 / 3, 150, 300) == (
+        "there are not enough games to tell a difference smaller than 13.6 percentage points "
+        f"(150 and 300 games; two-proportion z-test, {p_text(test.p_value)})"
+    )
+    clear = two_proportion_test(106, 150, 63, 150)
+    assert comparison_verdict(clear, 0.25, 150, 150) == (
+        "the difference is significant (two-proportion z-test, p < 0.001)"
+    )
+
+
+def test_resolution_sentence_names_the_games_a_planned_difference_needs() -> None:
+    assert resolution_sentence(0.25, 300, 150) == (
+        "With 300 and 150 games, only win shares at least 12.9 percentage points apart can be "
+        "told (95% confidence, 80% power); telling 5.0 percentage points needs 1,251 games in "
+        "each."
+    )
+    assert resolution_sentence(0.25, 300, 150, lead="Between decks").startswith(
+        "Between decks: with 300 and 150 games, only win shares"
+    )

@@ -40,9 +40,19 @@ def report(
     games: Annotated[
         int,
         typer.Option(
-            "--games", "-n", help="games in the main batch (comparison batches play half)"
+            "--games",
+            "-n",
+            help="games in the main batch (comparison batches play half, or see --detect)",
         ),
     ] = 1000,
+    detect: Annotated[
+        float | None,
+        typer.Option(
+            "--detect",
+            help="size the comparison batches to tell win shares this many percentage points "
+            "apart (95% confidence, 80% power), e.g. 5",
+        ),
+    ] = None,
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="number of players")
     ] = None,
@@ -102,6 +112,7 @@ def report(
         seed=seed,
         workers=workers,
         ray_address=ray,
+        detect=None if detect is None else detect / 100,
     )
     try:
         run = ReportRun(request)

@@ -9,7 +9,7 @@ from typing import Any
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import get_spec
 from racedeck.core.rng import derive_seed
-from racedeck.report.measures import GameMeasures
+from racedeck.report.measures import MEASURES_VERSION, GameMeasures
 from racedeck.sim.runner import GameJob
 
 __all__ = ["MAIN", "Batch", "BatchResult", "batch_seed", "fit_lineup"]
@@ -79,6 +79,7 @@ class Batch:
             "config": self.config,
             "lineup": list(self.lineup),
             "seed": self.seed,
+            "measures": MEASURES_VERSION,
         }
 
     def describe(self) -> JSONObject:

@@ -26,10 +26,18 @@ from racedeck.report.findings.generic import (
 )
 from racedeck.report.journal import FILE_NAME, Journal, load_journal
 from racedeck.report.measures import GameMeasures, measure_game
+from racedeck.report.stats import detectable_difference, games_to_detect
 from racedeck.sim.play import make_bots
 from racedeck.sim.runner import GameJob, run_jobs
 
-__all__ = ["METHOD", "ReportRequest", "ReportRun", "plan_batches"]
+__all__ = [
+    "METHOD",
+    "ReportRequest",
+    "ReportRun",
+    "comparison_games",
+    "fair_share",
+    "plan_batches",
+]
 
 METHOD = [
     "A win share is the share of games won; a win shared by k figures counts 1/k for each. "
@@ -42,6 +50,12 @@ METHOD = [
     "(the seats it holds ÷ all contestants); mixed lineups are rotated one seat per game.",
     "Batches compared with each other (variants, decks) use independent seeds: two-proportion "
     "z-tests for shares, large-sample z-tests with Welch's standard error for means.",
+    "Games a comparison needs: to tell win shares p1 and p2 of two batches apart at 95% "
+    "confidence with 80% power, each batch needs n = (1.960 √(2 p̄(1 − p̄)) + 0.842 "
+    "√(p1(1 − p1) + p2(1 − p2)))² / (p1 − p2)² games, p̄ = (p1 + p2)/2 (the standard "
+    "two-proportion sample size): 388 each for 50% against 60%, 1,251 each for 25% against "
+    "30%. Where the batches are smaller, the report names the smallest difference they can "
+    "tell (the same equation solved for p2 − p1) instead of calling a difference absent.",
     "Significant means p < 0.05, i.e. at 95% confidence. Among many tests of things that are in "
     "truth equal, about one in twenty still comes out significant by chance.",
     "Bots are programs, not people: what is found holds for the way these bots play.",
@@ -53,8 +67,10 @@ METHOD = [
 class ReportRequest:
     """What to report on: the main batch's game, configuration and bots, and how to run it.
 
-    ``bots`` holds one bot spec per seat; ``games`` is the main batch's size (comparison
-    batches play half as many); ``workers=None`` uses every local core.
+    ``bots`` holds one bot spec per seat; ``games`` is the main batch's size. Comparison
+    batches play half as many, or, with ``detect`` (a difference in win share such as 0.05),
+    as many as a comparison needs to tell that difference at a fair seat's share
+    (:func:`comparison_games`). ``workers=None`` uses every local core.
     """
 
     game_id: str
@@ -65,10 +81,32 @@ class ReportRequest:
     seed: int = 0
     workers: int | None = None
     ray_address: str | None = None
+    detect: float | None = None
+
+
+def fair_share(game_id: str, config: dict[str, Any]) -> float:
+    """A fair seat's win share: one over the players."""
+    return 1 / make(game_id, **config).num_players
+
+
+def comparison_games(request: ReportRequest) -> int:
+    """Games in each comparison batch: enough to tell ``request.detect`` at a fair seat's
+    share (:func:`racedeck.report.stats.games_to_detect`: 95% confidence, 80% power), or
+    half the main batch (at least 1) without it."""
+    if request.detect is None:
+        return max(1, request.games // 2)
+    if not 0 < request.detect < 0.5:
+        raise ValueError(
+            f"a difference to detect of {request.detect * 100:g} percentage points is not "
+            "possible (allowed: more than 0 and less than 50)"
+        )
+    p = fair_share(request.game_id, request.config)
+    other = p + request.detect if p + request.detect < 1 else p - request.detect
+    return games_to_detect(p, other)
 
 
 def plan_batches(request: ReportRequest) -> list[Batch]:
-    """The main batch and the game's comparison batches (each of half the size, at least 1)."""
+    """The main batch and the game's comparison batches (:func:`comparison_games` each)."""
     spec = get_spec(request.game_id)
     main = Batch(
         MAIN,
@@ -80,7 +118,7 @@ def plan_batches(request: ReportRequest) -> list[Batch]:
         request.seed,
         note="the game, options and bots asked for",
     )
-    extra = findings_for(spec.id).extra_batches(main, max(1, request.games // 2))
+    extra = findings_for(spec.id).extra_batches(main, comparison_games(request))
     return [main, *extra]
 
 
@@ -192,7 +230,7 @@ class ReportRun:
                 "them (who wins is decided by the rules, not always by the highest score).",
             )
         )
-        found.add(length_findings(main, out, game.turns))
+        found.add(length_findings(main, out, game.turns, game.fixed_length, game.length_note))
         return Report(
             title=f"Balance report: {get_spec(main.batch.game_id).title}",
             facts=self._facts(results),
@@ -225,7 +263,33 @@ class ReportRun:
         ]
         if others:
             facts.append(("comparison batches", others))
+            facts.append(("comparisons tell", self._resolution(results)))
         return facts
+
+    def _resolution(self, results: dict[str, BatchResult]) -> str:
+        """What the comparison batches can tell, and how they were sized."""
+        main = results[MAIN].batch
+        p = fair_share(main.game_id, main.config)
+        n = min(b.games for b in self.batches if b.key != MAIN)
+        d = detectable_difference(p, n, n)
+        if self.request.detect is not None:
+            sized = f"sized for {wording.percentage_points(self.request.detect)}"
+        else:
+            sized = "half the main batch"
+        told = (
+            f"win shares {wording.percentage_points(d)} apart or more, at a fair seat's "
+            f"{wording.pct(p)} (two batches of {wording.count(n)} games, {sized}; 95% "
+            "confidence, 80% power)"
+        )
+        if self.request.detect is None:
+            need = games_to_detect(p, p + wording.PLANNED_DIFFERENCE)
+            return (
+                f"{told}; --detect 5 would size them for 5 percentage points "
+                f"({wording.count(need)} games each)"
+            )
+        if main.games < n:  # a comparison with the main batch is as good as its games
+            told += f"; comparisons with the {wording.count(main.games)}-game main batch tell less"
+        return told
 
     def write(self) -> Report:
         """Build the report and write ``index.html`` and ``data.json``; return the report."""

@@ -22,6 +22,7 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 .facts dt { color: #666; }
 .facts dd { margin: 0; word-break: break-word; }
 .summary { background: #f2f6fb; border-left: 4px solid #3b6fb6; padding: .6rem 1.2rem; }
+.summary h2 { margin-top: .6rem; }
 .summary li { margin: .35rem 0; }
 .method { font-size: .92rem; color: #444; }
 nav ol { columns: 2; font-size: .95rem; }

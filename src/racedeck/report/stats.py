@@ -10,6 +10,9 @@
   and for means a large-sample z-test with unequal variances (:func:`mean_difference_test`).
 * Does a share differ from a fair share? A one-proportion score test (:func:`proportion_test`);
   its interval is Wilson's, from :mod:`racedeck.sim.stats`.
+* How many games does a comparison need? The standard sample size of a two-proportion test
+  (:func:`games_to_detect`), and the other way round the smallest difference a given number of
+  games can tell (:func:`detectable_difference`), at 95% confidence and 80% power.
 """
 
 from __future__ import annotations
@@ -20,13 +23,17 @@ from dataclasses import dataclass
 
 __all__ = [
     "ALPHA",
+    "POWER",
     "ChiSquareResult",
     "Mean",
     "ZTestResult",
     "chi_square_sf",
+    "detectable_difference",
     "equal_shares_test",
+    "games_to_detect",
     "mean_difference_test",
     "mean_of",
+    "normal_quantile",
     "normal_two_sided_p",
     "proportion_test",
     "seat_gap_test",
@@ -36,12 +43,96 @@ __all__ = [
 ALPHA = 0.05
 """Significance level of every test in a report (95% confidence)."""
 
+POWER = 0.8
+"""Chance that a comparison finds a difference of the size it was planned for (80% power)."""
+
 _Z95 = 1.959963984540054
 
 
 def normal_two_sided_p(z: float) -> float:
     """Two-sided p-value of a standard normal statistic."""
     return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def normal_quantile(q: float) -> float:
+    """The standard normal ``x`` with ``P(X <= x) = q`` (``0 < q < 1``), by bisection on the
+    distribution function to within 1e-12."""
+    if not 0 < q < 1:
+        raise ValueError(f"a quantile needs 0 < q < 1, not {q}")
+    lo, hi = -40.0, 40.0
+    while hi - lo > 1e-12:
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def games_to_detect(p1: float, p2: float, alpha: float = ALPHA, power: float = POWER) -> int:
+    """Games each of two batches needs for a two-sided two-proportion z-test at level
+    ``alpha`` to find win shares ``p1`` and ``p2`` different with probability ``power``.
+
+    The standard formula (Fleiss, without continuity correction), rounded up::
+
+        n = (z(1 - alpha/2) * sqrt(2 * pm * (1 - pm)) + z(power) * sqrt(p1*(1-p1) + p2*(1-p2)))²
+            / (p1 - p2)²
+
+    with ``pm = (p1 + p2) / 2``, the pooled share under "no difference". At 95% confidence
+    and 80% power (z = 1.960 and 0.842): 388 games each for 50% against 60%.
+    """
+    if p1 == p2:
+        raise ValueError("equal shares need no games to tell apart, or infinitely many")
+    pm = (p1 + p2) / 2
+    za = normal_quantile(1 - alpha / 2)
+    zb = normal_quantile(power)
+    root = za * math.sqrt(2 * pm * (1 - pm)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    # The rounding guard keeps a result that is whole up to float error from rising by one.
+    return math.ceil(root**2 / (p1 - p2) ** 2 - 1e-9)
+
+
+def detectable_difference(
+    p: float, n1: int, n2: int, alpha: float = ALPHA, power: float = POWER
+) -> float:
+    """The smallest difference ``d`` in win share that two independent batches of ``n1`` and
+    ``n2`` games tell apart from chance at level ``alpha`` with probability ``power``, around a
+    share of ``p`` (e.g. the fair share).
+
+    It solves the power equation of the pooled two-proportion z-test for ``d``::
+
+        z(1 - alpha/2) * sqrt(pm * (1 - pm) * (1/n1 + 1/n2))
+            + z(power) * sqrt(p1*(1-p1)/n1 + p2*(1-p2)/n2) = d
+
+    with ``p1 = p`` in the larger batch, ``p2 = p + d`` in the smaller (towards 50%, where
+    shares vary most: the cautious side) and ``pm`` their mean weighted by the games; for
+    ``n1 = n2 = n`` it is the inverse of :func:`games_to_detect`. Returns the largest possible
+    difference when even that cannot be told (too few games for anything).
+    """
+    if n1 < 1 or n2 < 1:
+        raise ValueError("a comparison needs games in both batches")
+    n1, n2 = max(n1, n2), min(n1, n2)  # the same answer whichever batch is named first
+    za = normal_quantile(1 - alpha / 2)
+    zb = normal_quantile(power)
+    sign = 1.0 if p <= 0.5 else -1.0
+    room = 1 - p if sign > 0 else p
+
+    def needed(d: float) -> float:
+        p2 = p + sign * d
+        pm = (n1 * p + n2 * p2) / (n1 + n2)
+        se0 = math.sqrt(pm * (1 - pm) * (1 / n1 + 1 / n2))
+        se1 = math.sqrt(p * (1 - p) / n1 + p2 * (1 - p2) / n2)
+        return za * se0 + zb * se1 - d
+
+    if needed(room) > 0:
+        return room
+    lo, hi = 0.0, room
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2
+        if needed(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 
 
 def _gamma_q(a: float, x: float) -> float:

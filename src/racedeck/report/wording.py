@@ -4,18 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from racedeck.report.stats import ChiSquareResult, ZTestResult
+from racedeck.report.stats import (
+    ChiSquareResult,
+    ZTestResult,
+    detectable_difference,
+    games_to_detect,
+)
 from racedeck.sim.stats import Share
 
 __all__ = [
+    "PLANNED_DIFFERENCE",
+    "comparison_verdict",
     "count",
     "fair_share_sentence",
     "p_text",
     "pct",
     "pct_interval",
     "percentage_points",
+    "resolution_sentence",
     "spread_sentence",
 ]
+
+PLANNED_DIFFERENCE = 0.05
+"""The difference in win share the report names as worth telling (5 percentage points) when it
+says how many games a comparison would need."""
 
 
 def pct(x: float) -> str:
@@ -98,4 +110,46 @@ def fair_share_sentence(
     return (
         f"{who} wins {pct(share.value)} of {of} (95% CI {pct_interval(share)}) against "
         f"a fair share of {pct(fair)}: {verdict}."
+    )
+
+
+def _planned(p: float) -> float:
+    """The share ``PLANNED_DIFFERENCE`` away from ``p``, towards 50%."""
+    return p + PLANNED_DIFFERENCE if p <= 0.5 else p - PLANNED_DIFFERENCE
+
+
+def resolution_sentence(
+    p: float, n1: int, n2: int, what: str = "win shares", *, lead: str = ""
+) -> str:
+    """What two batches of ``n1`` and ``n2`` games can tell, around a share ``p``, after
+    ``lead`` and a colon when given:
+
+    ``With 300 and 150 games, only win shares at least 13.6 percentage points apart can be told
+    (95% confidence, 80% power); telling 5.0 percentage points needs 1,251 games in each.``
+    """
+    d = detectable_difference(p, n1, n2)
+    start = f"{lead}: with" if lead else "With"
+    return (
+        f"{start} {count(n1)} and {count(n2)} games, only {what} at least {percentage_points(d)} "
+        f"apart can be told (95% confidence, 80% power); telling "
+        f"{percentage_points(PLANNED_DIFFERENCE)} needs "
+        f"{count(games_to_detect(p, _planned(p)))} games in each."
+    )
+
+
+def comparison_verdict(test: ZTestResult, p: float, n1: int, n2: int) -> str:
+    """The verdict of a two-proportion test of two batches around a share ``p``: significant,
+    or how small a difference these games could not have told (not a bare "not
+    significant", which reads as "no difference").
+
+    ``the difference is significant (two-proportion z-test, p < 0.001)`` or
+    ``there are not enough games to tell a difference smaller than 13.6 percentage points
+    (300 and 150 games; two-proportion z-test, p = 0.41)``.
+    """
+    if test.significant:
+        return f"the difference is significant (two-proportion z-test, {p_text(test.p_value)})"
+    d = detectable_difference(p, n1, n2)
+    return (
+        f"there are not enough games to tell a difference smaller than {percentage_points(d)} "
+        f"({count(n1)} and {count(n2)} games; two-proportion z-test, {p_text(test.p_value)})"
     )

@@ -10,9 +10,10 @@ from typing import Any
 
 from racedeck.report.batches import Batch, BatchResult
 from racedeck.report.document import Cell, Section
+from racedeck.report.plots import Overflow
 from racedeck.report.stats import mean_of
 
-__all__ = ["Findings", "GameFindings", "five_numbers"]
+__all__ = ["Findings", "GameFindings", "five_numbers", "with_overflows"]
 
 
 @dataclass
@@ -39,6 +40,9 @@ class GameFindings:
     comparison batches; ``findings(results, out)`` writes the game's own figures to ``out``.
     ``order_of`` gives a game's seats in the order they first moved, where a random draw
     decides who starts (then the turn position, not the seat, is what balance is about).
+    ``fixed_length(result, decisions)`` says, where the rules fix a game's length, why it is
+    ``decisions`` long (the rule and the arithmetic), or ``None`` when it cannot tell.
+    ``length_note`` says by which rules decisions and the game's own unit relate.
     """
 
     score: str
@@ -46,6 +50,8 @@ class GameFindings:
     extra_batches: Callable[[Batch, int], list[Batch]]
     findings: Callable[[dict[str, BatchResult], Path], Findings]
     order_of: Callable[[Any], Sequence[int]] | None = None
+    fixed_length: Callable[[BatchResult, int], str | None] | None = None
+    length_note: str = ""
 
 
 def five_numbers(values: Sequence[float]) -> list[Cell]:
@@ -58,3 +64,12 @@ def five_numbers(values: Sequence[float]) -> list[Cell]:
     else:
         q1 = q2 = q3 = values[0]
     return [m.value, m.sd, min(values), q1, q2, q3, max(values)]
+
+
+def with_overflows(caption: str, overflows: Sequence[Overflow], unit: str = "games") -> str:
+    """A figure's caption with what its overflow bars hold, in words (the plot shows the bulk
+    of a distribution; see :func:`racedeck.report.plots.bulk_range`)."""
+    if not overflows:
+        return caption
+    notes = " ".join(o.note(unit) for o in overflows)
+    return f"{caption} So that the axis shows the bulk, {notes[0].lower()}{notes[1:]}"

@@ -15,7 +15,7 @@ from racedeck.report.analysis import (
 )
 from racedeck.report.batches import BatchResult
 from racedeck.report.document import Column, Figure, Section, Table
-from racedeck.report.findings.base import Findings, five_numbers
+from racedeck.report.findings.base import Findings, five_numbers, with_overflows
 from racedeck.report.plots import Interval
 from racedeck.report.stats import mean_of
 
@@ -315,8 +315,16 @@ def scores_findings(result: BatchResult, out: Path, score: str, note: str) -> Fi
     return Findings([section], [], data)
 
 
-def length_findings(result: BatchResult, out: Path, turns: str | None) -> Findings:
-    """Game length in decisions, and in the game's own unit (turns, cards played)."""
+def length_findings(
+    result: BatchResult,
+    out: Path,
+    turns: str | None,
+    fixed: Callable[[BatchResult, int], str | None] | None = None,
+    note: str = "",
+) -> Findings:
+    """Game length in decisions, and in the game's own unit (turns, cards played); where every
+    game is equally long, ``fixed(result, length)`` gives the reason in words, and ``note``
+    says how decisions and the game's unit relate."""
     decisions = [float(g.decisions) for g in result.games]
     measures: list[tuple[str, str, list[float]]] = [
         ("decisions", "length_decisions.png", decisions)
@@ -326,23 +334,31 @@ def length_findings(result: BatchResult, out: Path, turns: str | None) -> Findin
         values = [float(g.turns) for g in result.games if g.turns is not None]
         if values == decisions:
             measures = [(turns, "length_turns.png", values)]
-            section.paragraphs.append(f"Every decision is one of the {turns}: they coincide.")
+            section.paragraphs.append(
+                f"Every decision is one of the {turns}: they coincide. {note}".strip()
+            )
         else:
             measures.append((turns, "length_turns.png", values))
+            if note:
+                section.paragraphs.append(note)
     data: dict[str, Any] = {}
     summary = []
     for name, image, values in measures:
         numbers = five_numbers(values)
         data[name] = numbers
         if values and min(values) == max(values):
-            # A game without a unit of its own (turns is None) has its length fixed by rules.
-            why = ": the rules fix the length" if turns is None and len(values) > 1 else ""
+            # A game without a unit of its own (turns is None) has its length fixed by rules;
+            # the game's findings say which rules, where they can.
+            why = ""
+            if turns is None and len(values) > 1:
+                reason = fixed(result, int(values[0])) if fixed is not None else None
+                why = f": {reason}" if reason else ": the rules fix the length"
             section.paragraphs.append(
                 f"Every game took exactly {wording.count(values[0])} {name}{why}."
             )
             continue
         m = mean_of(values)
-        plots.histogram(
+        overflows = plots.histogram(
             out / image,
             {name: values},
             title=f"Game length in {name} ({wording.count(len(values))} games)",
@@ -353,11 +369,23 @@ def length_findings(result: BatchResult, out: Path, turns: str | None) -> Findin
             [[name, *numbers]],
         )
         section.figures.append(
-            Figure(image, f"Game length in {name}", f"Distribution of {name} per game.", table)
+            Figure(
+                image,
+                f"Game length in {name}",
+                with_overflows(f"Distribution of {name} per game.", overflows),
+                table,
+            )
+        )
+        # Quartiles of whole counts read as whole counts (230, not 230.25).
+        q1, q3 = (float(numbers[i] or 0.0) for i in (3, 5))
+        quartiles = (
+            f"{q1:.0f} and {q3:.0f}"
+            if all(v.is_integer() for v in values)
+            else (f"{q1:g} and {q3:g}")
         )
         section.paragraphs.append(
             f"A game takes {m.value:.1f} {name} on average (95% CI {m.low:.1f}–{m.high:.1f}; "
-            f"half of the games between {numbers[3]:g} and {numbers[5]:g})."
+            f"half of the games between {quartiles})."
         )
     if section.paragraphs:  # the game's own unit, where it has one, says most
         summary.append(f"Length: {section.paragraphs[-1]}")

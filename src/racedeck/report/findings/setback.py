@@ -12,10 +12,15 @@ from racedeck.report import plots, wording
 from racedeck.report.analysis import position_balance, seat_balance
 from racedeck.report.batches import MAIN, Batch, BatchResult, batch_seed
 from racedeck.report.document import Column, Figure, Section, Table
-from racedeck.report.findings.base import Findings, GameFindings
+from racedeck.report.findings.base import Findings, GameFindings, with_overflows
 from racedeck.report.findings.generic import intervals, turn_order_findings
 from racedeck.report.measures import GameMeasures
-from racedeck.report.stats import mean_difference_test, mean_of
+from racedeck.report.stats import (
+    detectable_difference,
+    mean_difference_test,
+    mean_of,
+    two_proportion_test,
+)
 
 __all__ = ["SETBACK", "deck_with_more", "deck_without"]
 
@@ -80,7 +85,7 @@ def _mean(result: BatchResult, key: str) -> float:
 def _blocks(result: BatchResult, out: Path) -> Findings:
     blocks = [sum(int(b) for b in g.extra["blocks"]) for g in result.games]
     image = "blocks.png"
-    plots.count_bars(
+    overflows = plots.count_bars(
         out / image,
         {"games": dict(Counter(blocks))},
         title=f"BLOCKs played per game ({wording.count(result.n)} games)",
@@ -127,8 +132,11 @@ def _blocks(result: BatchResult, out: Path) -> Findings:
             Figure(
                 image,
                 "BLOCKs per game",
-                "Share of games by the number of BLOCK cards played; the table gives the means "
-                "per game and, where it applies, the share of declared actions.",
+                with_overflows(
+                    "Share of games by the number of BLOCK cards played; the table gives the "
+                    "means per game and, where it applies, the share of declared actions.",
+                    overflows,
+                ),
                 Table(
                     (
                         Column("per game", "text"),
@@ -160,7 +168,7 @@ def _lead_changes(result: BatchResult, out: Path) -> Findings:
     changes = [int(g.extra["lead_changes"]) for g in result.games]
     counts = Counter(changes)
     image = "lead_changes.png"
-    plots.count_bars(
+    overflows = plots.count_bars(
         out / image,
         {"games": dict(counts)},
         title=f"Lead changes per game ({wording.count(result.n)} games)",
@@ -185,7 +193,7 @@ def _lead_changes(result: BatchResult, out: Path) -> Findings:
             Figure(
                 image,
                 "Lead changes per game",
-                "Share of games by the number of lead changes.",
+                with_overflows("Share of games by the number of lead changes.", overflows),
                 Table(
                     (Column("lead changes", "int"), Column("games", "int"), Column("share", "pct")),
                     [[k, c, c / len(changes)] for k, c in sorted(counts.items())],
@@ -223,11 +231,12 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
     )
     turns = [[float(g.turns or 0) for g in r.games] for r in results]
     length_image = "deck_length.png"
-    plots.histogram(
+    length_overflows = plots.histogram(
         out / length_image,
         {t: v for t, v in zip(titles, turns, strict=True)},
         title="Game length in turns, by deck",
         xlabel="turns per game",
+        unit="games of all decks",
     )
     rows: list[list[Any]] = []
     sentences = []
@@ -252,18 +261,31 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
         if r is main:
             continue
         diff = mean_difference_test(v, turns[0])
+        first = two_proportion_test(o.wins[0], o.games, order[0].wins[0], order[0].games)
         sentences.append(
             f"{t}: games take {mt.value:.1f} turns against {mean_of(turns[0]).value:.1f} "
             f"({'significantly ' if diff.significant else 'not significantly '}"
             f"{'longer' if diff.difference > 0 else 'shorter'}, z-test, "
             f"{wording.p_text(diff.p_value)}); turn order "
             + (
-                f"matters significantly ({wording.p_text(o.test.p_value)}), the first mover "
-                f"winning {wording.pct(o.shares[0].value)}."
+                f"matters significantly ({wording.p_text(o.test.p_value)})"
                 if o.test.significant
-                else f"shows no significant advantage ({wording.p_text(o.test.p_value)})."
+                else f"shows no significant advantage ({wording.p_text(o.test.p_value)})"
             )
+            + f". The first mover wins {wording.pct(o.shares[0].value)} of its games against "
+            f"{wording.pct(order[0].shares[0].value)} with the main deck: "
+            + wording.comparison_verdict(first, o.fair, o.games, order[0].games)
+            + "."
         )
+    told = detectable_difference(
+        order[0].fair, main.n, min((r.n for r in results[1:]), default=main.n)
+    )
+    resolution = wording.resolution_sentence(
+        order[0].fair,
+        main.n,
+        min((r.n for r in results[1:]), default=main.n),
+        lead="A share compared between two decks",
+    )
     table = Table(
         (
             Column("deck", "text"),
@@ -288,19 +310,26 @@ def _decks(results: list[BatchResult], out: Path) -> Findings:
             "The same bots with other decks (SB-2), independent seeds: seat balance and game "
             "length compared with the main deck.",
             *sentences,
+            resolution,
         ],
         [
             Figure(
                 balance_image,
                 "Turn-order balance by deck",
-                "Win share by turn position for each deck, with 95% Wilson intervals.",
+                "Win share by turn position for each deck, with 95% Wilson intervals. These "
+                "games cannot tell two decks apart in a position's share by less than "
+                f"{wording.percentage_points(told)} (95% confidence, 80% power).",
                 table,
             ),
             Figure(
                 length_image,
                 "Game length by deck",
-                "Distribution of turns per game for each deck (outlines, as shares of each "
-                "deck's games).",
+                with_overflows(
+                    "Distribution of turns per game for each deck (outlines, as shares of each "
+                    "deck's games).",
+                    length_overflows,
+                    "games of all decks",
+                ),
                 Table(
                     (Column("deck", "text"), Column("mean turns"), Column("median turns")),
                     [
@@ -353,6 +382,10 @@ SETBACK = GameFindings(
     extra_batches=extra_batches,
     findings=findings,
     order_of=_turn_order,
+    length_note="A turn takes several decisions: each card declared with its targets and the end "
+    "of the Hand Action (SB-3), the choices a card asks for as it resolves (SB-5, SB-6), and an "
+    "answer from every player asked in the BLOCK window each declaration opens, a forced pass "
+    "included (SB-9 amended).",
 )
 """The Setback part of a report."""
 

@@ -14,6 +14,7 @@ from racedeck.report.document import Cell, Column, Figure, Section, Table
 from racedeck.report.findings.base import Findings, GameFindings
 from racedeck.report.findings.generic import balance_json, intervals
 from racedeck.report.stats import (
+    detectable_difference,
     mean_difference_test,
     mean_of,
     proportion_test,
@@ -29,6 +30,12 @@ _EDGE_BOTS = ("heuristic", "random")
 
 def _variant(config: dict[str, Any]) -> str:
     return str(config.get("variant", "base"))
+
+
+def _lower(sentence: str) -> str:
+    """A sentence of :func:`wording.spread_sentence` to follow a lead-in: "No …" in lower case
+    (one that opens with a seat's name keeps it)."""
+    return "no" + sentence[2:] if sentence.startswith("No ") else sentence
 
 
 def _other(variant: str) -> str:
@@ -188,8 +195,10 @@ def _scoring_space(results: list[BatchResult], out: Path, main: str) -> Findings
         title="Where the scoring (second) figure stands when a stage is scored",
         xlabel="scoring space (points for the figures on it)",
         ylabel="share of stages",
+        unit="stages",
         extra=nobody,
         extra_label="none",
+        whole=True,  # the track bounds the spaces (WF-1): no far tail, and every space counts
     )
     values = sorted({v for c in series.values() for v in c})
     names = list(series)
@@ -315,8 +324,8 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         rows,
     )
     seat_words = [
-        f"{_variant(r.batch.config)}: "
-        + wording.spread_sentence(labels, b.values[:seats], r.n, b.test, b.gap)
+        f"In the {_variant(r.batch.config)} game, "
+        + _lower(wording.spread_sentence(labels, b.values[:seats], r.n, b.test, b.gap))
         for r, b in zip(pair, balances, strict=True)
     ]
     totals_words = (
@@ -324,16 +333,21 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
         f"{totals_test.a:.2f} points and the mean winning total from {winning_test.b:.2f} to "
         f"{winning_test.a:.2f} ({'significant' if winning_test.significant else 'not significant'}"
         f" for the winning total: z-test, {wording.p_text(winning_test.p_value)}); games take "
-        f"{decisions[1].value:.0f} decisions instead of {decisions[0].value:.0f}."
+        f"{decisions[1].value:.0f} decisions instead of {decisions[0].value:.0f}, since every "
+        "card also moves a figure its player chooses (WF-10)."
     )
     edge_words = (
         f"One heuristic bot among random bots wins {wording.pct(standings[0].share.value)} of "
         f"base games (95% CI {wording.pct_interval(standings[0].share)}) and "
         f"{wording.pct(standings[1].share.value)} of tactical games "
         f"({wording.pct_interval(standings[1].share)}), against a fair share of "
-        f"{wording.pct(standings[0].fair)}; the difference between the variants is "
-        f"{'significant' if edge_test.significant else 'not significant'} "
-        f"(two-proportion z-test, {wording.p_text(edge_test.p_value)})."
+        f"{wording.pct(standings[0].fair)}; between the variants "
+        + wording.comparison_verdict(edge_test, standings[0].fair, edges[0].n, edges[1].n)
+        + "."
+    )
+    told = detectable_difference(balances[0].fair, base.n, tactical.n)
+    resolution = wording.resolution_sentence(
+        balances[0].fair, base.n, tactical.n, lead="A seat compared between the variants"
     )
     section = Section(
         "tactical",
@@ -343,6 +357,7 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
             "chosen figure each, highest white number first (WF-10). Same bots, same player "
             "count, independent seeds.",
             *seat_words,
+            resolution,
             totals_words,
             edge_words,
         ],
@@ -350,7 +365,9 @@ def _variants(results: dict[str, BatchResult], out: Path) -> Findings:
             Figure(
                 seats_image,
                 "Seat balance by variant",
-                "Win share by seat in each variant, with 95% Wilson intervals.",
+                "Win share by seat in each variant, with 95% Wilson intervals. These games "
+                "cannot tell the variants apart in a seat's share by less than "
+                f"{wording.percentage_points(told)} (95% confidence, 80% power).",
                 Table(
                     (Column("seat", "text"), Column("base", "pct"), Column("tactical", "pct")),
                     [
@@ -439,11 +456,36 @@ def findings(results: dict[str, BatchResult], out: Path) -> Findings:
     return found
 
 
+def fixed_length(result: BatchResult, decisions: int) -> str | None:
+    """Why every game takes ``decisions`` decisions, when the rules account for exactly that
+    many: stages × card rounds × players, the last card of a stage playing itself (WF-5); in
+    the tactical variant every card also moves a figure its player chooses (WF-10)."""
+    stages = int(result.config_value("stages", 5))
+    rounds = int(result.config_value("hand_size", 5))
+    players = result.seats
+    if _variant(result.batch.config) == "tactical":
+        count = stages * players * ((rounds - 1) + rounds)
+        words = (
+            f"{stages} stages (WF-7) × {players} players × ({rounds - 1} cards to commit, the "
+            f"last one playing itself (WF-5), + {rounds} figures to move (WF-10))"
+        )
+    else:
+        count = stages * players * (rounds - 1)
+        words = (
+            f"{stages} stages (WF-7) × {players} players × {rounds - 1} card rounds with a "
+            f"choice, the {rounds}th card playing itself (WF-5)"
+        )
+    if count != decisions:
+        return None  # the count has another cause (e.g. forced moves): no made-up reason
+    return f"the rules fix it at {words} = {decisions}"
+
+
 WHY_FIRST = GameFindings(
     score="total points",
     turns=None,
     extra_batches=extra_batches,
     findings=findings,
+    fixed_length=fixed_length,
 )
 """The *Why First?* part of a report."""
 

@@ -10,7 +10,12 @@ from racedeck.core.events import Event
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 
-__all__ = ["Collector", "GameMeasures", "NoCollector"]
+__all__ = ["MEASURES_VERSION", "Collector", "GameMeasures", "NoCollector"]
+
+MEASURES_VERSION = 2
+"""What the collectors measure; raised when a game's measures change, so that a report does
+not reuse saved games measured without them (version 2: Six Day Race openings and whole-field
+slipstreams)."""
 
 
 @dataclass(frozen=True, slots=True)
