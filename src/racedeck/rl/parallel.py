@@ -84,7 +84,7 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
         asked = session.pending
         for seat in asked:
             before = session.pending
-            if not session.act(seat, actions[self.possible_agents[seat]]):
+            if not session.act(seat, actions[self.possible_agents[seat]]) or session.over:
                 break
             if session.pending != tuple(s for s in before if s != seat):
                 break
