@@ -48,6 +48,7 @@ def test_an_illegal_index_ends_the_game_and_costs_its_agent() -> None:
         a: 0.0 for a in env.agents if a != agent
     }
     assert env.infos[agent]["illegal_action"] == agent
+    assert not env.observe(agent)["action_mask"].any()
 
 
 def test_an_illegal_index_can_raise_instead() -> None:
@@ -61,13 +62,21 @@ def test_an_illegal_index_can_raise_instead() -> None:
         env.step(dict.fromkeys(env.agents, 99))
 
 
-def test_a_long_game_is_truncated_at_max_moves() -> None:
-    env = rl.parallel_env("why-first", players=4, max_moves=6)
+def test_a_long_game_is_truncated_at_max_actions() -> None:
+    env = rl.parallel_env("why-first", players=4, max_actions=6)
     trace = parallel_trace(env, seed=3, choices=3)
     *_, last = trace
     assert all(last[4].values()) and not any(last[3].values())
     assert set(last[2].values()) == {0.0}
     assert env.session.table.move == 6  # cut after the sixth action, within the second round
+
+
+def test_setbacks_own_max_moves_is_the_games_option_and_ends_it_by_the_rules() -> None:
+    env = rl.parallel_env("setback", players=3, max_moves=100)
+    trace = parallel_trace(env, seed=3, choices=3)
+    assert all(trace[-1][3].values()) and not any(trace[-1][4].values())
+    assert env.session.table.move == 100
+    assert sum(trace[-1][2].values()) == pytest.approx(1.0)  # ranked by progress
 
 
 def test_a_parallel_step_resolves_a_round_of_commits_at_once() -> None:

@@ -25,7 +25,7 @@ __all__ = ["env", "parallel_env"]
 
 def env(game_id: str, **config: Any) -> RacedeckAEC:
     """A PettingZoo ``AECEnv`` of ``game_id``; keyword options are the game's configuration
-    and the environment's own (``render_mode``, ``illegal``, ``max_moves``)."""
+    and the environment's own (``render_mode``, ``illegal``, ``max_actions``)."""
     from racedeck.rl.aec import RacedeckAEC  # PettingZoo is an optional extra
 
     return RacedeckAEC(game_id, **config)

@@ -44,13 +44,13 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         illegal: Illegal = "terminate",
-        max_moves: int | None = None,
+        max_actions: int | None = None,
         **config: Any,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.session = Session(game_id, config, illegal=illegal, max_moves=max_moves)
+        self.session = Session(game_id, config, illegal=illegal, max_actions=max_actions)
         self.possible_agents: list[str] = list(self.session.agents)
         self.agents: list[str] = []
 

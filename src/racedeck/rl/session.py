@@ -13,7 +13,7 @@ Rewards come at the end only: each agent among the winners gets its share of the
 is not legal for the agent (mask 0) ends the game at once, with reward -1 for that agent and 0
 for the others (``illegal="terminate"``, as PettingZoo's classic games do), or raises
 :class:`~racedeck.core.errors.IllegalAction` (``illegal="raise"``). A game still going after
-``max_moves`` accepted actions (default: the encoding's ``max_game_length``, which no game of the
+``max_actions`` accepted actions (default: the encoding's ``max_game_length``, which no game of the
 configuration exceeds) is truncated, with rewards 0.
 """
 
@@ -52,7 +52,7 @@ class Session:
         config: dict[str, Any],
         *,
         illegal: Illegal = "terminate",
-        max_moves: int | None = None,
+        max_actions: int | None = None,
     ) -> None:
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
@@ -60,9 +60,9 @@ class Session:
         self.encoding = encoding_for(self.game)
         self.observer = observer_for(self.game)
         self.illegal: Illegal = illegal
-        self.max_moves = max_moves if max_moves is not None else self.encoding.max_game_length
-        if self.max_moves < 1:
-            raise ValueError(f"max_moves must be at least 1, got {self.max_moves}")
+        self.max_actions = max_actions if max_actions is not None else self.encoding.max_game_length
+        if self.max_actions < 1:
+            raise ValueError(f"max_actions must be at least 1, got {self.max_actions}")
         n = self.game.num_players
         self.agents: tuple[str, ...] = tuple(f"player_{i}" for i in range(n))
         self.seat_of = {agent: i for i, agent in enumerate(self.agents)}
@@ -114,8 +114,8 @@ class Session:
 
     @property
     def truncated(self) -> bool:
-        """True when the game was cut at ``max_moves`` before its end."""
-        return not self.terminated and self.table.move >= self.max_moves
+        """True when the game was cut at ``max_actions`` before its end."""
+        return not self.terminated and self.table.move >= self.max_actions
 
     @property
     def over(self) -> bool:
@@ -123,12 +123,14 @@ class Session:
         return self.terminated or self.truncated
 
     def observe(self, seat: int) -> Observation:
-        """``seat``'s observation dict, from its view alone."""
+        """``seat``'s observation dict, from its view alone (the mask all zeros once no more
+        actions are taken, also after an illegal action or a truncation)."""
         view = self.table.view(seat)
-        return {
-            "observation": self.observer.encode(view),
-            "action_mask": np.asarray(self.encoding.legal_mask(view), dtype=np.int8),
-        }
+        if self.over:
+            mask = np.zeros(self.encoding.num_distinct_actions, dtype=np.int8)
+        else:
+            mask = np.asarray(self.encoding.legal_mask(view), dtype=np.int8)
+        return {"observation": self.observer.encode(view), "action_mask": mask}
 
     def act(self, seat: int, index: Any) -> bool:
         """Take action ``index`` for ``seat``; False (and the game over) when it is illegal
