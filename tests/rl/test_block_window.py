@@ -11,7 +11,8 @@ import racedeck
 from racedeck import rl
 from racedeck.core.rng import Rng
 from racedeck.games.setback import Block, Pass
-from tests.rl.configs import random_states
+
+from .configs import random_states
 
 CONFIG = {"players": 3}
 

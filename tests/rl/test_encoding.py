@@ -15,7 +15,8 @@ from racedeck.games.setback import Pass
 from racedeck.games.six_day_race import PlayCard
 from racedeck.games.why_first import DEFAULT_CARD_VALUES, CommitCard, MoveFigure, PlaceCard
 from racedeck.rl.faces import encoding_for
-from tests.rl.configs import CONFIGS, IDS, random_states
+
+from .configs import CONFIGS, IDS, random_states
 
 
 @pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=IDS)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dash_game import SPEC as DASH
 
 import racedeck
 from racedeck import rl
+from racedeck.core import registry
 from racedeck.core.errors import IllegalAction
-from tests.rl.test_seeding import aec_trace, parallel_trace
+
+from .test_seeding import aec_trace, parallel_trace
 
 
 def test_leo_is_no_agent() -> None:
@@ -114,6 +117,13 @@ def test_render_describes_the_last_transition_in_words() -> None:
     assert rl.env("six-day-race").render() is None
     with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
         rl.parallel_env("setback", render_mode="human")
+
+
+def test_a_game_without_encodings_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dash (tests/dash_game.py) registers bots only: the RL faces say what it lacks.
+    monkeypatch.setitem(registry._REGISTRY, DASH.id, DASH)
+    with pytest.raises(KeyError, match=r"dash offers no 'encoding' plugin \(it offers: bots\)"):
+        rl.env("dash")
 
 
 def test_a_bad_configuration_is_named_by_the_game() -> None:

@@ -11,7 +11,8 @@ import pytest
 import racedeck
 from racedeck.core.rng import Rng
 from racedeck.rl.faces import encoding_for, observer_for
-from tests.rl.configs import CONFIGS, IDS, random_states
+
+from .configs import CONFIGS, IDS, random_states
 
 
 @pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=IDS)

@@ -9,7 +9,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from racedeck import rl
-from tests.rl.configs import CONFIGS, IDS
+
+from .configs import CONFIGS, IDS
 
 
 @pytest.fixture(autouse=True)

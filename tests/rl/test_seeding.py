@@ -12,7 +12,8 @@ import racedeck
 from racedeck import rl
 from racedeck.rl.aec import RacedeckAEC
 from racedeck.rl.parallel import RacedeckParallel
-from tests.rl.configs import CONFIGS, IDS
+
+from .configs import CONFIGS, IDS
 
 Trace = list[Any]
 

@@ -33,14 +33,16 @@ from racedeck.core.table import Table
 from racedeck.rl.faces import encoding_for, observer_for
 from racedeck.rl.observations.base import HIGH, LOW
 
-__all__ = ["ILLEGAL_REWARD", "Illegal", "Session"]
+__all__ = ["ILLEGAL_REWARD", "Illegal", "Observation", "Session"]
 
 ILLEGAL_REWARD = -1.0
 """The reward of an agent whose action index is not legal (``illegal="terminate"``)."""
 
 Illegal = Literal["terminate", "raise"]
+"""What an illegal action index does: end the game (``-1`` for its agent) or raise."""
 
 Observation = dict[str, NDArray[Any]]
+"""An agent's observation: ``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
 
 class Session:
