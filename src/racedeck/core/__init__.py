@@ -3,6 +3,7 @@
 Nothing here performs I/O or imports from outer layers (bots, sim, store, cli, server, rl).
 """
 
+from racedeck.core.encoding import ActionEncoding
 from racedeck.core.errors import IllegalAction, RacedeckError
 from racedeck.core.events import PUBLIC, RECORD, Event, feed
 from racedeck.core.game import Action, Game, GameState, Transition, View
@@ -17,6 +18,7 @@ __all__ = [
     "PUBLIC",
     "RECORD",
     "Action",
+    "ActionEncoding",
     "Dynamics",
     "Event",
     "Game",

@@ -28,6 +28,8 @@ SPEC = register(
         rules_version="2",
         factory=Setback,
         plugins={
+            "encoding": "racedeck.games.setback.encoding",
+            "observation": "racedeck.rl.observations.setback",
             "bots": "racedeck.bots.setback",
             "playouts": "racedeck.bots.setback_playout",
             "terminal": "racedeck.cli.setback_ui",

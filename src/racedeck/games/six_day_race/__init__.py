@@ -19,6 +19,8 @@ SPEC = register(
         rules_version="2",  # 2: SD-11 Amended reorder ties by series laps lost
         factory=SixDayRace,
         plugins={
+            "encoding": "racedeck.games.six_day_race.encoding",
+            "observation": "racedeck.rl.observations.six_day_race",
             "bots": "racedeck.bots.six_day_race",
             "playouts": "racedeck.bots.six_day_race_playout",
             "terminal": "racedeck.cli.six_day_race_ui",

@@ -19,6 +19,8 @@ SPEC = register(
         rules_version="1",
         factory=WhyFirst,
         plugins={
+            "encoding": "racedeck.games.why_first.encoding",
+            "observation": "racedeck.rl.observations.why_first",
             "bots": "racedeck.bots.why_first",
             "playouts": "racedeck.bots.why_first_playout",
             "terminal": "racedeck.cli.why_first_ui",

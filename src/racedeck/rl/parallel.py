@@ -1,0 +1,114 @@
+"""PettingZoo's simultaneous face (``ParallelEnv``) over the engine, for every game.
+
+Each ``step`` takes one action from every agent; the actions of the seats the game waits for
+are applied, in the order of ``state.pending``, and the others ignored (their masks are all
+zeros). In *Why First?* every seat commits at once (WF-4); in a Setback BLOCK window every
+seat asked answers at once (SB-9 amended: a seat without a BLOCK may only pass). When an
+action changes what the game waits for other than by crossing its seat off — the last commit
+resolves the round, a BLOCK reopens the window — the remaining actions of that step are not
+applied: they answered a situation that no longer holds, and those agents are asked again.
+
+Observations, action masks, rewards, truncation and illegal actions: see
+:mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from racedeck.rl.session import Illegal, Observation, Session
+
+__all__ = ["RacedeckParallel"]
+
+_Step = tuple[
+    dict[str, Observation],
+    dict[str, float],
+    dict[str, bool],
+    dict[str, bool],
+    dict[str, dict[str, Any]],
+]
+
+
+# PettingZoo ships no type information: its base class is Any to the type checker.
+class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
+    """One racedeck game as a PettingZoo ``ParallelEnv`` (see the module's notes)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "racedeck_v0", "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        render_mode: str | None = None,
+        illegal: Illegal = "terminate",
+        max_actions: int | None = None,
+        **config: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.session = Session(game_id, config, illegal=illegal, max_actions=max_actions)
+        self.possible_agents: list[str] = list(self.session.agents)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The same for every agent: a float32 vector and an int8 action mask."""
+        return self.session.observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The same for every agent: the game's action encoding."""
+        return self.session.action_space
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Deal a new game (``seed`` is the engine's seed); every agent's first observation."""
+        session = self.session
+        session.start(seed)
+        self.agents = self.possible_agents[:]
+        info = session.info()
+        return self._observations(), {a: dict(info) for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> _Step:
+        """Apply the actions of the agents the game waits for (see the module's notes)."""
+        session = self.session
+        if not self.agents:
+            raise ValueError("the game is over: call reset() to deal a new one")
+        for seat in session.pending:
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"no action for {agent}, whom the game waits for")
+        asked = session.pending
+        for seat in asked:
+            before = session.pending
+            if not session.act(seat, actions[self.possible_agents[seat]]) or session.over:
+                break
+            if session.pending != tuple(s for s in before if s != seat):
+                break
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if session.terminated:
+            for seat, reward in enumerate(session.final_rewards()):
+                rewards[self.possible_agents[seat]] = reward
+        terminations = dict.fromkeys(self.agents, session.terminated)
+        truncations = dict.fromkeys(self.agents, session.truncated)
+        info = session.info()
+        infos = {a: dict(info) for a in self.agents}
+        observations = self._observations()
+        if session.over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Observation]:
+        return {a: self.session.observe(self.session.seat_of[a]) for a in self.agents}
+
+    def render(self) -> str | None:
+        """The last transitions and the standing of the game, in words (``"ansi"``)."""
+        if self.render_mode is None:
+            return None
+        return self.session.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
