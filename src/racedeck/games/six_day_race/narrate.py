@@ -63,9 +63,10 @@ def describe(
         return "Every other rider gets exactly one more turn."
     if kind == "rider_change":
         low, high = d["drawn"]
+        # One verb, so that the line reads right about a player called "You" as well.
         return (
-            f"{_name(riders, d['rider'])} changes riders on FAHRERWECHSEL: discards "
-            f"{d['discarded']} cards, draws {low} from deck 1-3 and {high} from deck 4-6."
+            f"{_name(riders, d['rider'])} changes riders on FAHRERWECHSEL: "
+            f"{d['discarded']} cards discarded, {low} drawn from deck 1-3 and {high} from deck 4-6."
         )
     if kind == "crash":
         return f"{_name(riders, d['rider'])} crashes on STURZ and loses a turn."
@@ -80,7 +81,8 @@ def describe(
         for r in sorted(d["riders"], key=lambda r: r["place"]):
             points = sum(r["sprints"])
             finish = r["finish"]
-            extra = f", laps lost: {r['laps']}" if r["laps"] else ""
+            laps = r["laps"]
+            extra = f", {laps} lap{'' if laps == 1 else 's'} lost" if laps else ""
             parts.append(
                 f"{r['place']}. {_name(riders, r['rider'])} "
                 f"(finish {finish}, sprints {points}{extra})"
