@@ -167,13 +167,16 @@ class SixDayRaceUI(TerminalUI):
         marks = self.marks(view)
         sprints = set(view.sprints)
         by_space: dict[int, list[int]] = {}
-        for rider in view.order or range(len(view.positions)):
+        riders = list(view.order or range(len(view.positions)))
+        if short:  # the top of a cut pack: the rider to move, then the viewer's own
+            riders.sort(key=lambda r: (r != view.current, self.race_game.owner(r) != view.seat))
+        for rider in riders:
             pos = view.positions[rider]
             if pos < view.line:
                 by_space.setdefault(pos, []).append(rider)
         lines: list[RenderableType] = []
         waiting = by_space.pop(0, [])
-        if waiting:  # a row, not a tall stack, for riders still behind the start line
+        if waiting and not short:  # a row, not a tall stack, for riders behind the start line
             behind = Text("  at the start: ", style="bold")
             for rider in waiting:
                 behind.append(self.marker(rider), style=self.rider_style(rider, view))
@@ -204,12 +207,17 @@ class SixDayRaceUI(TerminalUI):
                 lines.append(top)
             lines.append(ruler)
             depth = max([len(by_space.get(space, [])) for space in spaces] + [0])
+            if short:  # a pack of three or more: its first rider and how many more
+                depth = min(depth, 2)
             for row in range(depth):
                 text = Text()
                 for space in spaces:
                     text.append("┃" if space in sprints else " ", style=SPRINT_STYLE)
                     here = by_space.get(space, [])
-                    if row < len(here):
+                    if short and row == 1 and len(here) > 2:
+                        more = f"+{len(here) - 1}"
+                        text.append(f"{more:>{cell - 1}}", style="bold")
+                    elif row < len(here):
                         mark = self.marker(here[row])
                         text.append(" " * (cell - 1 - len(mark)))
                         text.append(mark, style=self.rider_style(here[row], view))
@@ -411,8 +419,8 @@ class SixDayRaceUI(TerminalUI):
             self.render_sprints(view),
         ]
         turn = self.render_turn(view)
-        if turn:
-            parts.append(turn)
+        if turn and (view.final_queue is not None or not self.is_my_turn(view)):
+            parts.append(turn)  # else the card prompt says whose turn
         if view.my_hands:
             parts.append(self.render_hands(view))
         parts.append(self.render_decks(view))
@@ -426,7 +434,14 @@ class SixDayRaceUI(TerminalUI):
         viewer's, and the hands of the viewer's riders not on turn (:meth:`ask_action` shows
         the moving one's). Sprint crossings show as points in the riders' table; the decks are
         left out."""
-        parts: list[RenderableType] = [self.render_title(view, series=False)]
+        title = self.render_title(view, series=False)
+        waiting = [r for r in view.order or range(len(view.positions)) if view.positions[r] == 0]
+        if waiting:  # the short strip leaves them to the title
+            title.append(" · at the start: ")
+            for rider in waiting:
+                title.append(self.marker(rider), style=self.rider_style(rider, view))
+                title.append(" ")
+        parts: list[RenderableType] = [title]
         strip = self.render_strip(view, width or self.width, short=True)
         if not key and isinstance(strip, Group):
             strip = Group(*strip.renderables[:-1])
@@ -531,7 +546,7 @@ class SixDayRaceUI(TerminalUI):
         choices = []
         for action in view.legal_actions:
             v = action.value
-            forms = [f"+{v}", f"play {v}"]
+            forms = [f"+{v}", f"play {v}", f"play +{v}"]
             for name in names:
                 forms += [f"{v} {name}", f"{name} {v}", f"{name} play {v}"]
             choices.append(Choice(action, str(v), tuple(forms), number=v))
@@ -568,6 +583,8 @@ class SixDayRaceUI(TerminalUI):
         if self.short_screen:  # the short screen left the moving rider's hand for here
             intro.append(" · cards ")
             intro.append_text(self.hand_text(view.hand_of(rider), short=True))
+        else:
+            intro.append(" · each card it holds and where it lands:", style="dim")
         console.print(intro)
         for action in view.legal_actions:
             line = Text("   ")
