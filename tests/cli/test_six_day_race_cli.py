@@ -278,19 +278,20 @@ def test_every_race_end_shows_its_sheet_and_waits_for_enter(
     game = racedeck.make("six-day-race", players=players, riders=riders, races=3)
     console = Console(record=True, width=80, height=24, file=io.StringIO())
     prompts: list[str] = []
-    bots = ["human", *["heuristic"] * (players - 1)]
+    bots = ["human", *["random"] * (players - 1)]
     code = play_in_terminal(game, 7, 0, bots, tmp_path / "r.json", console, _answer_from(prompts))
     assert code == 0
     out = console.export_text()
     pauses = [i for i, p in enumerate(prompts) if p.startswith("Press Enter")]
     assert len(pauses) == 2  # after races 1 and 2; the last race's sheet ends the game
     for race in (1, 2):
-        over = out.index(f"Race {race} of 3 is over.")
+        over = out.index(f"Race {race} result: 1. ")
         sheet = out.index(f"Series after {race} of 3 races")
         assert over < out.index(f"Race {race} of 3 ", over + 1) < sheet
         assert sheet < out.index(f"Race {race + 1} of 3 starts")
     assert "Series after 3 of 3 races" in out and "Series over. Winner" in out
-    assert "result:" not in out  # the sheet says it: the narration says the race is over
+    last = out[out.index("Game over") :]  # the last race's sheet, with where riders ended
+    assert re.search(r"Race 3 of 3\s+place +rider +pos +sprint 1", last)
 
 
 def _screen_lines(ui: SixDayRaceUI, view: SixDayRaceView, width: int, height: int) -> list[str]:
@@ -349,7 +350,7 @@ def test_the_race_end_sheet_fits_80_by_24() -> None:
     ui = ui_for(game, ["You", *[f"Bot {i}" for i in range(2, 7)]])
     text = _text(ui.render_stage_end(game.observe(state, 0), scored), 80)
     lines = text.rstrip("\n").splitlines()
-    assert len(lines) + 2 <= 24  # with "Race 1 of 2 is over." above and the pause below
+    assert len(lines) + 4 <= 24  # with the race's result in words above and the pause below
     assert all(len(line) <= 80 for line in lines)
     assert "R1, R2 …: points (laps lost)" in text
 

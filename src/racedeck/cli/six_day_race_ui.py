@@ -94,6 +94,7 @@ class SixDayRaceUI(TerminalUI):
         self.cfg = self.race_game.cfg
         self.rider_labels = self.race_game.rider_names(self.names)
         self._passed: set[int] = set()
+        self._positions: dict[int, list[int]] = {}  # where each race ended, for its sheet
 
     # -- riders ----------------------------------------------------------------------------------
 
@@ -286,7 +287,7 @@ class SixDayRaceUI(TerminalUI):
         lose if the race ended now (SD-10), notes. ``short``: the viewer's own riders show
         their cards instead of how many, and the notes are a word or two."""
         series = short and view.race > 0  # the short title leaves the series out
-        heads = ["", "rider", "pos", "cards", "sprint pts", "laps lost"]
+        heads = ["", "rider", "pos", "cards", "sprint pts", "laps lost now"]
         heads += ["series", ""] if series else [""]
         table = Table.grid(padding=(0, 2))
         for head in heads:
@@ -609,6 +610,8 @@ class SixDayRaceUI(TerminalUI):
                 continue
             if event.kind == "race_started":
                 self._passed.clear()
+            elif event.kind == "race_scored" and "positions" in event.data:
+                self._positions[int(event.data["race"]) - 1] = list(event.data["positions"])
             elif event.kind == "passed":
                 rider = int(event.data["rider"])
                 if rider in self._passed:
@@ -616,15 +619,6 @@ class SixDayRaceUI(TerminalUI):
                 self._passed.add(rider)
             shown.append(event)
         return shown
-
-    def describe_events(self, events: Sequence[Any]) -> list[str]:
-        """One line per event; a race's result in one short line, as its sheet follows."""
-        return [
-            f"Race {e.data['race']} of {self.cfg.races} is over."
-            if e.kind == "race_scored"
-            else line
-            for e, line in zip(events, super().describe_events(events), strict=True)
-        ]
 
     # -- sheets ----------------------------------------------------------------------------------
 
@@ -722,7 +716,8 @@ class SixDayRaceUI(TerminalUI):
         """The last race's sheet, the series sheet and the winners."""
         parts: list[RenderableType] = []
         if view.results:
-            parts.append(self.render_race_sheet(view, len(view.results) - 1))
+            last = len(view.results) - 1
+            parts.append(self.render_race_sheet(view, last, self._positions.get(last)))
         parts.append(self.render_series(view, frozenset(outcome.winners)))
         won = ", ".join(self._seat_name(w) for w in sorted(outcome.winners))
         plural = "s" if len(outcome.winners) > 1 else ""
