@@ -56,7 +56,7 @@ def test_play_one_race_with_five_players_and_replay_it(tmp_path: Path) -> None:
     assert "Your turn: 1 You at 0 · cards 1 1 1 1  2 2 2 2  3 3 3  4 4 4  5 5  7  (17)" in out
     assert " ×2 → " in out  # a slipstream preview
     # 6 is not a green card: refused and asked again
-    assert "There is no choice 6. Play one of your cards: 1 2 3 4 5 7 (? for help)." in out
+    assert "6 is not one of the choices. Play one of your cards: 1 2 3 4 5 7 (? for help)." in out
     assert "Play which card?" in out
     assert "sprint 1" in out and "finish" in out and "laps lost" in out  # the score sheet
     assert "Series over" in out and "Game over" in out
@@ -231,7 +231,7 @@ def test_naming_the_rider_not_on_turn_is_refused_with_whose_turn_it_is() -> None
     said = " ".join(prompter.console.export_text().split())
     assert said.count("Play one of You-1's cards: 1 2 3 4 5 7 (? for help).") == 3
     assert "5 1b is not one of the choices." in said
-    assert "There is no choice 6." in said
+    assert "6 is not one of the choices." in said
 
 
 def test_help_says_what_the_card_prompt_takes_and_undo_has_nothing_to_take_back() -> None:

@@ -178,7 +178,7 @@ class Prompter:
             problem = "Please choose."
         elif found:
             problem = f"{typed} could be {' or '.join(c.label for c in found)}."
-        elif normalise(answer).isdigit():
+        elif normalise(answer).isdigit() and all(c.number is None for c in choices):
             problem = f"There is no choice {typed}."
         else:
             problem = f"{typed} is not one of the choices."

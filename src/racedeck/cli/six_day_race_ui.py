@@ -9,10 +9,13 @@ crossing order.
 Laps lost are written one way everywhere: the words "laps lost" and a plain count (``5``, or
 ``5L`` where room is short), never a minus sign.
 
-The screen fits the terminal: when the whole picture (the strip with its key, every rider,
-the sprints, the hands and the decks) and the card previews do not fit its height, the
-sprints, the decks and the second line of the key are left out (the riders' table and the
-previews say what they would).
+The screen fits the terminal. When the whole picture (the strip with its key, every rider,
+the sprints, the hands and the decks) and the card previews do not fit its height, the short
+screen is drawn: the lap marks stand in the ruler, a pack of three or more riders shows its
+top rider and how many more, the key takes one line (none if even that is too much), the
+sprints and decks are left out (the riders' table and the previews say what matters), and
+the card prompt shows the moving rider's hand. 80×24 takes the short screen; 160×50 the
+whole one.
 """
 
 from __future__ import annotations
@@ -227,7 +230,7 @@ class SixDayRaceUI(TerminalUI):
                 if last:
                     text.append("┃", style="bold")
                 lines.append(text)
-        if view.finishers:
+        if view.finishers and not short:  # the short screen's riders' table says it
             done = Text("  finished: ", style="bold")
             for i, rider in enumerate(view.finishers):
                 if i:
@@ -524,7 +527,7 @@ class SixDayRaceUI(TerminalUI):
         else:
             laps = self._laps_at(dest)
             if laps and final_turn(view):
-                notes.append((f"ends {laps} lap{'s' if laps > 1 else ''} lost", LAP_STYLE))
+                notes.append((f"{laps} lap{'s' if laps > 1 else ''} lost", LAP_STYLE))
         for note, style in notes:
             text.append("  ")
             text.append(note, style=style)
@@ -558,10 +561,11 @@ class SixDayRaceUI(TerminalUI):
         rider = view.current
         values = [a.value for a in view.legal_actions]
         v = values[-1] if values else 3
+        who = self.rider_labels[rider] if self.race_game.per > 1 else "your rider"
         text = (
             f"Type the value of the card to play: {v}, +{v} or play {v}. The lines above are "
             "listed by value: each starts with a card's value and shows where it takes "
-            f"{self.rider_labels[rider]} (slipstream, sprints, special spaces, the line)."
+            f"{who} (slipstream, sprints, special spaces, the line)."
         )
         if self.race_game.per > 1:
             mark, name = self.marker(rider), self.rider_labels[rider]
