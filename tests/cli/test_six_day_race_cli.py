@@ -397,3 +397,21 @@ def test_narration_about_you_reads_in_the_second_person() -> None:
         "You-1 changes riders on FAHRERWECHSEL: 9 cards discarded, 7 drawn from deck 1-3 and "
         "4 from deck 4-6."
     ]  # a rider called You-1 is somebody else: the third person
+    riders = [
+        Event("crash", {"rider": 0}),
+        Event("passed", {"rider": 0}),
+        Event("crossed_line", {"rider": 0, "place": 1}),
+        Event("sprint", {"rider": 0, "sprint": 1, "place": 2, "points": 3}),
+    ]
+    assert ui.describe_events(riders) == [
+        "You crash on STURZ (next turn lost).",
+        "You pass: no cards left.",
+        "You cross the line first, winning the race!",
+        "You cross sprint 1 2nd: +3",
+    ]
+    assert two.describe_events(riders) == [
+        "You-1 crashes on STURZ (next turn lost).",
+        "You-1 passes: no cards left.",
+        "You-1 crosses the line first, winning the race!",
+        "You-1 crosses sprint 1 2nd: +3",
+    ]
