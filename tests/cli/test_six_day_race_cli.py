@@ -352,7 +352,7 @@ def test_the_race_end_sheet_fits_80_by_24() -> None:
     lines = text.rstrip("\n").splitlines()
     assert len(lines) + 4 <= 24  # with the race's result in words above and the pause below
     assert all(len(line) <= 80 for line in lines)
-    assert "R1, R2 …: points (laps lost)" in text
+    assert "fewest laps lost wins, then most points (SD-11)" in text
 
 
 # -- laps lost, one way -------------------------------------------------------------------------

@@ -479,10 +479,18 @@ class SixDayRaceUI(TerminalUI):
             and self.race_game.owner(view.current) == view.seat
         )
 
-    def asking_lines(self, view: SixDayRaceView) -> int:
+    def asking_lines(self, view: SixDayRaceView, width: int) -> int:
         """Lines :meth:`ask_action` prints up to and including its prompt (0 when it will not
-        ask): the rider on turn, one preview per card value and the prompt."""
-        return len(view.legal_actions) + 2 if self.is_my_turn(view) else 0
+        ask): the rider on turn (with its hand on the short screen), one preview per card
+        value and the prompt, at ``width`` columns."""
+        if not self.is_my_turn(view):
+            return 0
+        previews = [
+            len(self.preview(view, view.current, a.value, width - 3)) + 3
+            for a in view.legal_actions
+        ]
+        intro = len(self.intro(view, hand=True))
+        return 1 + -(-intro // width) + sum(-(-n // width) for n in previews)
 
     def _series_cell(self, view: SixDayRaceView, seat: int) -> str:
         return f"{view.laps[seat]}L {format_points(view.points[seat])} pts"
@@ -495,10 +503,19 @@ class SixDayRaceUI(TerminalUI):
 
     # -- asking ----------------------------------------------------------------------------------
 
-    def preview(self, view: SixDayRaceView, rider: int, value: int) -> Text:
+    def preview(
+        self, view: SixDayRaceView, rider: int, value: int, width: int | None = None
+    ) -> Text:
         """Where a card of ``value`` takes ``rider``: slipstream, special spaces, lines crossed.
 
-        The line starts with the value, which is also what to type to play it."""
+        The line starts with the value, which is also what to type to play it. Longer than
+        ``width``, it is said in fewer words."""
+        text = self._preview(view, rider, value, short=False)
+        if width is not None and len(text) > width:
+            return self._preview(view, rider, value, short=True)
+        return text
+
+    def _preview(self, view: SixDayRaceView, rider: int, value: int, short: bool) -> Text:
         start = view.positions[rider]
         no_slip = (view.rider_change, view.crash)
         first, others, dest = slipstream_destination(start, value, view.positions, rider, no_slip)
@@ -507,7 +524,10 @@ class SixDayRaceUI(TerminalUI):
         text.append(f" → {first}")
         if others and dest != first:
             text.append(f" ×{others + 1} → {dest}", style="bold")
-            text.append(f"  (slipstream behind {others} rider{'s' if others > 1 else ''})")
+            if short:
+                text.append(" (slipstream)")
+            else:
+                text.append(f"  (slipstream behind {others} rider{'s' if others > 1 else ''})")
         elif others:
             text.append(f"  ({others} there, no slipstream)", style="dim")
         notes: list[tuple[str, str]] = []
@@ -515,15 +535,18 @@ class SixDayRaceUI(TerminalUI):
             if start < line <= dest:
                 place = len(view.sprint_order[i]) + 1
                 points = self._sprint_points(place)
-                notes.append((f"crosses sprint {i + 1} {ordinal(place)}: +{points}", SPRINT_STYLE))
+                words = "sprint" if short else "crosses sprint"
+                notes.append((f"{words} {i + 1} {ordinal(place)}: +{points}", SPRINT_STYLE))
         if dest >= view.line:
             place = len(view.finishers) + 1
             won = " and wins the race!" if place == 1 else f" {ordinal(place)}"
             notes.append((f"crosses the line{won}", "bold green"))
         elif dest == view.rider_change:
-            notes.append(("FAHRERWECHSEL: discard your hand, draw grey cards", CHANGE_STYLE))
+            change = "new grey hand" if short else "discard your hand, draw grey cards"
+            notes.append((f"FAHRERWECHSEL: {change}", CHANGE_STYLE))
         elif dest == view.crash:
-            notes.append(("STURZ: you lose your next turn", CRASH_STYLE))
+            crash = "next turn lost" if short else "you lose your next turn"
+            notes.append((f"STURZ: {crash}", CRASH_STYLE))
         else:
             laps = self._laps_at(dest)
             if laps and final_turn(view):
@@ -575,25 +598,31 @@ class SixDayRaceUI(TerminalUI):
             )
         return text + " A card is a whole move, so there is nothing to undo."
 
+    def intro(self, view: SixDayRaceView, hand: bool) -> Text:
+        """The line above the previews: the rider on turn and where it stands, and its hand
+        when the short screen left it out."""
+        rider = view.current
+        intro = Text("Your turn: ", style="bold")
+        intro.append_text(self.rider_text(rider, view))
+        intro.append(f" at {view.positions[rider]}", style="bold")
+        if view.final_queue is not None:
+            intro.append(" · its last turn", style="bold")
+        if hand:
+            intro.append(" · cards ")
+            intro.append_text(self.hand_text(view.hand_of(rider), short=True))
+        else:
+            intro.append(" · each card it holds and where it lands:", style="dim")
+        return intro
+
     def ask_action(self, view: SixDayRaceView, prompter: Prompter) -> PlayCard:
         """Name the moving rider, preview every card value it holds, ask for one value."""
         console = prompter.console
         rider = view.current
         values = " ".join(str(a.value) for a in view.legal_actions)
-        intro = Text("Your turn: ", style="bold")
-        intro.append_text(self.rider_text(rider, view))
-        intro.append(f" at {view.positions[rider]}", style="bold")
-        if view.final_queue is not None:
-            intro.append(" · its last turn of the race", style="bold")
-        if self.short_screen:  # the short screen left the moving rider's hand for here
-            intro.append(" · cards ")
-            intro.append_text(self.hand_text(view.hand_of(rider), short=True))
-        else:
-            intro.append(" · each card it holds and where it lands:", style="dim")
-        console.print(intro)
+        console.print(self.intro(view, self.short_screen))
         for action in view.legal_actions:
             line = Text("   ")
-            line.append_text(self.preview(view, rider, action.value))
+            line.append_text(self.preview(view, rider, action.value, console.width - 3))
             console.print(line)
         whose = "your" if self.race_game.per == 1 else f"{self.rider_labels[rider]}'s"
         return prompter.choose(
@@ -676,22 +705,18 @@ class SixDayRaceUI(TerminalUI):
     ) -> RenderableType:
         """Per player: points (and laps lost) of every race so far, and the series totals."""
         played = len(view.results)
-        table = Table(
-            title=f"Series after {played} of {view.races} race{'s' if view.races > 1 else ''}",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
+        title = f"Series after {played} of {view.races} race{'s' if view.races > 1 else ''}: "
+        title += (
+            "fewest laps lost wins, then most points (SD-11)"
+            if view.races > 1
+            else "one race, points alone decide (SD-11)"
         )
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False)
         table.add_column("player")
         for race in range(played):
             table.add_column(f"R{race + 1}", justify="right")
         table.add_column("laps lost", justify="right", style="bold")
         table.add_column("points", justify="right", style="bold")
-        rule = (
-            "R1, R2 …: points (laps lost) · fewest laps lost wins, then most points (SD-11)"
-            if view.races > 1
-            else "one race: points alone decide (SD-11)"
-        )
         per_race = [self._race_totals(view, race) for race in range(played)]
         for p in range(view.players):
             name = Text(self._seat_name(p), style=f"bold {COLOURS[p % len(COLOURS)]}")
@@ -704,7 +729,7 @@ class SixDayRaceUI(TerminalUI):
                     cell += f" ({laps[p]}L)"
                 cells.append(cell)
             table.add_row(name, *cells, str(view.laps[p]), format_points(view.points[p]))
-        return Group(table, Text(rule, style="dim"))
+        return Group(Text(title, style="italic"), table)  # a title as wide as the screen
 
     def render_stage_end(self, view: SixDayRaceView, event: Any) -> RenderableType:
         """After a race: its score sheet (with final positions) and the series so far."""
@@ -744,7 +769,7 @@ class _Fitted:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Any]:
         width = options.max_width
-        room = console.height - self.ui.asking_lines(self.view) - 1
+        room = console.height - self.ui.asking_lines(self.view, width) - 1
         self.ui.short_screen = False
         for screen in (
             self.ui.render_full(self.view, width),
