@@ -415,3 +415,21 @@ def test_narration_about_you_reads_in_the_second_person() -> None:
         "You-1 crosses the line first, winning the race!",
         "You-1 crosses sprint 1 2nd: +3",
     ]
+
+
+def test_a_six_race_series_sheet_keeps_one_line_per_player_at_80_columns() -> None:
+    game = racedeck.make("six-day-race", players=4, riders=2)  # SD-11: 6 races by default
+    state = game.new_initial_state(3)
+    turn = 0
+    while game.outcome(state) is None:
+        seat = state.pending[0]
+        legal = game.legal_actions(state, seat)
+        state = game.apply(state, seat, legal[turn % len(legal)])
+        turn += 1
+    ui = ui_for(game, ["You", "Bot 2", "Bot 3", "Bot 4"])
+    assert isinstance(ui, SixDayRaceUI)
+    lines = _text(ui.render_series(game.observe(state, 0)), 80).rstrip("\n").splitlines()
+    assert lines[0].startswith("Series after 6 of 6 races: fewest laps lost wins")
+    assert re.match(r" player +R1 .* R6 +laps lost +points", lines[1])
+    assert len(lines) == 3 + 4 and all(len(line.rstrip()) <= 80 for line in lines)
+    assert all(re.search(r"\d+ \d+L", row) for row in lines[3:])  # points, then laps lost

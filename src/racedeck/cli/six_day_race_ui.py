@@ -711,7 +711,7 @@ class SixDayRaceUI(TerminalUI):
             if view.races > 1
             else "one race, points alone decide (SD-11)"
         )
-        table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1), collapse_padding=True)
         table.add_column("player")
         for race in range(played):
             table.add_column(f"R{race + 1}", justify="right")
@@ -726,7 +726,7 @@ class SixDayRaceUI(TerminalUI):
             for laps, points in per_race:
                 cell = format_points(points[p])
                 if laps[p]:
-                    cell += f" ({laps[p]}L)"
+                    cell += f" {laps[p]}L"
                 cells.append(cell)
             table.add_row(name, *cells, str(view.laps[p]), format_points(view.points[p]))
         return Group(Text(title, style="italic"), table)  # a title as wide as the screen
