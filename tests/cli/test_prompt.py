@@ -67,6 +67,16 @@ def test_names_of_nothing_match_nothing(answer: str) -> None:
     assert match_choice(answer, CARDS) == []
 
 
+def test_a_list_keyed_by_the_choices_own_numbers_matches_those_numbers_only() -> None:
+    cards = [Choice(v, str(v), (f"+{v}",), number=v) for v in (1, 3, 7)]
+    assert [c.value for c in match_choice("3", cards)] == [3]  # listed second, numbered 3
+    assert [c.value for c in match_choice("+7", cards)] == [7]
+    assert match_choice("2", cards) == []  # a place in the list is no number here
+    prompter = _prompter("2", "7")
+    assert prompter.choose("Card: ", cards, hint="Play 1, 3 or 7") == 7
+    assert "2 is not one of the choices. Play 1, 3 or 7 (? for help)." in _said(prompter)
+
+
 def test_normalise_ignores_case_spaces_and_kinds_of_minus() -> None:
     assert normalise(" Move − 1 ") == "move-1"
 

@@ -70,6 +70,9 @@ class Choice(Generic[T]):
     """How the numbered list shows it."""
     forms: tuple[str, ...] = field(default=())
     """Other ways to type it (``+3``, ``#32``, ``leo``, ``L``); matched by :func:`normalise`."""
+    number: int | None = None
+    """The number it is listed under, when that is not its place in the list (a list keyed
+    by the choices' own numbers, such as cards listed by value)."""
 
 
 def match_choice(answer: str, choices: Sequence[Choice[T]]) -> list[Choice[T]]:
@@ -77,12 +80,17 @@ def match_choice(answer: str, choices: Sequence[Choice[T]]) -> list[Choice[T]]:
 
     A list number wins over a form that looks the same, because the list is what is on screen;
     forms that would clash with a list number should carry a sign or a mark (``+3``, ``#3``).
+    A choice with its own ``number`` is listed under that number instead of its place.
     """
     key = normalise(answer)
     if not key:
         return []
-    if key.isdigit() and 1 <= int(key) <= len(choices):
-        return [choices[int(key) - 1]]
+    if key.isdigit():
+        listed = [
+            c for i, c in enumerate(choices, 1) if (i if c.number is None else c.number) == int(key)
+        ]
+        if listed:
+            return listed
     return [c for c in choices if key in {normalise(f) for f in (c.label, *c.forms)}]
 
 
@@ -170,7 +178,7 @@ class Prompter:
             problem = "Please choose."
         elif found:
             problem = f"{typed} could be {' or '.join(c.label for c in found)}."
-        elif normalise(answer).isdigit():
+        elif normalise(answer).isdigit() and all(c.number is None for c in choices):
             problem = f"There is no choice {typed}."
         else:
             problem = f"{typed} is not one of the choices."

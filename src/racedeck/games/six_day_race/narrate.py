@@ -24,7 +24,11 @@ def _name(names: Sequence[str], i: int) -> str:
 def describe(
     event: Event, riders: Sequence[str], seats: Sequence[str], cfg: SixDayRaceConfig
 ) -> str:
-    """One line for ``event``; ``riders`` names every rider, ``seats`` every player."""
+    """One line for ``event``; ``riders`` names every rider, ``seats`` every player.
+
+    A line about a rider has one verb, right after its name, so that it reads right in the
+    second person about a player called "You" ("You cross sprint 1 1st") and in the third
+    about that player's riders ("You-1 crosses sprint 1 1st")."""
     d = event.data
     kind = event.kind
     if kind == "race_started":
@@ -57,22 +61,22 @@ def describe(
         )
     if kind == "crossed_line":
         if d["place"] == 1:
-            return f"{_name(riders, d['rider'])} crosses the line first and wins the race!"
+            return f"{_name(riders, d['rider'])} crosses the line first, winning the race!"
         return f"{_name(riders, d['rider'])} crosses the line {ordinal(d['place'])}."
     if kind == "final_turns":
         return "Every other rider gets exactly one more turn."
     if kind == "rider_change":
         low, high = d["drawn"]
         return (
-            f"{_name(riders, d['rider'])} changes riders on FAHRERWECHSEL: discards "
-            f"{d['discarded']} cards, draws {low} from deck 1-3 and {high} from deck 4-6."
+            f"{_name(riders, d['rider'])} changes riders on FAHRERWECHSEL: "
+            f"{d['discarded']} cards discarded, {low} drawn from deck 1-3 and {high} from deck 4-6."
         )
     if kind == "crash":
-        return f"{_name(riders, d['rider'])} crashes on STURZ and loses a turn."
+        return f"{_name(riders, d['rider'])} crashes on STURZ (next turn lost)."
     if kind == "turn_lost":
         return f"{_name(riders, d['rider'])} sits out this turn after the crash."
     if kind == "passed":
-        return f"{_name(riders, d['rider'])} has no cards and passes."
+        return f"{_name(riders, d['rider'])} passes: no cards left."
     if kind == "deck_refilled":
         return f"Deck {d['deck']} ran out and is reshuffled from its discards."
     if kind == "race_scored":
@@ -80,7 +84,8 @@ def describe(
         for r in sorted(d["riders"], key=lambda r: r["place"]):
             points = sum(r["sprints"])
             finish = r["finish"]
-            extra = f", laps lost: {r['laps']}" if r["laps"] else ""
+            laps = r["laps"]
+            extra = f", {laps} lap{'' if laps == 1 else 's'} lost" if laps else ""
             parts.append(
                 f"{r['place']}. {_name(riders, r['rider'])} "
                 f"(finish {finish}, sprints {points}{extra})"
