@@ -71,7 +71,7 @@ FACE = 7
 FOLD_AT = 6
 """A card with more choices than this is shown folded by target (``Bot 2 to lane: 1) 1 …``)."""
 
-FREE_LEGEND = "* FREE: play it besides your one non-FREE card"
+FREE_LEGEND = "* FREE: playable besides your one card"
 """What the star on a card means, next to a hand that holds one (SB-3)."""
 
 EVENT_LINES = 3
@@ -265,11 +265,13 @@ class SetbackUI(TerminalUI):
 
     # -- around the board ------------------------------------------------------------------------
 
-    def player_entry(self, view: SetbackView, seat: int) -> Text:
-        """One player in a line: turn mark, token and name, where, cards in hand, SKIPs."""
+    def player_entry(self, view: SetbackView, seat: int, where: bool = True) -> Text:
+        """One player in a line: turn mark, token and name, where (unless ``where`` is false:
+        the board shows it), cards in hand, SKIPs."""
         text = Text("▶" if seat == view.current and view.phase != "over" else " ", style="bold")
         text.append_text(self.who(seat))
-        text.append(f" {self.where(view, seat)}")
+        if where:
+            text.append(f" {self.where(view, seat)}")
         if self.on_block(view, seat):
             text.append(" ")
             text.append("on BLOCK", style=ACTION_STYLES["BLOCK"])
@@ -280,10 +282,10 @@ class SetbackUI(TerminalUI):
             text.append(f"SKIP×{view.skips[seat]}", style=ACTION_STYLES["SKIP"])
         return text
 
-    def render_players(self, view: SetbackView) -> RenderableType:
-        """The players side by side, as many to a line as the width allows (two or three at 80
-        columns): where each token is, cards in hand, SKIPs lying in front (lose the next turn)."""
-        entries = [self.player_entry(view, seat) for seat in range(view.players)]
+    def render_players(self, view: SetbackView, where: bool = True) -> RenderableType:
+        """The players side by side, as many to a line as the width allows: where each token is
+        (unless the board above shows it), cards in hand, SKIPs in front (lose the next turn)."""
+        entries = [self.player_entry(view, seat, where) for seat in range(view.players)]
         widest = max(e.cell_len for e in entries)
         across = max(1, min(len(entries), (self.width + 2) // (widest + 2)))
         table = Table.grid(padding=(0, 2))
@@ -294,8 +296,9 @@ class SetbackUI(TerminalUI):
             table.add_row(*row, *[Text("")] * (across - len(row)))
         return table
 
-    def render_hand(self, view: SetbackView) -> Text:
-        """The viewer's own cards, and what the ``*`` of a FREE card means when one is held."""
+    def render_hand(self, view: SetbackView, beside: Sequence[Text] = ()) -> Text:
+        """The viewer's own cards, what the ``*`` of a FREE card means when one is held, and
+        ``beside`` (the piles): packed into as few lines as the width allows."""
         text = Text()
         text.append("Your hand: ", style="bold")
         if not view.hand:
@@ -304,11 +307,21 @@ class SetbackUI(TerminalUI):
             if i:
                 text.append("  ")
             text.append(face, style=card_style(face))
+        pieces = [text]
         if any(face.endswith("*") for face in view.hand):
-            legend = FREE_LEGEND
-            text.append("\n  " if text.cell_len + 3 + len(legend) > self.width else "   ")
-            text.append(legend, style="dim")
-        return text
+            pieces.append(Text(FREE_LEGEND, style="dim"))
+        pieces.extend(piece for piece in beside if piece.plain)
+        out = pieces[0]
+        line = out.cell_len
+        for piece in pieces[1:]:
+            if line + 4 + piece.cell_len <= self.width:
+                out.append("    ")
+                line += 4 + piece.cell_len
+            else:
+                out.append("\n")
+                line = piece.cell_len
+            out.append_text(piece)
+        return out
 
     def render_status(self, view: SetbackView) -> Text:
         """The piles, and whose turn it is when the question below does not say it (another
@@ -382,7 +395,7 @@ class SetbackUI(TerminalUI):
             if view.seat is not None:
                 parts.append(self.render_hand(view))
             return Group(*parts)
-        parts = [self.render_board(view), self.render_players(view)]
+        parts = [self.render_board(view), self.render_players(view, where=False)]
         status = self.render_status(view)
         if view.window_open and view.declared is not None:
             parts.append(status)
@@ -391,17 +404,8 @@ class SetbackUI(TerminalUI):
             line.append_text(self.declared_text(view))
             parts.append(line)
             status = Text()
-        if view.seat is not None:
-            hand = self.render_hand(view)
-            # The piles beside the hand when they fit: one line less under the board.
-            fits = hand.cell_len + 4 + status.cell_len <= self.width
-            if status.plain and "\n" not in hand.plain and fits:
-                hand.append("    ")
-                hand.append_text(status)
-                status = Text()
-            if status.plain:
-                parts.append(status)
-            parts.append(hand)
+        if view.seat is not None:  # the piles beside the hand when they fit
+            parts.append(self.render_hand(view, [status]))
         elif status.plain:
             parts.append(status)
         return Group(*parts)
@@ -695,15 +699,25 @@ class SetbackUI(TerminalUI):
                 out.append_text(row)
         return out, order
 
-    def by_card(self, groups: Sequence[_Group]) -> list[tuple[Text, list[tuple[Any, str, str]]]]:
-        """The first part of a menu too long for the screen: one line per card (or token); a
-        card with one choice is that choice, one with several opens its own menu."""
-        out: list[tuple[Text, list[tuple[Any, str, str]]]] = []
-        for index, (heading, options) in enumerate(groups):
-            if len(options) == 1:
-                out.append((heading, [options[0]]))
-            else:
-                out.append((heading, [(_Part(index), f"{len(options)} choices…", "")]))
+    def fold(self, groups: Sequence[_Group], width: int, room: int) -> list[_Group]:
+        """The first part of a menu too long for ``room`` lines: the cards (or tokens) with the
+        most lines are folded, one by one, into a line ``N choices…`` that opens their own
+        menu, until the menu fits (or every card with several choices is folded)."""
+        out = list(groups)
+        while len(self.render_groups(out, width)[0].plain.splitlines()) > room:
+            open_ones = [
+                i
+                for i, (_, options) in enumerate(out)
+                if len(options) > 1 and not isinstance(options[0][0], _Part)
+            ]
+            if not open_ones:
+                break
+            lines = {
+                i: len(self.render_groups([out[i]], width)[0].plain.splitlines()) for i in open_ones
+            }
+            widest = max(open_ones, key=lambda i: (lines[i], len(out[i][1])))
+            heading, options = out[widest]
+            out[widest] = (heading, [(_Part(widest), f"{len(options)} choices…", "")])
         return out
 
     def forms_help(self, view: SetbackView, order: Sequence[Any]) -> str:
@@ -740,18 +754,15 @@ class SetbackUI(TerminalUI):
     def ask_action(self, view: SetbackView, prompter: Prompter) -> Any:
         """Ask by menu number or by the action's text form; a window is a plain block/pass.
 
-        A menu too long for the screen is asked in two parts, the card and then its target
-        or lane; ``undo`` at the second part goes back to the first."""
+        A menu too long for the screen is asked in two parts for its longest cards, the card
+        and then its target or lane; ``undo`` at the second part goes back to the first."""
         console = prompter.console
         if view.window_open:
             return self.ask_window(view, prompter)
         console.print(self.question(view))
         groups = self.menu(view)
-        menu, order = self.render_groups(groups, console.width)
-        if len(menu.plain.splitlines()) > self.menu_room(view, console):
-            return self.ask_in_parts(view, prompter, groups)
-        console.print(menu)
-        return self.read_choice(view, prompter, order, self.prompt_text(order))
+        first = self.fold(groups, console.width, self.menu_room(view, console))
+        return self.ask_in_parts(view, prompter, groups, first)
 
     def menu_room(self, view: SetbackView, console: Console) -> int:
         """Lines left for the menu under the table and question, keeping a few for events."""
@@ -769,10 +780,11 @@ class SetbackUI(TerminalUI):
         view: SetbackView,
         prompter: Prompter,
         groups: Sequence[_Group],
+        first: Sequence[_Group],
     ) -> Any:
-        """The card first (text naming one whole choice is taken at once), then its choices."""
+        """Ask from the menu ``first``; a folded card (``N choices…``) opens the menu of its
+        choices, where ``undo`` goes back. Text naming one whole choice is taken at once."""
         console = prompter.console
-        first = self.by_card(groups)
         while True:
             menu, order = self.render_groups(first, console.width)
             console.print(menu)
@@ -801,9 +813,12 @@ class SetbackUI(TerminalUI):
         prompt: str,
         undo: bool = False,
     ) -> Any:
-        """Read one of ``order`` (by number) or a legal action (by text) until one is named."""
+        """Read one of ``order`` (by number) or a legal action (by text) until one is named.
+
+        Text is matched against the choices of ``order`` first (a card's own menu), then
+        against every legal action, so a whole choice typed anywhere is taken."""
         console = prompter.console
-        legal = [a for a in order if not isinstance(a, _Part)] if undo else view.legal_actions
+        shown = [a for a in order if not isinstance(a, _Part)]
         forms = self.forms_help(view, order)
         me = view.seat if view.seat is not None else view.current
         while True:
@@ -811,10 +826,14 @@ class SetbackUI(TerminalUI):
             key = answer.strip()
             if key.isdigit() and 1 <= int(key) <= len(order):
                 return order[int(key) - 1]
-            found = [a for a in legal if str(a).lower() == " ".join(key.lower().split())]
             typed = read_typed(answer, self.names, me)
-            if not found and isinstance(typed, Typed) and not typed.empty:
-                found = [a for a in legal if matches(typed, a, me)]
+            found: list[Any] = []
+            for scope in (shown, view.legal_actions) if undo else (view.legal_actions,):
+                found = [a for a in scope if str(a).lower() == " ".join(key.lower().split())]
+                if not found and isinstance(typed, Typed) and not typed.empty:
+                    found = [a for a in scope if matches(typed, a, me)]
+                if found:
+                    break
             if len(found) == 1:
                 return found[0]
             console.print(self.refusal(view, answer, typed, found, order))
