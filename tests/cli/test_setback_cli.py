@@ -53,12 +53,15 @@ def _ui(game: Setback, human: int = 0) -> SetbackUI:
     return ui
 
 
-def _answers(*answers: str) -> Callable[[str], str]:
-    """An ``ask`` for ``SetbackUI.ask_action`` giving ``answers`` in turn; it fails when they run
-    out (or after ``MAX_ASKS``), so a UI that keeps re-asking cannot loop forever."""
+def _answers(*answers: str, prompts: list[str] | None = None) -> Callable[[str], str]:
+    """An ``ask`` for ``SetbackUI.ask_action`` giving ``answers`` in turn (and keeping the
+    prompts in ``prompts``); it fails when they run out (or after ``MAX_ASKS``), so a UI that
+    keeps re-asking cannot loop forever."""
     given = iter(answers[:MAX_ASKS])
 
     def ask(prompt: str) -> str:
+        if prompts is not None:
+            prompts.append(prompt)
         answer = next(given, None)
         if answer is None:
             pytest.fail(f"asked again after the answers {answers!r} ran out: {prompt!r}")
@@ -456,3 +459,141 @@ def test_simulate_setback_as_json() -> None:
     data = json.loads(result.stdout)
     assert data["games"] == 30
     assert len(data["contestants"]) == 4
+
+
+def test_a_long_menu_is_asked_in_two_parts_and_undo_goes_back() -> None:
+    """At 80×24 with six players the longest cards fold into ``N choices…``; picking one asks
+    for its target, where ``undo`` goes back to the cards. A whole text form is taken at once."""
+    game = racedeck.make("setback", players=6)
+    assert isinstance(game, Setback)
+    ui = _ui(game)
+    ui.width = 80
+    state = _find(game, lambda v: v.phase == "hand" and len(v.legal_actions) > 25)
+    view = _view(game, state)
+    console = Console(width=80, height=24, file=io.StringIO())
+    first = ui.fold(ui.menu(view), 80, ui.menu_room(view, console))
+    menu, order = ui.render_groups(first, 80)
+    folded = [i for i, value in enumerate(order) if not isinstance(value, Play | Step)]
+    assert folded and "choices…" in menu.plain
+    assert len(menu.plain.splitlines()) <= ui.menu_room(view, console)
+    part = order[folded[0]]
+    heading, options = ui.menu(view)[part.index]
+    wanted = options[-1][0]
+    answers = (str(folded[0] + 1), "undo", str(folded[0] + 1), str(len(options)))
+    prompts: list[str] = []
+    console = Console(record=True, width=80, height=24, file=io.StringIO())
+    action = ui.ask_action(view, Prompter(_answers(*answers, prompts=prompts), console))
+    out = console.export_text()
+    assert action == wanted
+    which = f"Which {heading.plain}? (1-{len(options)}, undo for another card): "
+    assert prompts == [prompts[0], which, prompts[0], which]
+    assert prompts[0] == ui.prompt_text(order) and prompts[0].startswith("Your choice (1-")
+    assert out.count("Hand Action:") == 2  # undo asks for the card again
+    # the whole text form at the first part
+    assert _asked(ui, view, str(wanted), width=80, height=24)[0] == wanted
+
+
+def test_the_free_mark_is_explained_where_it_shows() -> None:
+    game = racedeck.make("setback", players=3)
+    assert isinstance(game, Setback)
+    ui = _ui(game)
+    ui.width = 80
+    state = _find(
+        game,
+        lambda v: any(face.endswith("*") for face in v.hand) and not v.window_open,
+        range(200),
+    )
+    shown = _text(ui.render(_view(game, state)), 80)
+    assert "* FREE: playable besides your one card" in shown
+    state = _find(
+        game,
+        lambda v: v.phase == "board" and v.grid[v.tokens[0][0]][v.tokens[0][1]].endswith("*"),
+        range(400),
+    )
+    question = " ".join(_text(ui.question(_view(game, state))).split())
+    assert "(its * counts for nothing there). How?" in question  # SB-3
+
+
+def test_narration_addresses_you() -> None:
+    game = racedeck.make("setback", players=3)
+    ui = _ui(game)  # type: ignore[arg-type]
+    play = {"type": "play", "card": "SKIP", "target": 0}
+    lines = ui.describe_events(
+        [
+            Event("declared", {"player": 1, "source": "hand", "play": play}),
+            Event("skip_placed", {"player": 0}),
+            Event("traded", {"a": 2, "b": 0}),
+            Event("finished", {"player": 0, "wins": False}),
+            Event("cards_received", {"player": 0, "cards": ["MOVE+1*"]}, audience=0),
+        ]
+    )
+    assert lines == [
+        "Bot 2 plays SKIP on you.",
+        "A SKIP lies in front of you: you lose your next turn.",
+        "Bot 3 and you trade places.",
+        "You reach FINISH as well, too late to win.",
+        "You draw MOVE+1*.",
+    ]
+    drawn = [
+        Event("cards_drawn", {"player": 0, "count": 1}),
+        Event("cards_received", {"player": 0, "cards": ["MOVE+1*"]}, audience=0),
+        Event("cards_drawn", {"player": 1, "count": 2}),
+        Event("cards_received", {"player": 1, "cards": ["CUT", "DRAW"]}, audience=1),
+    ]
+    shown = ui.describe_events(ui.visible_events(drawn))
+    assert shown == ["You draw MOVE+1*.", "Bot 2 draws 2."]  # nobody else's cards
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_screens_fit_80_by_24(players: int) -> None:
+    """Board, players, hand, question, menu and prompt leave at least two lines of 24 for
+    what happened since (three unless the hand is long and the menu cannot fold); the first
+    part of a folded menu counts. The end screen fits too."""
+    game = racedeck.make("setback", players=players)
+    assert isinstance(game, Setback)
+    ui = _ui(game)
+    ui.width = 80
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = state.pending[0]
+            if seat == 0 and game.forced_action(state, 0) is None:
+                view = _view(game, state)
+                console = Console(width=80, height=24, file=io.StringIO(), record=True)
+                console.print(ui.render(view))
+                seen: list[str] = []
+
+                def ask(prompt: str, seen: list[str] = seen, console: Console = console) -> str:
+                    if not seen:
+                        seen.append(console.export_text(clear=False) + prompt)
+                    return "1"
+
+                ui.ask_action(view, Prompter(ask, console))
+                lines = seen[0].splitlines()
+                assert len(lines) <= 24 - 2, seen[0]
+                assert all(len(line.rstrip()) <= 80 for line in lines), seen[0]
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        outcome = game.outcome(state)
+        final = _text(ui.render_outcome(_view(game, state), outcome), 80)
+        assert len(final.splitlines()) <= 24 - 5, final  # the rule, the record line, events
+
+
+def test_a_whole_game_with_a_name_help_undo_and_text(tmp_path: Path) -> None:
+    record = tmp_path / "ann.json"
+    args = [*PLAY, "--seed", "30", "--name", "Ann", "--record", str(record)]
+    result = runner.invoke(app, args, input="?\nundo\nskip bot 2\n" + ONES)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Players: P1 = Ann (or you), P2 = Bot 2, P3 = Bot 3" in " ".join(out.split())
+    assert "Nothing to undo here" in out
+    assert "Ann plays SKIP on Bot 2." in out
+    assert "Game over" in out and load_record(record).meta["names"][0] == "Ann"
+
+
+def test_quit_at_a_setback_prompt_keeps_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "quit.json"
+    result = runner.invoke(app, [*PLAY, "--seed", "30", "--record", str(record)], input="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "You left the game." in result.output
+    assert load_record(record).actions
