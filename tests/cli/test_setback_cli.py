@@ -410,7 +410,7 @@ def test_the_board_shows_cards_tokens_and_piles() -> None:
         for face in view.grid[row]:
             assert face in board
     assert f"Draw pile {view.draw_size}" in board
-    assert "removed: START has moved up" in board
+    assert f"START moved up {view.rows_removed} row" in board
     assert f"row {view.rows}  │" in board and "row 1  │" in board
     row, lane = next((r, ln) for r, ln in view.tokens if 0 <= r < view.rows)
     line = next(x for x in board.splitlines() if x.startswith(f"row {row + 1} "))

@@ -74,6 +74,9 @@ FOLD_AT = 6
 FREE_LEGEND = "* FREE: playable besides your one card"
 """What the star on a card means, next to a hand that holds one (SB-3)."""
 
+BOARD_FREE_LEGEND = "* = FREE only in a hand"
+"""What a star on the board means (SB-3: a FREE card under a token acts as an ordinary one)."""
+
 EVENT_LINES = 3
 """Lines kept free above a menu for what happened since the last question (80×24 in mind)."""
 
@@ -224,11 +227,16 @@ class SetbackUI(TerminalUI):
         if view.rows_removed:
             # SB-8: said once, beside the lane numbers when there is room for it.
             rows_word = "row" if view.rows_removed == 1 else "rows"
-            note = f"{view.rows_removed} {rows_word} removed: START has moved up"
+            note = f"START moved up {view.rows_removed} {rows_word}"
             if header.cell_len + len(note) <= self.width:
                 header.append(note, style="dim")
             else:
                 lines.append(Text(f"{' ' * (LABEL + 1)}{note}", style="dim"))
+        if any(face.endswith("*") for row in view.grid for face in row):
+            # Where there is room; ? and the Board Action's question say it as well.
+            gap = 2 if header.plain.endswith(" ") else 4
+            if header.cell_len + gap + len(BOARD_FREE_LEGEND) <= self.width:
+                header.append(" " * gap + BOARD_FREE_LEGEND, style="dim")
         return Group(*lines)
 
     def _card_cell(self, face: str, seat: int | None, cell: int) -> Text:
@@ -266,8 +274,8 @@ class SetbackUI(TerminalUI):
     # -- around the board ------------------------------------------------------------------------
 
     def player_entry(self, view: SetbackView, seat: int, where: bool = True) -> Text:
-        """One player in a line: turn mark, token and name, where (unless ``where`` is false:
-        the board shows it), cards in hand, SKIPs."""
+        """One player in a line: turn mark, token and name, SKIPs in front, and either where
+        the token is (``where``: no board above) or the cards in hand (the board shows where)."""
         text = Text("▶" if seat == view.current and view.phase != "over" else " ", style="bold")
         text.append_text(self.who(seat))
         if where:
@@ -275,8 +283,9 @@ class SetbackUI(TerminalUI):
         if self.on_block(view, seat):
             text.append(" ")
             text.append("on BLOCK", style=ACTION_STYLES["BLOCK"])
-        cards = view.hand_sizes[seat]
-        text.append(f"  {cards} card{'s' if cards != 1 else ''}", style="dim")
+        if not where:  # a window's line (``where``) leaves the hands out: it is about the board
+            cards = view.hand_sizes[seat]
+            text.append(f"  {cards} card{'s' if cards != 1 else ''}", style="dim")
         if view.skips[seat]:
             text.append(" ")
             text.append(f"SKIP×{view.skips[seat]}", style=ACTION_STYLES["SKIP"])
@@ -284,10 +293,11 @@ class SetbackUI(TerminalUI):
 
     def render_players(self, view: SetbackView, where: bool = True) -> RenderableType:
         """The players side by side, as many to a line as the width allows: where each token is
-        (unless the board above shows it), cards in hand, SKIPs in front (lose the next turn)."""
+        (without a board above) or the cards in hand (under the board), SKIPs in front."""
         entries = [self.player_entry(view, seat, where) for seat in range(view.players)]
         widest = max(e.cell_len for e in entries)
         across = max(1, min(len(entries), (self.width + 2) // (widest + 2)))
+        across = -(-len(entries) // -(-len(entries) // across))  # rows evenly filled: 3+3, not 5+1
         table = Table.grid(padding=(0, 2))
         for _ in range(across):
             table.add_column()
@@ -636,7 +646,7 @@ class SetbackUI(TerminalUI):
             text.append("you hold only BLOCK cards — discard one.")
         elif any(isinstance(a, EndHand) for a in legal):
             text.append(
-                "a FREE card (*) more, or end?"
+                "more FREE cards, or end?"
                 if view.nonfree_played
                 else "another card, or end? (one card, FREE ones besides)"
             )
