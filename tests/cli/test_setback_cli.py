@@ -113,7 +113,7 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
         if line.startswith("BLOCK window: Bot") and line.endswith("— BLOCK it?")
     ]
     assert asked, "the human was never asked to BLOCK a bot's action"
-    assert "  1) [b]lock: cancel it   2) [p]ass: let it stand\nBLOCK or pass? " in out
+    assert "  1) [b]lock: cancel the action   2) [p]ass: let it stand\nBLOCK or pass? " in out
     assert re.search(r"ALL[+-]\d: who moves next", out)
     assert "REVAMP: a new lane 1 — move your token into it?" in out
     assert "A BLOCK may answer" not in out  # window_opened is noise
@@ -312,7 +312,7 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     ui = _ui(game)
     action, out = _asked(ui, view, "maybe", "7", "?", "p")
     assert action == Pass()
-    assert "— BLOCK it?\n  1) [b]lock: cancel it   2) [p]ass: let it stand" in out
+    assert "— BLOCK it?\n  1) [b]lock: cancel the action   2) [p]ass: let it stand" in out
     assert "maybe is not one of the choices. Type b to BLOCK or p to pass (? for help)." in out
     assert "There is no choice 7." in out
     assert "Type b, block or 1 to play a BLOCK from your hand: it cancels the action" in out
@@ -336,7 +336,9 @@ def test_a_block_on_a_block_says_what_it_would_cancel() -> None:
     view = _view(game, state)
     question = _text(_ui(game).question(view))
     assert "BLOCKed by" in question and "— BLOCK the BLOCK?" in question
-    assert "1) [b]lock: cancel the BLOCK (the action stands)   2) [p]ass" in question
+    assert "1) [b]lock: cancel that BLOCK (the action stands)   2) [p]ass: the BLOCK stands" in (
+        question
+    )
 
 
 def test_all_and_revamp_steps_say_what_is_chosen() -> None:

@@ -576,7 +576,9 @@ class SetbackUI(TerminalUI):
 
     def _step_heading(self, view: SetbackView, seat: int) -> Text:
         text = self.who(seat)
-        text.append(f" ({self.where(view, seat)})", style="dim")
+        row, lane = view.tokens[seat]
+        where = f"row {row + 1}" if 0 <= row < view.rows and lane < 0 else self.where(view, seat)
+        text.append(f" ({where})", style="dim")
         return text
 
     def question(self, view: SetbackView) -> Text:
@@ -599,10 +601,12 @@ class SetbackUI(TerminalUI):
             cancels = len(view.blocks) % 2 == 0
             text.append("\n  1) ")
             text.append("[b]lock", style="bold")
-            text.append(": cancel it" if cancels else ": cancel the BLOCK (the action stands)")
+            text.append(
+                ": cancel the action" if cancels else ": cancel that BLOCK (the action stands)"
+            )
             text.append("   2) ")
             text.append("[p]ass", style="bold")
-            text.append(": let it stand" if cancels else "")
+            text.append(": let it stand" if cancels else ": the BLOCK stands")
             return text
         if view.phase == "step":
             ctx = view.context
