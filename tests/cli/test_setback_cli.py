@@ -17,7 +17,7 @@ import racedeck
 from racedeck.cli.app import app
 from racedeck.cli.prompt import Prompter
 from racedeck.cli.records import load_record
-from racedeck.cli.setback_ui import SetbackUI, card_style, second_person
+from racedeck.cli.setback_ui import SetbackUI, card_style, second_person, typed_form
 from racedeck.cli.terminal_ui import ui_for
 from racedeck.core.events import Event
 from racedeck.games.setback import (
@@ -599,3 +599,26 @@ def test_quit_at_a_setback_prompt_keeps_the_record(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "You left the game." in result.output
     assert load_record(record).actions
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_every_choice_is_picked_by_its_own_text(players: int) -> None:
+    """In real games, each legal action's text form (``str``, and the way a person types it:
+    ``TRADE P2 P3``) names that action and no other; so does its list number."""
+    game = racedeck.make("setback", players=players)
+    assert isinstance(game, Setback)
+    ui = _ui(game)
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = state.pending[0]
+            if seat == 0 and game.forced_action(state, 0) is None:
+                view = _view(game, state)
+                _, order = ui.render_menu(view, 200)
+                for action in view.legal_actions:
+                    for text in {str(action), typed_form(action), typed_form(action).lower()}:
+                        assert _asked(ui, view, text)[0] == action, text
+                number = rng.randrange(len(order))
+                assert _asked(ui, view, str(number + 1))[0] == order[number]
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))

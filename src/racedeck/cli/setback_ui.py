@@ -37,7 +37,7 @@ from racedeck.games.setback.cards import MOVEMENT_KINDS, parse_card_type
 from racedeck.games.setback.preview import landing, protected
 from racedeck.games.setback.view import SetbackView
 
-__all__ = ["SetbackUI", "card_style"]
+__all__ = ["SetbackUI", "card_style", "typed_form"]
 
 SEAT_COLOURS = ("bright_red", "bright_blue", "bright_green", "yellow", "magenta", "cyan")
 """One colour per seat, for tokens and names."""
@@ -784,8 +784,10 @@ class SetbackUI(TerminalUI):
         return max(console.height - used - 1 - EVENT_LINES, 4)
 
     @staticmethod
-    def prompt_text(order: Sequence[Any]) -> str:
-        """``Your choice (1-8, or text like FOE-2 P2): ``."""
+    def prompt_text(order: Sequence[Any], view: SetbackView | None = None) -> str:
+        """``Your choice (1-8, or text like FOE-2 P2): ``; ``join or stay`` after REVAMP."""
+        if view is not None and view.phase == "step" and view.context.get("kind") == "join":
+            return f"Your choice (1-{len(order)}, or join / stay): "
         example = next((typed_form(a) for a in order if not isinstance(a, _Part)), "")
         return f"Your choice (1-{len(order)}, or text like {example}): "
 
@@ -802,7 +804,7 @@ class SetbackUI(TerminalUI):
         while True:
             menu, order = self.render_groups(first, console.width)
             console.print(menu)
-            picked = self.read_choice(view, prompter, order, self.prompt_text(order))
+            picked = self.read_choice(view, prompter, order, self.prompt_text(order, view))
             if not isinstance(picked, _Part):
                 return picked
             heading, options = groups[picked.index]
