@@ -94,7 +94,7 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
     assert "START  ╞══" in out and "lane 3" in out
     assert "Your hand: ALL-2  TRADE  SKIP    Draw pile 69 · discards 0" in out
     assert "▶ 1  You  3 cards    2  Bot 2  3 cards    3  Bot 3  3 cards" in out
-    assert "Hand Action: play one card; FREE ones (marked *, and DRAW) any number besides." in out
+    assert "Hand Action: play one card, plus any FREE ones (marked *, and DRAW)." in out
     assert "  SKIP  2) Bot 2   3) Bot 3" in out  # the menu, grouped by card
     # everyone on START: no two tokens to TRADE (FAQ 4: the card is played for no effect)
     assert "  TRADE 4) no legal target: played for no effect" in out
@@ -113,7 +113,7 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
         if line.startswith("BLOCK window: Bot") and line.endswith("— BLOCK it?")
     ]
     assert asked, "the human was never asked to BLOCK a bot's action"
-    assert "  1) [b]lock: cancel the action   2) [p]ass: let it stand\nBLOCK or pass? " in out
+    assert "  1) [b]lock: cancel the action   2) [p]ass: let it stand\nBLOCK or pass (b/p, or board to see it)? " in out
     assert re.search(r"ALL[+-]\d: who moves next", out)
     assert "REVAMP: a new lane 1 — move your token into it?" in out
     assert "A BLOCK may answer" not in out  # window_opened is noise
@@ -310,8 +310,9 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     )
     view = _view(game, state)
     ui = _ui(game)
-    action, out = _asked(ui, view, "maybe", "7", "?", "p")
+    action, out = _asked(ui, view, "maybe", "7", "?", "board", "p")
     assert action == Pass()
+    assert "FINISH ╞" in out  # the board, on request
     assert "— BLOCK it?\n  1) [b]lock: cancel the action   2) [p]ass: let it stand" in out
     assert "maybe is not one of the choices. Type b to BLOCK or p to pass (? for help)." in out
     assert "There is no choice 7." in out

@@ -17,7 +17,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.prompt import Choice, Prompter, Undo
+from racedeck.cli.prompt import Choice, Prompter, Undo, match_choice, normalise
 from racedeck.cli.setback_input import Typed, matches, read_typed
 from racedeck.cli.terminal_ui import TerminalUI, second_person
 from racedeck.core.events import Event
@@ -652,10 +652,10 @@ class SetbackUI(TerminalUI):
             text.append(
                 "more FREE cards, or end?"
                 if view.nonfree_played
-                else "another card, or end? (one card, FREE ones besides)"
+                else "another card, or end? (one non-FREE card, any FREE ones)"
             )
         else:
-            text.append("play one card; FREE ones (marked *, and DRAW) any number besides.")
+            text.append("play one card, plus any FREE ones (marked *, and DRAW).")
         return text
 
     def render_menu(self, view: SetbackView, width: int | None = None) -> tuple[Text, list[Any]]:
@@ -948,12 +948,20 @@ class SetbackUI(TerminalUI):
                 if cancels
                 else "cancels the BLOCK before it, so the action stands"
             )
-            + "; another player may BLOCK your BLOCK in turn. Type p, pass or 2 to let it stand. "
-            + f"You hold {held} BLOCK{'s' if held != 1 else ''}; a BLOCK is never replaced."
+            + "; another player may BLOCK your BLOCK in turn. Type p, pass or 2 to let "
+            + ("it" if cancels else "the BLOCK")
+            + f" stand. You hold {held} BLOCK{'s' if held != 1 else ''}; a BLOCK played is "
+            "not replaced. Type board to see the board."
         )
-        return prompter.choose(
-            "BLOCK or pass? ", choices, forms, hint="Type b to BLOCK or p to pass"
-        )
+        while True:
+            answer = prompter.line("BLOCK or pass (b/p, or board to see it)? ", forms)
+            if normalise(answer) == "board":
+                console.print(self.render_board(view))
+                continue
+            found = match_choice(answer, choices)
+            if len(found) == 1:
+                return found[0].value
+            console.print(Prompter.refusal(answer, choices, found, "Type b to BLOCK or p to pass"))
 
     # -- the end ---------------------------------------------------------------------------------
 
