@@ -113,7 +113,8 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
         if line.startswith("BLOCK window: Bot") and line.endswith("— BLOCK it?")
     ]
     assert asked, "the human was never asked to BLOCK a bot's action"
-    assert "  1) [b]lock: cancel the action   2) [p]ass: let it stand\nBLOCK or pass (b/p, or board to see it)? " in out
+    answers = "  1) [b]lock: cancel the action   2) [p]ass: let it stand\n"
+    assert answers + "BLOCK or pass (b/p, or board to see it)? " in out
     assert re.search(r"ALL[+-]\d: who moves next", out)
     assert "REVAMP: a new lane 1 — move your token into it?" in out
     assert "A BLOCK may answer" not in out  # window_opened is noise
