@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from racedeck.cli.prompt import Prompter
+from racedeck.cli.prompt import Choice, Prompter, Undo, match_choice, normalise
+from racedeck.cli.setback_input import Typed, matches, read_typed
 from racedeck.cli.terminal_ui import TerminalUI, second_person
-from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.frozen import thaw
 from racedeck.core.game import Game
@@ -36,7 +37,7 @@ from racedeck.games.setback.cards import MOVEMENT_KINDS, parse_card_type
 from racedeck.games.setback.preview import landing, protected
 from racedeck.games.setback.view import SetbackView
 
-__all__ = ["SetbackUI", "card_style"]
+__all__ = ["SetbackUI", "card_style", "typed_form"]
 
 SEAT_COLOURS = ("bright_red", "bright_blue", "bright_green", "yellow", "magenta", "cyan")
 """One colour per seat, for tokens and names."""
@@ -70,6 +71,15 @@ FACE = 7
 FOLD_AT = 6
 """A card with more choices than this is shown folded by target (``Bot 2 to lane: 1) 1 …``)."""
 
+FREE_LEGEND = "* FREE: playable besides your one card"
+"""What the star on a card means, next to a hand that holds one (SB-3)."""
+
+BOARD_FREE_LEGEND = "* = FREE only in a hand"
+"""What a star on the board means (SB-3: a FREE card under a token acts as an ordinary one)."""
+
+EVENT_LINES = 3
+"""Lines kept free above a menu for what happened since the last question (80×24 in mind)."""
+
 
 def card_style(face: str) -> str:
     """The colour of a card face: green for plus, red for minus, one per action kind."""
@@ -83,20 +93,36 @@ def card_style(face: str) -> str:
     return ACTION_STYLES.get(card.kind, "")
 
 
+_Group = tuple[Text, Sequence[tuple[Any, str, str]]]
+"""A heading (a card, a token) and its choices: ``(value, label, sub-heading)``."""
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A line of a menu asked in two parts: the card (group) number ``index``, whose own choices
+    come next."""
+
+    index: int
+
+
+def _object_you(line: str) -> str:
+    """A player called "You" named after a word, as the object of a sentence, in lower case:
+    ``Bot 2 plays SKIP on you``, ``Bot 3 and you trade places`` (the subject keeps its capital)."""
+    return re.sub(r"\b([a-z]+) You\b(?!')", r"\1 you", line)
+
+
+def typed_form(action: object) -> str:
+    """How a person would type ``action``: ``TRADE P2 P3``, ``step P2 lane 1``, ``join``."""
+    if isinstance(action, Step) and action.lane < 0:
+        return f"step P{action.token + 1}"
+    return str(action).replace("<>", " ")
+
+
 def _is_free(face: str) -> bool:
     try:
         return parse_card_type(face).free
     except ValueError:
         return False
-
-
-_FILLER = frozenset({"lane", "before", "on", "in", "front", "of", "to", "into", "enter"})
-
-
-def _loose(text: str) -> tuple[str, ...]:
-    """A text form reduced to its words and numbers: ``trade p1 p3`` = ``TRADE P1<>P3``."""
-    words = re.findall(r"[a-z]+|[+-]\d|\d+|\*", text.lower())
-    return tuple(w for w in words if w not in _FILLER)
 
 
 class SetbackUI(TerminalUI):
@@ -199,14 +225,18 @@ class SetbackUI(TerminalUI):
             lines.append(line)
         lines.append(self._end_line("START", at_start, inner, "bold"))
         if view.rows_removed:
+            # SB-8: said once, beside the lane numbers when there is room for it.
             rows_word = "row" if view.rows_removed == 1 else "rows"
-            lines.append(
-                Text(
-                    f"{' ' * (LABEL + 1)}{view.rows_removed} {rows_word} removed: "
-                    "START has moved up",
-                    style="dim",
-                )
-            )
+            note = f"START moved up {view.rows_removed} {rows_word}"
+            if header.cell_len + len(note) <= self.width:
+                header.append(note, style="dim")
+            else:
+                lines.append(Text(f"{' ' * (LABEL + 1)}{note}", style="dim"))
+        if any(face.endswith("*") for row in view.grid for face in row):
+            # Where there is room; ? and the Board Action's question say it as well.
+            gap = 2 if header.plain.endswith(" ") else 4
+            if header.cell_len + gap + len(BOARD_FREE_LEGEND) <= self.width:
+                header.append(" " * gap + BOARD_FREE_LEGEND, style="dim")
         return Group(*lines)
 
     def _card_cell(self, face: str, seat: int | None, cell: int) -> Text:
@@ -243,32 +273,42 @@ class SetbackUI(TerminalUI):
 
     # -- around the board ------------------------------------------------------------------------
 
-    def render_players(self, view: SetbackView) -> RenderableType:
-        """One line per player: where the token is, cards in hand, SKIPs lying in front."""
+    def player_entry(self, view: SetbackView, seat: int, where: bool = True) -> Text:
+        """One player in a line: turn mark, token and name, SKIPs in front, and either where
+        the token is (``where``: no board above) or the cards in hand (the board shows where)."""
+        text = Text("▶" if seat == view.current and view.phase != "over" else " ", style="bold")
+        text.append_text(self.who(seat))
+        if where:
+            text.append(f" {self.where(view, seat)}")
+        if self.on_block(view, seat):
+            text.append(" ")
+            text.append("on BLOCK", style=ACTION_STYLES["BLOCK"])
+        if not where:  # a window's line (``where``) leaves the hands out: it is about the board
+            cards = view.hand_sizes[seat]
+            text.append(f"  {cards} card{'s' if cards != 1 else ''}", style="dim")
+        if view.skips[seat]:
+            text.append(" ")
+            text.append(f"SKIP×{view.skips[seat]}", style=ACTION_STYLES["SKIP"])
+        return text
+
+    def render_players(self, view: SetbackView, where: bool = True) -> RenderableType:
+        """The players side by side, as many to a line as the width allows: where each token is
+        (without a board above) or the cards in hand (under the board), SKIPs in front."""
+        entries = [self.player_entry(view, seat, where) for seat in range(view.players)]
+        widest = max(e.cell_len for e in entries)
+        across = max(1, min(len(entries), (self.width + 2) // (widest + 2)))
+        across = -(-len(entries) // -(-len(entries) // across))  # rows evenly filled: 3+3, not 5+1
         table = Table.grid(padding=(0, 2))
-        table.add_column()
-        table.add_column()
-        table.add_column()
-        table.add_column()
-        table.add_column()
-        for seat in range(view.players):
-            turn = Text("▶", style="bold") if seat == view.current else Text(" ")
-            where = Text(self.where(view, seat))
-            if self.on_block(view, seat):
-                where.append(" on BLOCK", style=ACTION_STYLES["BLOCK"])
-            hand = f"{view.hand_sizes[seat]} card{'s' if view.hand_sizes[seat] != 1 else ''}"
-            skips = Text()
-            if view.skips[seat]:
-                skips.append(" SKIP ", style=ACTION_STYLES["SKIP"])
-                skips.append(
-                    f" ×{view.skips[seat]} in front: loses the next turn"
-                    + ("s" if view.skips[seat] > 1 else "")
-                )
-            table.add_row(turn, self.who(seat), where, Text(hand, style="dim"), skips)
+        for _ in range(across):
+            table.add_column()
+        for first in range(0, len(entries), across):
+            row = entries[first : first + across]
+            table.add_row(*row, *[Text("")] * (across - len(row)))
         return table
 
-    def render_hand(self, view: SetbackView) -> Text:
-        """The viewer's own cards; FREE ones are marked."""
+    def render_hand(self, view: SetbackView, beside: Sequence[Text] = ()) -> Text:
+        """The viewer's own cards, what the ``*`` of a FREE card means when one is held, and
+        ``beside`` (the piles): packed into as few lines as the width allows."""
         text = Text()
         text.append("Your hand: ", style="bold")
         if not view.hand:
@@ -277,20 +317,33 @@ class SetbackUI(TerminalUI):
             if i:
                 text.append("  ")
             text.append(face, style=card_style(face))
-            if _is_free(face):
-                text.append(" FREE", style="italic dim")
-        return text
+        pieces = [text]
+        if any(face.endswith("*") for face in view.hand):
+            pieces.append(Text(FREE_LEGEND, style="dim"))
+        pieces.extend(piece for piece in beside if piece.plain)
+        out = pieces[0]
+        line = out.cell_len
+        for piece in pieces[1:]:
+            if line + 4 + piece.cell_len <= self.width:
+                out.append("    ")
+                line += 4 + piece.cell_len
+            else:
+                out.append("\n")
+                line = piece.cell_len
+            out.append_text(piece)
+        return out
 
     def render_status(self, view: SetbackView) -> Text:
-        """Whose turn, the phase, the piles."""
+        """The piles, and whose turn it is when the question below does not say it (another
+        seat's turn, a spectator)."""
         text = Text()
         if view.phase == "over":
-            text.append("Game over", style="bold")
-        else:
+            text.append("Game over   ", style="bold")
+        elif view.current != view.seat or not view.legal_actions:
             whose = "Your" if view.current == view.seat else f"{self.name(view.current)}'s"
             text.append(f"{whose} turn", style=self.seat_style(view.current))
-            text.append(f" · {PHASES.get(view.phase, view.phase)}")
-        text.append(f"   Draw pile {view.draw_size} · discards {len(view.discard)}", style="dim")
+            text.append(f" · {PHASES.get(view.phase, view.phase)}   ")
+        text.append(f"Draw pile {view.draw_size} · discards {len(view.discard)}", style="dim")
         if view.discard:
             text.append(" (top ", style="dim")
             text.append(view.discard[-1], style=card_style(view.discard[-1]))
@@ -305,6 +358,8 @@ class SetbackUI(TerminalUI):
         by = int(view.declared["player"])
         play = action_from_json(thaw(view.declared["play"]))
         text.append_text(self.declaration(by, view.declared["source"], play))
+        if isinstance(play, Play) and (effect := self.effect(view, by, play)):
+            text.append(f" {effect}", style="bold" if "FINISH" in effect else "")
         if view.blocks:
             text.append(" — BLOCKed by ")
             for i, seat in enumerate(view.blocks):
@@ -312,6 +367,16 @@ class SetbackUI(TerminalUI):
                     text.append(", then ")
                 text.append(self.name(seat), style=self.seat_style(seat))
         return text
+
+    def effect(self, view: SetbackView, seat: int, play: Play) -> str:
+        """Where a declared movement card would put its token, as ``→ row 3`` (for a window:
+        what a BLOCK would cancel); empty for other cards, whose declaration says it all."""
+        kind, amount = play.card.kind, play.card.amount
+        if kind == "MOVE":
+            return self._dest(view, seat, amount, entry=play.lane >= 0).strip()
+        if kind == "FOE" and play.target >= 0 and not self.on_block(view, play.target):
+            return self._dest(view, play.target, amount, entry=play.lane >= 0).strip()
+        return ""
 
     def declaration(self, seat: int, source: str, play: Play | Any) -> Text:
         """``Bot 2 plays FOE-2 on You`` or ``Bot 2's Board Action: SHIFT …`` (coloured)."""
@@ -323,20 +388,36 @@ class SetbackUI(TerminalUI):
         else:
             text.append(self.name(seat), style=self.seat_style(seat))
             text.append(" play " if you else " plays ")
-        text.append(self.game.describe_action(play, self.names), style="bold")
+        described = self.game.describe_action(play, self.names)
+        text.append(_object_you(described) if "You" in self.names else described, style="bold")
         return text
 
     def render(self, view: SetbackView) -> RenderableType:
-        """The whole table as the viewer sees it: board, players, piles, window, own hand."""
-        parts: list[RenderableType] = [self.render_board(view), Text(""), self.render_players(view)]
-        parts.append(self.render_status(view))
-        if view.window_open and view.declared is not None and not view.legal_actions:
+        """The whole table as the viewer sees it: board, players, piles, own hand.
+
+        When the viewer is asked in a BLOCK window the board is left out: nothing has moved
+        since it was last drawn but what the narration says, and a person holding a BLOCK is
+        asked after every declaration (SB-9), so a board each time would scroll the game away.
+        The players' line says where everyone stands; the question says what was declared.
+        """
+        if view.window_open and view.legal_actions:
+            parts: list[RenderableType] = [self.render_players(view)]
+            if view.seat is not None:
+                parts.append(self.render_hand(view))
+            return Group(*parts)
+        parts = [self.render_board(view), self.render_players(view, where=False)]
+        status = self.render_status(view)
+        if view.window_open and view.declared is not None:
+            parts.append(status)
             line = Text()
             line.append("BLOCK window · ", style="bold")
             line.append_text(self.declared_text(view))
             parts.append(line)
-        if view.seat is not None:
-            parts.append(self.render_hand(view))
+            status = Text()
+        if view.seat is not None:  # the piles beside the hand when they fit
+            parts.append(self.render_hand(view, [status]))
+        elif status.plain:
+            parts.append(status)
         return Group(*parts)
 
     def render_sheet(self, view: SetbackView) -> RenderableType | None:
@@ -349,14 +430,21 @@ class SetbackUI(TerminalUI):
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
         """Leave out the noise: ``window_opened`` (a window opens after every declaration, SB-9;
         when you may answer, you are asked; BLOCKs are narrated as they come), ``window_closed``
-        when nobody BLOCKed or the ``cancelled`` line follows, and what only the record keeps."""
+        when nobody BLOCKed or the ``cancelled`` line follows, and what only the record keeps.
+
+        The cards drawn by the player called "You" are named (``You draw ALL+2, BLOCK.``)
+        instead of counted; nobody else's are."""
         hidden = ("window_opened", "window_asked", "card_committed")
+        me = self.names.index("You") if "You" in self.names else None
+        mine = [e for e in events if e.kind == "cards_received" and e.audience == me]
+        drawn = {int(e.data["player"]) for e in mine}
         return [
             e
             for e in events
             if e.kind not in hidden
-            and e.is_public
+            and (e.is_public or e in mine)
             and not (e.kind == "window_closed" and (e.data["cancelled"] or not e.data["blocks"]))
+            and not (e.kind == "cards_drawn" and e.data["player"] in drawn)
         ]
 
     def describe_events(self, events: Sequence[Any]) -> list[str]:
@@ -374,7 +462,7 @@ class SetbackUI(TerminalUI):
         ]
         if "You" not in self.names:
             return lines
-        return [second_person(line) for line in lines]
+        return [_object_you(second_person(line)) for line in lines]
 
     # -- asking ----------------------------------------------------------------------------------
 
@@ -471,9 +559,12 @@ class SetbackUI(TerminalUI):
             elif isinstance(action, Block | Pass):
                 key, label = "window", "BLOCK it" if isinstance(action, Block) else "pass"
                 heading = Text()
+            elif isinstance(action, DiscardBlock):
+                key, label = "other", self.game.describe_action(action, self.names)
+                heading = self.face("BLOCK")
             else:
                 key, label = "other", self.game.describe_action(action, self.names)
-                heading = Text()
+                heading = Text("or", style="dim")
             groups.setdefault(key, (heading, []))[1].append((action, label, ""))
             splits.setdefault(key, []).append(split)
         out = []
@@ -490,7 +581,9 @@ class SetbackUI(TerminalUI):
 
     def _step_heading(self, view: SetbackView, seat: int) -> Text:
         text = self.who(seat)
-        text.append(f" ({self.where(view, seat)})", style="dim")
+        row, lane = view.tokens[seat]
+        where = f"row {row + 1}" if 0 <= row < view.rows and lane < 0 else self.where(view, seat)
+        text.append(f" ({where})", style="dim")
         return text
 
     def question(self, view: SetbackView) -> Text:
@@ -498,8 +591,9 @@ class SetbackUI(TerminalUI):
         legal = view.legal_actions
         text = Text()
         if view.window_open:
-            text.append_text(self.declared_text(view))
             own = view.declared is not None and int(view.declared["player"]) == view.seat
+            text.append("BLOCK window: ", style="bold")
+            text.append_text(self.declared_text(view))
             asked = (
                 "BLOCK the BLOCK?"
                 if view.blocks
@@ -507,17 +601,17 @@ class SetbackUI(TerminalUI):
                 if own
                 else "BLOCK it?"
             )
-            text.append(f" — {asked} ", style="bold")
-            text.append("[b]", style="bold")
-            text.append("lock / ")
-            text.append("[p]", style="bold")
-            text.append("ass")
-            cancels = (len(view.blocks) + 1) % 2 == 1
+            text.append(f" — {asked}", style="bold")
+            # SB-9: the last BLOCK played resolves first, so each BLOCK undoes the one below it.
+            cancels = len(view.blocks) % 2 == 0
+            text.append("\n  1) ")
+            text.append("[b]lock", style="bold")
             text.append(
-                "\n  (your BLOCK would "
-                + ("cancel the action)" if cancels else "cancel that BLOCK: the action stands)"),
-                style="dim",
+                ": cancel the action" if cancels else ": cancel that BLOCK (the action stands)"
             )
+            text.append("   2) ")
+            text.append("[p]ass", style="bold")
+            text.append(": let it stand" if cancels else ": the BLOCK stands")
             return text
         if view.phase == "step":
             ctx = view.context
@@ -552,23 +646,35 @@ class SetbackUI(TerminalUI):
             text.append("Board Action: ", style="bold")
             text.append("the ")
             text.append(face, style=card_style(face))
-            text.append(" under your token acts as if you played it. How?")
+            text.append(" under your token acts as if you played it")
+            # SB-3: a FREE card on the board is an ordinary card.
+            text.append(" (its * counts for nothing there). How?" if _is_free(face) else ". How?")
             return text
+        text.append("Hand Action: ", style="bold")
         if any(isinstance(a, DiscardBlock) for a in legal):
-            text.append("Hand Action: ", style="bold")
             text.append("you hold only BLOCK cards — discard one.")
         elif any(isinstance(a, EndHand) for a in legal):
-            text.append("Hand Action: ", style="bold")
-            text.append("another card, or end it? (one non-FREE card per turn)")
+            text.append(
+                "more FREE cards, or end?"
+                if view.nonfree_played
+                else "another card, or end? (one non-FREE card, any FREE ones)"
+            )
         else:
-            text.append("Hand Action: ", style="bold")
-            text.append("play a card (one non-FREE card per turn, FREE cards besides).")
+            text.append("play one card, plus any FREE ones (marked *, and DRAW).")
         return text
 
     def render_menu(self, view: SetbackView, width: int | None = None) -> tuple[Text, list[Any]]:
         """The numbered menu as text, and the actions in menu order (number ``i`` is ``[i-1]``)."""
+        return self.render_groups(self.menu(view), width)
+
+    def render_groups(
+        self,
+        groups: Sequence[_Group],
+        width: int | None = None,
+    ) -> tuple[Text, list[Any]]:
+        """Groups of ``(value, label, sub-heading)`` under their headings, numbered from 1:
+        the text, and the values in number order."""
         width = self.width if width is None else width
-        groups = self.menu(view)
         heading_width = max((g[0].cell_len for g in groups), default=0)
         heading_width = min(heading_width, max(width // 3, 8))
         out = Text()
@@ -612,56 +718,261 @@ class SetbackUI(TerminalUI):
                 out.append_text(row)
         return out, order
 
-    def ask_action(self, view: SetbackView, prompter: Prompter) -> Any:
-        """Ask by menu number or by the action's text form; a window is a plain block/pass."""
-        ask, console = prompter, prompter.console
-        legal = list(view.legal_actions)
-        console.print(self.question(view))
-        if view.window_open:
-            prompt = "BLOCK or pass (b/p): "
-            words = {"b": Block(), "block": Block(), "p": Pass(), "pass": Pass()}
-            order: list[Any] = [a for a in (Block(), Pass()) if a in legal]  # by number too
-        else:
-            menu, order = self.render_menu(view, console.width)
-            console.print(menu)
-            example = str(order[0]) if order else ""
-            prompt = f"Your choice (number, or text like {example!r}): "
-            words = {"e": EndHand(), "end": EndHand()}
-        hint = (
-            "Type b to BLOCK or p to pass."
-            if view.window_open
-            else f"Type a number from 1 to {len(order)}."
+    def fold(self, groups: Sequence[_Group], width: int, room: int) -> list[_Group]:
+        """The first part of a menu too long for ``room`` lines: the cards (or tokens) with the
+        most lines are folded, one by one, into a line ``N choices…`` that opens their own
+        menu, until the menu fits (or every card with several choices is folded)."""
+        out = list(groups)
+        while len(self.render_groups(out, width)[0].plain.splitlines()) > room:
+            open_ones = [
+                i
+                for i, (_, options) in enumerate(out)
+                if len(options) > 1 and not isinstance(options[0][0], _Part)
+            ]
+            if not open_ones:
+                break
+            lines = {
+                i: len(self.render_groups([out[i]], width)[0].plain.splitlines()) for i in open_ones
+            }
+            widest = max(open_ones, key=lambda i: (lines[i], len(out[i][1])))
+            heading, options = out[widest]
+            out[widest] = (heading, [(_Part(widest), f"{len(options)} choices…", "")])
+        return out
+
+    def forms_help(self, view: SetbackView, order: Sequence[Any]) -> str:
+        """What the menu prompt accepts (shown by ``?``), for the choices on screen now."""
+        examples: dict[str, str] = {}
+        me = view.seat if view.seat is not None else view.current
+        for action in view.legal_actions:
+            if isinstance(action, Play):
+                key = action.card.name
+            elif isinstance(action, Step):
+                key = f"step {action.lane >= 0}"
+            else:
+                key = type(action).__name__
+            examples.setdefault(key, typed_form(action))
+        if view.phase == "step" and view.context.get("kind") == "join":
+            examples = {"join": "join (into the new lane)", "stay": "stay"}
+        players = ", ".join(
+            f"P{seat + 1} = {self.name(seat)}"
+            + (" (or you)" if seat == me and self.name(seat).lower() != "you" else "")
+            for seat in range(view.players)
         )
+        lines = [
+            f"Type a number from 1 to {len(order)}, or the choice as text, e.g. "
+            + " · ".join(examples.values())
+            + ".",
+            "Leave out a player or lane that only one choice fits (MOVE+1 alone when only one "
+            "lane is open); case and spaces do not matter.",
+            f"Players: {players} (board label or name). Lanes: lane 1 to lane {view.lanes}, or L1.",
+            "* marks a FREE card: any number of FREE cards may be played besides your one "
+            "non-FREE card (on the board a * counts for nothing).",
+        ]
+        return "\n".join(lines)
+
+    def ask_action(self, view: SetbackView, prompter: Prompter) -> Any:
+        """Ask by menu number or by the action's text form; a window is a plain block/pass.
+
+        A menu too long for the screen is asked in two parts for its longest cards, the card
+        and then its target or lane; ``undo`` at the second part goes back to the first."""
+        console = prompter.console
+        if view.window_open:
+            return self.ask_window(view, prompter)
+        console.print(self.question(view))
+        groups = self.menu(view)
+        first = self.fold(groups, console.width, self.menu_room(view, console))
+        return self.ask_in_parts(view, prompter, groups, first)
+
+    def menu_room(self, view: SetbackView, console: Console) -> int:
+        """Lines left for the menu under the table and question, keeping a few for events."""
+        used = len(console.render_lines(Group(self.render(view), self.question(view))))
+        return max(console.height - used - 1 - EVENT_LINES, 4)
+
+    @staticmethod
+    def prompt_text(order: Sequence[Any], view: SetbackView | None = None) -> str:
+        """``Your choice (1-8, or text like FOE-2 P2): ``; ``join or stay`` after REVAMP."""
+        if view is not None and view.phase == "step" and view.context.get("kind") == "join":
+            return f"Your choice (1-{len(order)}, or join / stay): "
+        example = next((typed_form(a) for a in order if not isinstance(a, _Part)), "")
+        return f"Your choice (1-{len(order)}, or text like {example}): "
+
+    def ask_in_parts(
+        self,
+        view: SetbackView,
+        prompter: Prompter,
+        groups: Sequence[_Group],
+        first: Sequence[_Group],
+    ) -> Any:
+        """Ask from the menu ``first``; a folded card (``N choices…``) opens the menu of its
+        choices, where ``undo`` goes back. Text naming one whole choice is taken at once."""
+        console = prompter.console
         while True:
-            answer = ask(prompt).strip()
-            key = answer.lower()
+            menu, order = self.render_groups(first, console.width)
+            console.print(menu)
+            picked = self.read_choice(view, prompter, order, self.prompt_text(order, view))
+            if not isinstance(picked, _Part):
+                return picked
+            heading, options = groups[picked.index]
+            sub_menu, sub_order = self.render_groups([(heading, options)], console.width)
+            console.print(sub_menu)
+            try:
+                return self.read_choice(
+                    view,
+                    prompter,
+                    sub_order,
+                    f"Which {heading.plain}? (1-{len(sub_order)}, undo for another card): ",
+                    undo=True,
+                )
+            except Undo:
+                console.print(self.question(view))
+
+    def read_choice(
+        self,
+        view: SetbackView,
+        prompter: Prompter,
+        order: Sequence[Any],
+        prompt: str,
+        undo: bool = False,
+    ) -> Any:
+        """Read one of ``order`` (by number) or a legal action (by text) until one is named.
+
+        Text is matched against the choices of ``order`` first (a card's own menu), then
+        against every legal action, so a whole choice typed anywhere is taken."""
+        console = prompter.console
+        shown = [a for a in order if not isinstance(a, _Part)]
+        forms = self.forms_help(view, order)
+        me = view.seat if view.seat is not None else view.current
+        while True:
+            answer = prompter.line(prompt, forms, undo)
+            key = answer.strip()
             if key.isdigit() and 1 <= int(key) <= len(order):
                 return order[int(key) - 1]
-            if key in words and words[key] in legal:
-                return words[key]
-            loose = [a for a in legal if _loose(str(a)) == _loose(answer)]
-            if _loose(answer) and len(loose) == 1:
-                return loose[0]
-            if not key:
-                problem = "Please choose."
-            elif key.isdigit():
-                problem = f"There is no choice {key}."
+            typed = read_typed(answer, self.names, me)
+            found: list[Any] = []
+            for scope in (shown, view.legal_actions) if undo else (view.legal_actions,):
+                found = [a for a in scope if str(a).lower() == " ".join(key.lower().split())]
+                if not found and isinstance(typed, Typed) and not typed.empty:
+                    found = [a for a in scope if matches(typed, a, me)]
+                if found:
+                    break
+            if len(found) == 1:
+                return found[0]
+            console.print(self.refusal(view, answer, typed, found, order))
+
+    def refusal(
+        self,
+        view: SetbackView,
+        answer: str,
+        typed: Typed | str,
+        found: Sequence[Any],
+        order: Sequence[Any],
+    ) -> Text:
+        """Why ``answer`` named no single choice, and what to type instead."""
+        count = len(order)
+        shown = answer.strip() if len(answer.strip()) <= 30 else answer.strip()[:29] + "…"
+        numbers = {a: i for i, a in enumerate(order, 1)}
+
+        advice = f"Type a number from 1 to {count}" if count > 1 else "Type 1"
+        if not shown:
+            problem = "Please choose."
+        elif shown.isdigit():
+            problem = f"There is no choice {shown}."
+        elif isinstance(typed, str):
+            inside = f" (in {shown})" if typed != shown.lower() else ""
+            problem = f"Cannot read {typed}{inside} as a card, player or lane."
+        elif found:
+            problem = f"{shown} could be {self.listing(view, found, numbers)}."
+            advice = "Type one of these numbers, or add the player or lane"
+        elif bad := [p + 1 for p in typed.players if not 0 <= p < view.players]:
+            problem = f"There is no player P{bad[0]}: players are P1 to P{view.players}."
+        elif typed.lane is not None and not 0 <= typed.lane < view.lanes:
+            problem = f"There is no lane {typed.lane + 1}: lanes are 1 to {view.lanes}."
+        else:
+            same = (
+                [a for a in view.legal_actions if isinstance(a, Play) and a.card.kind == typed.kind]
+                if typed.kind
+                else []
+            )
+            if typed.kind and not same:
+                problem = f"{shown}: no {typed.kind} card among the choices now."
+            elif same:
+                problem = (
+                    f"{shown} is not possible now; {typed.kind} can be "
+                    f"{self.listing(view, same, numbers)}."
+                )
             else:
-                try:
-                    action = self.game.parse_action(answer, view)
-                except IllegalAction as exc:
-                    problem = f"{answer!r}: {exc.reason}."
-                else:
-                    if action in legal:
-                        return action
-                    problem = f"{answer!r} is not possible now."
-            console.print(Text.assemble((problem, "red"), " ", hint))
+                problem = f"{shown} is not one of the choices."
+        return Text.assemble((problem, "red"), " ", advice + " (? for help).")
+
+    def listing(self, view: SetbackView, actions: Sequence[Any], numbers: dict[Any, int]) -> str:
+        """``2) enter lane 1, 3) enter lane 2 or 4) enter lane 3``: menu numbers and labels (the
+        card named only when they differ); many choices as a range of numbers."""
+        nums = [numbers.get(a, 0) for a in actions]
+        if len(actions) > 4:
+            return f"any of {len(actions)} choices" + (
+                f", {min(nums)} to {max(nums)}" if all(nums) else ""
+            )
+        cards = {a.card for a in actions if isinstance(a, Play)}
+        items = [
+            (f"{n}) " if n else "")
+            + (
+                self.play_label(view, a)
+                if len(cards) == 1 and isinstance(a, Play)
+                else self.short_label(view, a)
+            )
+            for n, a in zip(nums, actions, strict=True)
+        ]
+        return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+    def short_label(self, view: SetbackView, action: Any) -> str:
+        """An action as the refusal names it: ``MOVE+1 enter lane 2 → row 1``."""
+        if isinstance(action, Play):
+            return f"{action.card.name} {self.play_label(view, action)}"
+        if isinstance(action, Step):
+            return self.step_label(view, action)
+        return self.game.describe_action(action, self.names)
+
+    def ask_window(self, view: SetbackView, prompter: Prompter) -> Any:
+        """SB-9: BLOCK or pass, by ``b``/``block``, ``p``/``pass`` or 1/2."""
+        console = prompter.console
+        console.print(self.question(view))
+        choices = [
+            c
+            for c in (
+                Choice[SetbackAction](Block(), "BLOCK", ("b", "block")),
+                Choice[SetbackAction](Pass(), "pass", ("p", "pass")),
+            )
+            if c.value in view.legal_actions
+        ]
+        cancels = len(view.blocks) % 2 == 0
+        held = sum(1 for face in view.hand if face == "BLOCK")
+        forms = (
+            "Type b, block or 1 to play a BLOCK from your hand: it "
+            + (
+                "cancels the action"
+                if cancels
+                else "cancels the BLOCK before it, so the action stands"
+            )
+            + "; another player may BLOCK your BLOCK in turn. Type p, pass or 2 to let "
+            + ("it" if cancels else "the BLOCK")
+            + f" stand. You hold {held} BLOCK{'s' if held != 1 else ''}; a BLOCK played is "
+            "not replaced. Type board to see the board."
+        )
+        while True:
+            answer = prompter.line("BLOCK or pass (b/p, or board to see it)? ", forms)
+            if normalise(answer) == "board":
+                console.print(self.render_board(view))
+                continue
+            found = match_choice(answer, choices)
+            if len(found) == 1:
+                return found[0].value
+            console.print(Prompter.refusal(answer, choices, found, "Type b to BLOCK or p to pass"))
 
     # -- the end ---------------------------------------------------------------------------------
 
     def render_outcome(self, view: SetbackView, outcome: Any) -> RenderableType:
         """The final board, the winner and how far everyone got."""
-        parts: list[RenderableType] = [self.render_board(view), Text("")]
+        parts: list[RenderableType] = [self.render_board(view)]
         for seat in sorted(outcome.winners):
             line = Text("🏆 ")
             line.append_text(self.who(seat))
@@ -672,10 +983,14 @@ class SetbackUI(TerminalUI):
                 style="bold",
             )
             parts.append(line)
-        table = Table(title="Result", title_justify="left")
-        table.add_column("rank", justify="right")
-        table.add_column("player")
-        table.add_column("reached")
+        # No box: the board above and the result below fit 80×24 with six players.
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right")
+        table.add_column()
+        table.add_column()
+        table.add_row(
+            Text("rank", style="dim"), Text("player", style="dim"), Text("reached", style="dim")
+        )
         for seat in sorted(range(view.players), key=lambda s: (outcome.ranks[s], s)):
             table.add_row(str(outcome.ranks[seat]), self.who(seat), self.where(view, seat))
         parts.append(table)

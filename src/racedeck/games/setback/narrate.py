@@ -119,7 +119,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
     if kind == "finished":
         if d.get("wins", True):
             return f"{_n(names, d['player'])} reaches FINISH and wins!"
-        return f"{_n(names, d['player'])} also reaches FINISH, too late to win."
+        return f"{_n(names, d['player'])} reaches FINISH as well, too late to win."
     if kind == "no_effect":
         return f"No effect on {_n(names, d['player'])} ({d['why']})."
     if kind == "traded":
