@@ -48,11 +48,14 @@ class TerminalPlayer:
         self.ui = ui
         self.prompter = prompter
         self.console = prompter.console
+        self.asked = False
+        """Whether the person was asked since the last events were shown."""
 
     def act(self, view: Any) -> Any:
         """Draw the table as the seat sees it and read one legal action."""
         self.console.print()
         self.console.print(self.ui.render(view))
+        self.asked = True
         return self.ui.ask_action(view, self.prompter)
 
 
@@ -77,10 +80,12 @@ def play_in_terminal(
     names = [human_name if seat == human_seat else f"Bot {seat + 1}" for seat in range(n)]
     ui = ui_for(game, names)
     ui.width = console.width
+    ui.seat = human_seat
     prompter = Prompter(ask, console, rules_reader(game.spec.id))
     table = Table(game, seed, meta={"names": names, "human_seat": human_seat})
+    person = TerminalPlayer(ui, prompter)
     players: list[Player] = [
-        TerminalPlayer(ui, prompter)
+        person
         if seat == human_seat
         else make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
         for seat in range(n)
@@ -95,7 +100,9 @@ def play_in_terminal(
         shown = ui.visible_events(feed(transition.events, human_seat))
         if not shown:
             return
-        console.print()
+        if person.asked:  # one blank line after the person's prompt; bots' moves run on
+            console.print()
+            person.asked = False
         scored = [e for e in shown if e.kind in ui.stage_end_kinds]
         sheet_after = scored[-1] if scored and not table.is_over else None
         for event in shown:

@@ -421,6 +421,7 @@ def replay_cmd(
         raise fail("--seat and --spectator each choose the view: give one of them")
     viewer = None if spectator else seat - 1 if seat is not None else _default_viewer(record, n)
     ui = ui_for(game, names)
+    ui.seat = viewer
     ui.width = console.width
     frames = build_frames(game, record, steps, ui, viewer)
     whose = (

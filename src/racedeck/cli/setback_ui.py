@@ -435,7 +435,7 @@ class SetbackUI(TerminalUI):
         The cards drawn by the player called "You" are named (``You draw ALL+2, BLOCK.``)
         instead of counted; nobody else's are."""
         hidden = ("window_opened", "window_asked", "card_committed")
-        me = self.names.index("You") if "You" in self.names else None
+        me = self.seat
         mine = [e for e in events if e.kind == "cards_received" and e.audience == me]
         drawn = {int(e.data["player"]) for e in mine}
         return [
@@ -450,7 +450,7 @@ class SetbackUI(TerminalUI):
     def describe_events(self, events: Sequence[Any]) -> list[str]:
         """One line per event, in the second person for a player called "You". Only what the
         table sees: public events, and the private ones of the seat called "You"."""
-        me = self.names.index("You") if "You" in self.names else None
+        me = self.seat
         events = [e for e in events if e.visible_to(me)]
         lines = [
             self.declaration(e.data["player"], e.data["source"], action_from_json(e.data["play"]))

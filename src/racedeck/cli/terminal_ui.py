@@ -86,6 +86,9 @@ class TerminalUI:
     def __init__(self, game: Game[Any, Any, Any], names: Sequence[str]) -> None:
         self.game = game
         self.names = tuple(names)
+        self.seat: int | None = self.names.index("You") if "You" in self.names else None
+        """The seat of the person at this screen (``None``: a spectator); their private
+        events are shown. Callers that know it set it (``racedeck play --name``)."""
 
     def render(self, view: Any) -> RenderableType:
         """The table as the seat sees it: the view's common header (move, scores, who acts)."""
