@@ -48,9 +48,12 @@ class TerminalPlayer:
         self.ui = ui
         self.prompter = prompter
         self.console = prompter.console
+        self.acted = False
+        """True from the person's answer until the play loop has shown what followed it."""
 
     def act(self, view: Any) -> Any:
         """Draw the table as the seat sees it and read one legal action."""
+        self.acted = True
         self.console.print()
         self.console.print(self.ui.render(view))
         return self.ui.ask_action(view, self.prompter)
@@ -79,8 +82,9 @@ def play_in_terminal(
     ui.width = console.width
     prompter = Prompter(ask, console, rules_reader(game.spec.id))
     table = Table(game, seed, meta={"names": names, "human_seat": human_seat})
+    person = TerminalPlayer(ui, prompter)
     players: list[Player] = [
-        TerminalPlayer(ui, prompter)
+        person
         if seat == human_seat
         else make_bot(bot_names[seat], game, seat, derive_seed(seed, 1, seat))
         for seat in range(n)
@@ -95,10 +99,15 @@ def play_in_terminal(
         shown = ui.visible_events(feed(transition.events, human_seat))
         if not shown:
             return
-        console.print()
+        if person.acted:  # one blank line after the prompt; what the bots do follows closely
+            console.print()
+            person.acted = False
         scored = [e for e in shown if e.kind in ui.stage_end_kinds]
         sheet_after = scored[-1] if scored and not table.is_over else None
         for event in shown:
+            waiting = ui.pause_before(event)
+            if waiting is not None:  # what came before fills the screen
+                prompter.pause(waiting)
             for line in ui.describe_events([event]):
                 console.print(line)
             if event is sheet_after:  # the sheet before the next stage's first events
