@@ -425,7 +425,7 @@ def test_a_replay_that_never_asks_draws_everything() -> None:
     assert said.startswith("Stage 1/5 · round") and "Your hand:" in said
 
 
-def _screens(players: int, answer: str, **options: Any) -> list[list[str]]:
+def _screens(record: Path, players: int, answer: str, **options: Any) -> list[list[str]]:
     """A whole game at 80 columns, cut into screens: the lines printed from one prompt to the
     next, that prompt included (the prompt is echoed with its answer, as a terminal shows)."""
     game = racedeck.make("why-first", players=players, **options)
@@ -437,7 +437,7 @@ def _screens(players: int, answer: str, **options: Any) -> list[list[str]]:
         return reply
 
     bots = ["human"] + ["heuristic"] * (players - 1)
-    assert play_in_terminal(game, 3, 0, bots, Path("/dev/null"), console, ask) == 0
+    assert play_in_terminal(game, 3, 0, bots, record, console, ask) == 0
     screens: list[list[str]] = [[]]
     for line in console.export_text().splitlines():
         screens[-1].append(line)
@@ -456,10 +456,12 @@ def _screens(players: int, answer: str, **options: Any) -> list[list[str]]:
         (6, "1", {"variant": "tactical"}),
     ],
 )
-def test_every_screen_fits_80_by_24(players: int, answer: str, options: dict[str, str]) -> None:
+def test_every_screen_fits_80_by_24(
+    players: int, answer: str, options: dict[str, str], tmp_path: Path
+) -> None:
     """Between two prompts (the events, the board or the stage's sheet, and the prompt) at
     most 23 lines are printed, so on 80×24 nothing the person must read scrolls away."""
-    screens = _screens(players, answer, **options)
+    screens = _screens(tmp_path / "game.json", players, answer, **options)
     assert len(screens) > 20
     assert max(len(s) for s in screens[1:]) <= 23, max(screens[1:], key=len)
     assert max(len(line) for s in screens for line in s) <= 80
