@@ -224,7 +224,7 @@ def test_with_leo_the_figure_list_shows_his_board_label() -> None:
     ui, view = _base(players=2, seed=4)
     _, said = _ask(ui, view, "-1", "?", "L")
     assert "-1 in front of whom?  1 You  2 Bot 2  L Leo" in said
-    assert "Figure (1–2, L or a name; undo to change the card): " in said
+    assert "Figure (1, 2, L or a name; undo to change the card): " in said
     assert "(you, bot 2, leo)" in said
 
 
@@ -283,6 +283,7 @@ def test_a_tactical_value_held_twice_asks_which() -> None:
     action, said = _ask(ui, view, f"{value:+d}", f"#{cards[1]}")
     assert action == CommitCard(cards[1])
     assert f"{value:+d} could be {value:+d} #{cards[0]} or {value:+d} #{cards[1]}." in said
+    assert "Say which by its list number or white number (? for help)." in said
 
 
 def test_a_tactical_figure_on_the_commit_line_is_explained() -> None:

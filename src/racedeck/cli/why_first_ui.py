@@ -93,8 +93,10 @@ class WhyFirstUI(TerminalUI):
         return text
 
     def _figure_range(self, view: WhyFirstView) -> str:
-        last = f"1–{view.players}" if view.players > 1 else "1"
-        return f"{last}, L" if view.has_leo else last
+        """The board labels, as a prompt names them: ``1–4``; ``1, 2, L`` with Leo."""
+        if view.has_leo or view.players < 3:
+            return ", ".join(self._letter(f, view) for f in range(len(view.positions)))
+        return f"1–{view.players}"
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -273,6 +275,7 @@ class WhyFirstUI(TerminalUI):
         positions = tuple(event.data["positions"])
         final = replace(view, positions=positions)
         return Group(
+            Text(""),
             Text(f"Stage {event.data['stage']} ended like this:", style="bold"),
             self.render_track(final, self.width, legend=False),
             self.render_scores(view, positions),
@@ -464,7 +467,10 @@ class WhyFirstUI(TerminalUI):
                 )
                 continue
             found = first if rest.strip() else whole
-            prompter.console.print(prompter.refusal(answer, choices, found, hint))
+            which = hint
+            if len(found) > 1:  # two cards of one value (tactical): the white number tells
+                which = "Say which by its list number or white number"
+            prompter.console.print(prompter.refusal(answer, choices, found, which))
 
     def _ask_target(self, view: WhyFirstView, prompter: Prompter, value: int) -> int:
         """In front of whose figure ``value`` goes; ``undo`` raises :class:`Undo`."""
