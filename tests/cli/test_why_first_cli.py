@@ -8,6 +8,7 @@ in the tactical variant only, WF-2/WF-10), a figure its board label or its name.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -357,6 +358,8 @@ def _cli_game(tmp_path: Path, args: list[str], forms: list[str]) -> str:
     saved = load_record(record)
     assert len(list(racedeck.replay(saved))) == len(saved.actions) > 0
     assert "Game over" in result.output and "The second-highest total wins:" in result.output
+    # The narration speaks to "You" in the second person.
+    assert not re.search(r"\bYou (moves|scores|has|is|plays)\b|\bYou's\b", result.output)
     return result.output
 
 
@@ -377,6 +380,7 @@ def test_a_whole_tactical_game_typed_in_every_form(tmp_path: Path) -> None:
     out = _cli_game(tmp_path, ["--players", "3", "--variant", "tactical"], TACTICAL_FORMS)
     assert "In the tactical variant the figure is chosen after the reveal" in out
     assert "moves whom?" in out and "Commit which card?" in out
+    assert "You move your own figure:" in out and "You move Bot " in out
 
 
 # -- the screens ---------------------------------------------------------------------------------

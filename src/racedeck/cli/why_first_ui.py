@@ -36,8 +36,8 @@ _WHITE_NUMBERS_BASE = (
 )
 
 
-_OWN_FIGURE = re.compile(r"^You moves? You:")
-"""A tactical move of one's own figure (WF-10), as narrated for a player called "You"."""
+_YOU_MOVE = re.compile(r"^You moves? (?:(You):|(\S))")
+"""A tactical move by a player called "You" (WF-10): "You moves Bot 2" and "You moves You"."""
 
 
 class WhyFirstUI(TerminalUI):
@@ -336,8 +336,7 @@ class WhyFirstUI(TerminalUI):
                 )
             else:
                 lines.extend(
-                    _OWN_FIGURE.sub("You move your own figure:", line)
-                    for line in super().describe_events([event])
+                    _YOU_MOVE.sub(_you_move, line) for line in super().describe_events([event])
                 )
         return lines
 
@@ -517,6 +516,10 @@ class WhyFirstUI(TerminalUI):
         if view.seat is not None and names[view.seat] != "you":
             names.insert(0, "you")
         return ", ".join(names)
+
+
+def _you_move(match: re.Match[str]) -> str:
+    return "You move your own figure:" if match.group(1) else f"You move {match.group(2)}"
 
 
 def _packed(entries: list[Text], width: int, gap: str) -> list[Text]:
