@@ -251,12 +251,11 @@ def test_a_chosen_name_is_a_figure_name_and_you_still_works() -> None:
 def test_the_tactical_hand_shows_values_and_white_numbers() -> None:
     ui, commit, _ = _tactical_views()
     _, said = _ask(ui, commit, "1")
-    listed = [f"{i}) {commit.card_values[c - 1]:+d} #{c}" for i, c in enumerate([5, 9], 1)]
-    assert "Your cards:" in said and "#" in said
     cards = sorted(commit.hand, key=lambda c: (commit.card_values[c - 1], c))
-    assert listed[0].split(")")[0] == "1"
-    for i, card in enumerate(cards, 1):
-        assert f"{i}) {commit.card_values[card - 1]:+d} #{card}" in said
+    listed = "   ".join(
+        f"{i}) {commit.card_values[card - 1]:+d} #{card}" for i, card in enumerate(cards, 1)
+    )
+    assert f"Your cards:   {listed}" in said
 
 
 def test_tactical_commit_by_list_number_value_or_white_number() -> None:
@@ -264,7 +263,7 @@ def test_tactical_commit_by_list_number_value_or_white_number() -> None:
     cards = sorted(commit.hand, key=lambda c: (commit.card_values[c - 1], c))
     top = cards[-1]
     value = commit.card_values[top - 1]
-    assert commit.card_values.count(value) and commit.hand_values.count(value) == 1
+    assert commit.hand_values.count(value) == 1  # so that its value names one card
     assert _ask(ui, commit, str(len(cards)))[0] == CommitCard(top)
     assert _ask(ui, commit, f"#{top}")[0] == CommitCard(top)
     assert _ask(ui, commit, f"# {top}")[0] == CommitCard(top)
