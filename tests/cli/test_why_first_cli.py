@@ -368,6 +368,7 @@ def test_a_whole_base_game_typed_in_every_form(tmp_path: Path) -> None:
     assert "White numbers (#32) only count in the tactical variant" in out
     assert "Press Enter for round 5, played automatically" in out
     assert "Stage 1 ended like this:" in out and "Traceback" not in out
+    assert "hand for stage" not in out  # the card list under the board shows it
 
 
 def test_a_whole_game_with_leo_typed_in_every_form(tmp_path: Path) -> None:

@@ -92,7 +92,9 @@ def play_in_terminal(
 
     def show(table: Table, transition: Transition[Any] | None) -> None:
         if transition is None:
-            for line in ui.describe_events(feed(table.history[0][1], human_seat)):
+            for line in ui.describe_events(
+                ui.visible_events(feed(table.history[0][1], human_seat))
+            ):
                 console.print(line)
             return
         save_record(table.record, record_path)

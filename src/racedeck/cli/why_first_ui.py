@@ -306,9 +306,10 @@ class WhyFirstUI(TerminalUI):
         return None
 
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
-        """As the base class; in the base game the automatic last round's reveal is left out
-        too: every card goes in front of its owner (WF-5) and the moves show each one."""
-        shown = super().visible_events(events)
+        """As the base class, without the new hand (the next screen lists it); in the base
+        game the automatic last round's reveal is left out too: every card goes in front of
+        its owner (WF-5) and the moves show each one."""
+        shown = [e for e in super().visible_events(events) if e.kind != "hand_dealt"]
         if self.tactical:
             return shown
         return [
