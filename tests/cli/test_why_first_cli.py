@@ -158,6 +158,17 @@ def test_a_wrong_figure_is_asked_again() -> None:
     assert "leo is not one of the choices." in said  # no Leo with four players
 
 
+def test_the_card_prompt_gives_examples_from_the_hand() -> None:
+    ui, view = _base()
+    _, said = _ask(ui, view, "1 1")
+    assert "Which card? (1–5 or a value like +5; +5 2 names the figure too): 1 1" in said
+    _, commit, _ = _tactical_views()
+    top = max(commit.hand, key=lambda c: (commit.card_values[c - 1], c))
+    value = commit.card_values[top - 1]
+    _, said = _ask(_tactical_views()[0], commit, "1")
+    assert f"Commit which card? (1–5, a value like {value:+d}, or #{top}): 1" in said
+
+
 def test_undo_at_the_figure_prompt_goes_back_to_the_card() -> None:
     ui, view = _base()
     action, said = _ask(ui, view, "+5", "undo", "+2", "2")
@@ -268,6 +279,9 @@ def test_tactical_commit_by_list_number_value_or_white_number() -> None:
     assert _ask(ui, commit, f"#{top}")[0] == CommitCard(top)
     assert _ask(ui, commit, f"# {top}")[0] == CommitCard(top)
     assert _ask(ui, commit, f"{value:+d}")[0] == CommitCard(top)
+    missing = next(c for c in range(1, 33) if c not in commit.hand)
+    _, said = _ask(ui, commit, f"#{missing}", "+9", "1")
+    assert f"You hold no #{missing}. Your cards: " in said and "You hold no +9." in said
 
 
 def test_a_tactical_value_held_twice_asks_which() -> None:

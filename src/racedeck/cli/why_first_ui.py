@@ -420,12 +420,17 @@ class WhyFirstUI(TerminalUI):
         figures = self.figure_choices(view)
         forms = self._card_forms(view)
         count = len(choices)
+        # Examples from the person's own hand: the last card of the list.
+        value = choices[-1].label.split()[0]
         if view.tactical:
-            prompt = f"Commit which card? (1–{count}, a value like +3, or #32): "
-            hint = f"Type 1 to {count}, a value like +3 or a white number like #32"
+            white = f"#{choices[-1].value}"
+            prompt = f"Commit which card? (1–{count}, a value like {value}, or {white}): "
+            hint = f"Type 1 to {count}, a value like {value} or a white number like {white}"
         else:
-            prompt = f"Which card? (1–{count} or a value like +3; +3 2 names the figure too): "
-            hint = f"Type 1 to {count} or a value like +3"
+            prompt = (
+                f"Which card? (1–{count} or a value like {value}; {value} 2 names the figure too): "
+            )
+            hint = f"Type 1 to {count} or a value like {value}"
         while True:
             answer = prompter.line(prompt, forms)
             head, _, rest = answer.replace(">", " ").partition(" ")
@@ -459,11 +464,12 @@ class WhyFirstUI(TerminalUI):
                     )
                 )
                 continue
-            value = normalise(head if rest.strip() else answer)
-            if re.fullmatch(r"[+-]\d+", value) and not first and not whole:
+            typed = normalise(head if rest.strip() else answer)
+            if re.fullmatch(r"[+-]\d+|#\d+", typed) and not first and not whole:
+                card = typed if typed.startswith("#") else f"{int(typed):+d}"
                 held = "  ".join(c.label for c in choices)
                 prompter.console.print(
-                    Text.assemble((f"You hold no {int(value):+d}.", "red"), f" Your cards: {held}.")
+                    Text.assemble((f"You hold no {card}.", "red"), f" Your cards: {held}.")
                 )
                 continue
             found = first if rest.strip() else whole
