@@ -370,7 +370,7 @@ def _cli_game(tmp_path: Path, args: list[str], forms: list[str]) -> str:
     assert result.exit_code == 0, result.output
     saved = load_record(record)
     assert len(list(racedeck.replay(saved))) == len(saved.actions) > 0
-    assert "Game over" in result.output and "The second-highest total wins:" in result.output
+    assert "Game over" in result.output and "Second-highest total wins (WF-7):" in result.output
     # The narration speaks to "You" in the second person.
     assert not re.search(r"\bYou (moves|scores|has|is|plays)\b|\bYou's\b", result.output)
     return result.output

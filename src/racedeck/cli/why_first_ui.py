@@ -287,7 +287,7 @@ class WhyFirstUI(TerminalUI):
         won = " and ".join(names[w] for w in sorted(outcome.winners))
         return Group(
             self.render_scores(view, outcome=outcome),
-            Text(f"The second-highest total wins: {won}.", style="bold"),
+            Text(f"Second-highest total wins (WF-7): {won}.", style="bold"),
         )
 
     # -- events ------------------------------------------------------------------------------
@@ -306,10 +306,12 @@ class WhyFirstUI(TerminalUI):
         return None
 
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
-        """As the base class, without the new hand (the next screen lists it); in the base
-        game the automatic last round's reveal is left out too: every card goes in front of
-        its owner (WF-5) and the moves show each one."""
-        shown = [e for e in super().visible_events(events) if e.kind != "hand_dealt"]
+        """As the base class, without the new hand (the next screen lists it) and the game's
+        end (the final score sheet says it); in the base game the automatic last round's
+        reveal is left out too: every card goes in front of its owner (WF-5) and the moves
+        show each one."""
+        said_elsewhere = {"hand_dealt", "game_over"}
+        shown = [e for e in super().visible_events(events) if e.kind not in said_elsewhere]
         if self.tactical:
             return shown
         return [
