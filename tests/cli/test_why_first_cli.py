@@ -420,6 +420,30 @@ def test_the_track_uses_four_columns_a_space_when_there_is_room() -> None:
     assert ruler.split() == [str(s) for s in range(-12, 17)]
 
 
+@pytest.mark.parametrize(
+    ("low", "high", "width"), [(-12, 16, 60), (-5, 5, 80), (-30, 40, 80), (-64, 64, 100)]
+)
+def test_any_track_fits_its_width_and_shows_every_figure(low: int, high: int, width: int) -> None:
+    """WF-1's track is a config option: every length is drawn within the terminal's width."""
+    game = racedeck.make("why-first", players=5, track_min=low, track_max=high)
+    ui = _ui(game, ["You", "Bot 2", "Bot 3", "Bot 4", "Bot 5"])
+    table = Table(game, 3)
+    while table.view(0).round < 3:  # figures spread out a little
+        if table.forced_step() is None:
+            seat = table.pending[0]
+            table.submit(seat, table.view(seat).legal_actions[0])
+    view = table.view(0)
+    console = _console(width)
+    console.print(ui.render_track(view, width, legend=False))
+    drawn = console.export_text()
+    assert max(len(line) for line in drawn.splitlines()) <= width
+    lines = drawn.splitlines()
+    rulers = {i - 1 for i, line in enumerate(lines) if "·" in line}  # each part's numbers
+    marks = [c for i, line in enumerate(lines) if i not in rulers for c in line if c not in " ·"]
+    assert sorted(marks) == list("12345")  # every figure once
+    assert {str(low), str(high)} <= {n for i in rulers for n in lines[i].split()}
+
+
 def test_the_move_prompt_redraws_only_what_changed() -> None:
     ui, commit, move = _tactical_views()
     console = _console()
