@@ -331,7 +331,9 @@ def test_tactical_move_prompt_lists_figures_and_cannot_undo_the_commit() -> None
     action, said = _ask(ui, move, "?", "undo", "leo", "2")
     assert action == MoveFigure(1)
     assert f"Your {value:+d} #{card} moves whom?  1 You  2 Bot 2  3 Bot 3" in said
-    assert f"Choose the figure your {value:+d} (#{card}) moves" in " ".join(said.split())
+    flat = " ".join(said.split())
+    assert f"Choose the figure your {value:+d} #{card} moves" in flat
+    assert "Any figure, yours or another's (WF-10)." in flat
     assert "Nothing to undo here" in said
     assert "leo is not one of the choices." in said
 

@@ -512,9 +512,9 @@ class WhyFirstUI(TerminalUI):
             f"Figure ({span} or a name): ",
             choices,
             forms=(
-                f"Choose the figure your {value:+d} (#{card}) moves: its number on the board "
+                f"Choose the figure your {value:+d} #{card} moves: its number on the board "
                 f"({span}) or its name ({self._name_examples(view)}). Any figure, yours or "
-                "another's, Leo's too."
+                + ("another's, Leo's too (WF-10)." if view.has_leo else "another's (WF-10).")
             ),
             hint=f"Type {span} or a name",
         )
