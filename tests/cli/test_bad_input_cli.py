@@ -286,3 +286,11 @@ def test_a_tournament_of_one_bot_is_refused(tmp_path: Path) -> None:
             "for one bot in every seat, use racedeck simulate why-first --bots heuristic"
         )
     assert not Path(db).exists()
+
+
+def test_a_record_path_that_is_not_a_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    # Saving is an atomic rename: onto a folder or a device (/dev/null) it would replace it.
+    result = runner.invoke(app, ["play", "why-first", "--record", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "is not a file; name a file to save the game to" in result.output
+    assert tmp_path.is_dir()

@@ -40,7 +40,7 @@ def test_play_a_whole_game_and_replay_it(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Your hand:" in out
+    assert "Your cards:" in out
     assert "You hold no" in out  # an impossible card is refused and asked again
     assert "revealed" in out and "Stage 5 scored" in out and "Game over" in out
     saved = load_record(record)

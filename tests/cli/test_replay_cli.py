@@ -116,7 +116,11 @@ def test_the_last_step_shows_the_result(tmp_path: Path, game_id: str) -> None:
     path = _record(tmp_path, game_id)
     result = _step(path, ["e", "n", "q"], size=(160, 50))
     screens = _screens(result.output)
-    words = {"why-first": "Result", "six-day-race": "Series over", "setback": "FINISH and win"}
+    words = {
+        "why-first": "Second-highest total wins",
+        "six-day-race": "Series over",
+        "setback": "FINISH and win",
+    }
     assert words[game_id] in screens[1]
     assert "That is the last step: b goes back, q quits." in screens[2]
     assert _step_numbers(screens) == [0, _last(path), _last(path)]
@@ -237,7 +241,7 @@ def test_the_person_who_played_is_the_default_view(tmp_path: Path) -> None:
     out = runner.invoke(app, ["replay", str(path)]).output
     assert "your view" in out
     assert "Your card, face down" in out and "Bot 2's card, face down" not in out
-    assert "Bot 2 decides in secret." in out and "Your hand for stage 1" in out
+    assert "Bot 2 decides in secret." in out
 
 
 def test_another_seat_and_a_spectator(tmp_path: Path) -> None:

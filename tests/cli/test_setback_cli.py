@@ -289,7 +289,7 @@ def test_help_lists_what_the_prompt_accepts() -> None:
         "number of FREE cards may be played besides your one non-FREE card (on the board a * "
         "counts for nothing)."
     ) in text
-    assert "rules SB-9 for one ruling" in text  # the commands of every prompt
+    assert "rules and a ruling's id for that ruling" in text  # the commands of every prompt
     # one step: nothing to take back
     assert "Nothing to undo here: a move is final once it is complete." in text
     # Ann may not SKIP herself: the refusal says what SKIP can be

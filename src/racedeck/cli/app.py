@@ -165,6 +165,8 @@ def play(
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = record or default_record_path(game, seed)
+    if path.exists() and not path.is_file():
+        raise fail(f"--record {path} is not a file; name a file to save the game to")
     code = play_in_terminal(g, seed, seat - 1, names, path, console, console.input, name)
     raise typer.Exit(code)
 

@@ -48,14 +48,14 @@ class TerminalPlayer:
         self.ui = ui
         self.prompter = prompter
         self.console = prompter.console
-        self.asked = False
-        """Whether the person was asked since the last events were shown."""
+        self.acted = False
+        """True from the person's answer until the play loop has shown what followed it."""
 
     def act(self, view: Any) -> Any:
         """Draw the table as the seat sees it and read one legal action."""
+        self.acted = True
         self.console.print()
         self.console.print(self.ui.render(view))
-        self.asked = True
         return self.ui.ask_action(view, self.prompter)
 
 
@@ -93,19 +93,24 @@ def play_in_terminal(
 
     def show(table: Table, transition: Transition[Any] | None) -> None:
         if transition is None:
-            for line in ui.describe_events(feed(table.history[0][1], human_seat)):
+            for line in ui.describe_events(
+                ui.visible_events(feed(table.history[0][1], human_seat))
+            ):
                 console.print(line)
             return
         save_record(table.record, record_path)
         shown = ui.visible_events(feed(transition.events, human_seat))
         if not shown:
             return
-        if person.asked:  # one blank line after the person's prompt; bots' moves run on
+        if person.acted:  # one blank line after the prompt; what the bots do follows closely
             console.print()
-            person.asked = False
+            person.acted = False
         scored = [e for e in shown if e.kind in ui.stage_end_kinds]
         sheet_after = scored[-1] if scored and not table.is_over else None
         for event in shown:
+            waiting = ui.pause_before(event)
+            if waiting is not None:  # what came before fills the screen
+                prompter.pause(waiting)
             for line in ui.describe_events([event]):
                 console.print(line)
             if event is sheet_after:  # the sheet before the next stage's first events

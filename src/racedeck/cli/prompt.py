@@ -41,9 +41,9 @@ Ask = Callable[[str], str]
 """Reads one line of input after showing a prompt (raises EOFError/KeyboardInterrupt to stop)."""
 
 COMMANDS_HELP = (
-    "At every prompt: ? or help (what you can type here) · rules (the game in brief; "
-    "rules SB-9 for one ruling, rules all for the whole page) · undo (take back the part of "
-    "this move typed so far) · quit (leave; the record is saved)."
+    "At every prompt: ? or help (what you can type here) · rules (the game in brief; rules "
+    "and a ruling's id for that ruling, rules all for the whole page) · undo (take back the "
+    "part of this move typed so far) · quit (leave; the record is saved)."
 )
 
 

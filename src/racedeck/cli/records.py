@@ -21,7 +21,13 @@ def default_record_path(game_id: str, seed: int, directory: Path = Path("records
 
 
 def save_record(record: GameRecord, path: Path) -> Path:
-    """Write ``record`` atomically (a crash never leaves half a file) and return the path."""
+    """Write ``record`` atomically (a crash never leaves half a file) and return the path.
+
+    Raises :class:`ValueError` when ``path`` names something that is not a file (a folder, or
+    a device such as ``/dev/null``, which the atomic rename would otherwise replace).
+    """
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path} is not a file; records are saved to files")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -124,6 +124,11 @@ class TerminalUI:
         """What to show when a stage (or race) is scored; ``event`` is the scoring event."""
         return Text("")
 
+    def pause_before(self, event: Event) -> str | None:
+        """The words to wait for Enter with before ``event`` is shown, when what came before
+        would otherwise scroll away (``None``: no wait)."""
+        return None
+
     def visible_events(self, events: Sequence[Event]) -> list[Event]:
         """The events worth printing; hidden commits (``card_committed``) are left out."""
         return [e for e in events if e.kind != "card_committed"]
