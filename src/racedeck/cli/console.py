@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import typer
-from rich.console import Console
+import os
 
-__all__ = ["console", "err_console", "fail"]
+import typer
+from rich.console import Console, RenderableType
+
+__all__ = ["console", "err_console", "fail", "print_paged"]
 
 console = Console()
 """Results and tables."""
@@ -23,3 +25,14 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     err_console.print("[red]error:[/] ", end="")
     err_console.print(message, markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def print_paged(out: Console, shown: RenderableType) -> None:
+    """Print ``shown``; on a terminal, page it when it is taller than the screen (as git does),
+    so its start does not scroll away."""
+    if out.is_terminal and len(out.render_lines(shown, pad=False)) > out.height - 1:
+        os.environ.setdefault("LESS", "-R")  # less shows the colours instead of their codes
+        with out.pager(styles=True):
+            out.print(shown)
+        return
+    out.print(shown)

@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+from racedeck.cli.console import print_paged
+
 __all__ = [
     "COMMANDS_HELP",
     "Ask",
@@ -199,7 +201,7 @@ class Prompter:
                 )
             )
             return
-        self.console.print(Markdown(text))
+        print_paged(self.console, Markdown(text))
 
     def pause(self, prompt: str = "Press Enter to go on") -> None:
         """Wait for Enter (the commands still work: ``rules``, ``quit``...)."""

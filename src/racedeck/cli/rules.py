@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
 
 from racedeck import rulebook
-from racedeck.cli.console import console, fail
+from racedeck.cli.console import console, fail, print_paged
 
 __all__ = ["rules", "rules_text"]
 
@@ -52,11 +51,4 @@ def rules(
         text = rules_text(game, ruling, brief=brief)
     except rulebook.UnknownRules as exc:
         raise fail(str(exc)) from None
-    shown = Markdown(text)
-    if console.is_terminal and len(console.render_lines(shown, pad=False)) > console.height - 1:
-        # Taller than the screen: page it, as git does, so the start does not scroll away.
-        os.environ.setdefault("LESS", "-R")  # less shows the colours instead of their codes
-        with console.pager(styles=True):
-            console.print(shown)
-        return
-    console.print(shown)
+    print_paged(console, Markdown(text))

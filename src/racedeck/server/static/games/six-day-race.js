@@ -220,7 +220,7 @@ export function createRenderer(root, ctx) {
       const mid = oval.at(b * oval.cell, oval.track / 2 + 4);
       const out = oval.at((b - 0.9) * oval.cell, oval.track / 2 + 14);
       marks.append(svg("line", { x1: mid.x, y1: mid.y, x2: oval.at(b * oval.cell, oval.track / 4).x, y2: oval.at(b * oval.cell, oval.track / 4).y }));
-      marks.append(svg("text", { x: out.x, y: out.y, text: `−${k}` }));
+      marks.append(svg("text", { x: out.x, y: out.y, text: `${k}L` }));
       void a;
     }
     g.append(marks);
@@ -621,7 +621,7 @@ export function createRenderer(root, ctx) {
       sp.append(line);
     });
     sp.append(
-      el("div", { class: "sdr-dim sdr-key" }, `Sprints pay ${(config().sprint_points || [5, 3, 2, 1]).join("/")}, the finish ${(config().finish_points || [10, 6, 4, 2]).join("/")}. The −1 … −${config().max_laps_lost || 5} marks: laps lost by a rider still behind them when the race ends.`),
+      el("div", { class: "sdr-dim sdr-key" }, `Sprints pay ${(config().sprint_points || [5, 3, 2, 1]).join("/")}, the finish ${(config().finish_points || [10, 6, 4, 2]).join("/")}. The 1L … ${config().max_laps_lost || 5}L marks: laps lost by a rider still behind them when the race ends.`),
     );
     infoBox.append(sp);
     // The latest race's sheet and the series.
@@ -654,7 +654,7 @@ export function createRenderer(root, ctx) {
           ...res.sprints.map((s) => el("td", { class: "num", text: s ? String(s) : "·" })),
           el("td", { class: "num", text: formatPoints(res.finish) }),
           el("td", { class: "num strong", text: formatPoints(total) }),
-          el("td", { class: "num", text: res.laps ? `−${res.laps}` : "·" }),
+          el("td", { class: "num", text: res.laps ? String(res.laps) : "·" }),
         ),
       );
     }
@@ -686,7 +686,7 @@ export function createRenderer(root, ctx) {
           for (const s of r.sprints) pts = addFrac(pts, [s, 1]);
           laps += r.laps;
         });
-        return el("td", { class: "num", text: `${formatPoints(pts)}${laps ? ` (−${laps})` : ""}` });
+        return el("td", { class: "num", text: `${formatPoints(pts)}${laps ? ` ${laps}L` : ""}` });
       });
       body.append(
         el(
@@ -704,7 +704,7 @@ export function createRenderer(root, ctx) {
     wrap.append(
       el("p", {
         class: "sdr-dim",
-        text: v.races > 1 ? "Fewest laps lost wins the series; then most points. A cell shows the race's points (and laps lost)." : "One race: the most points win.",
+        text: v.races > 1 ? "Fewest laps lost wins the series; then most points. A cell shows the race's points and laps lost (2L: two laps)." : "One race: the most points win.",
       }),
     );
     return wrap;
