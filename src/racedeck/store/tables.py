@@ -37,6 +37,7 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import get_spec
 from racedeck.store.locations import DEFAULT_TABLES_DB, database_url
+from racedeck.store.schema import create_schema
 from racedeck.store.tournaments import _IntText, _sqlite_pragmas
 
 __all__ = [
@@ -152,7 +153,7 @@ class TableStore:
         self.engine: Engine = create_engine(url)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        create_schema(metadata, self.engine)
 
     def close(self) -> None:
         """Release the database connections."""

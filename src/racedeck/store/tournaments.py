@@ -42,6 +42,7 @@ from sqlalchemy.types import TypeDecorator
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.store.locations import DEFAULT_DB, database_url
+from racedeck.store.schema import create_schema
 
 __all__ = ["DEFAULT_DB", "StoredGame", "TournamentRow", "TournamentStore", "database_url"]
 
@@ -163,7 +164,7 @@ class TournamentStore:
         self.engine: Engine = create_engine(url)
         if url.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        create_schema(metadata, self.engine)
 
     def close(self) -> None:
         """Release the database connections."""
