@@ -447,6 +447,7 @@ def _run(
     totals_out: NDArray[np.int32],
     winners_out: NDArray[np.bool_],
     stage_out: NDArray[np.int32],
+    taken_out: NDArray[np.int16],
 ) -> None:
     ncards = values.shape[0]
     leo = figures > n
@@ -477,6 +478,7 @@ def _run(
         pol[0] = _derive(seed, _ONE)
         pol[2] = 0
         pol[3] = 0
+        dk = 0  # decisions so far
         for f in range(figures):
             tot[f] = 0
         for stage in range(stages):
@@ -554,6 +556,9 @@ def _run(
                                 )
                             di = a // figures
                             t = a - di * figures
+                        if record:
+                            taken_out[b, dk] = di * figures + t
+                        dk += 1
                         r = _nth(m, di, kth, tables)
                         net[t] += distinct[r]
                         c = count[s, r] - 1
@@ -588,6 +593,10 @@ def _run(
                                 choices,
                                 b,
                             )
+                        if not last_round:
+                            if record:
+                                taken_out[b, dk] = at
+                            dk += 1
                         qcard[s] = cards[s, at]
                         qowner[s] = s
                         for i in range(at, h - 1):
@@ -633,6 +642,10 @@ def _run(
                                 choices,
                                 b,
                             )
+                        if o != n:
+                            if record:
+                                taken_out[b, dk] = t
+                            dk += 1
                         pos[t] = min(max(pos[t] + v, low), high)  # WF-10: clamped at once
             # WF-6: the figures on the second-farthest distinct space score its number.
             first = pos[0]
@@ -677,14 +690,17 @@ class BatchResult:
     """What a batch of games came to; row ``i`` is game ``i``, columns are figures (Leo last).
 
     ``totals`` (int32, games × figures): every figure's points (WF-6); ``winners`` (bool, same
-    shape): the winners (WF-7); ``stage_points`` (int32, games × stages × figures, or ``None``
-    unless asked for): each stage's points; ``seeds`` (uint64): each game's deal seed.
+    shape): the winners (WF-7); ``seeds`` (uint64): each game's deal seed. Recorded only when
+    asked for (else ``None``): ``stage_points`` (int32, games × stages × figures), each stage's
+    points, and ``decisions`` (int16, games × :attr:`WhyFirstBatch.max_decisions`), every
+    decision's index into the legal actions of the moment, in asking order, −1 after the last.
     """
 
     seeds: NDArray[np.uint64]
     totals: NDArray[np.int32]
     winners: NDArray[np.bool_]
     stage_points: NDArray[np.int32] | None
+    decisions: NDArray[np.int16] | None
 
     @property
     def games(self) -> int:
@@ -730,14 +746,15 @@ class WhyFirstBatch:
         seed: int = 0,
         policies: str | Sequence[str] = "random",
         choices: NDArray[np.uint32] | None = None,
-        stage_points: bool = False,
+        record: bool = False,
     ) -> BatchResult:
         """Play whole games.
 
         ``games``: how many (game ``i`` is dealt by ``derive_seed(seed, i)``), or the deal
         seeds themselves. ``policies``: one policy name for every seat or one per seat
         (:data:`POLICIES`). ``choices`` (games × at least :attr:`max_decisions`, uint32):
-        scripted play instead of random draws. ``stage_points``: also keep each stage's points.
+        scripted play instead of random draws. ``record``: also keep each stage's points and
+        every decision (:class:`BatchResult`).
         """
         if isinstance(games, int):
             if games < 0:
@@ -760,7 +777,9 @@ class WhyFirstBatch:
         cfg = self.config
         totals = np.zeros((count, self.figures), dtype=np.int32)
         winners = np.zeros((count, self.figures), dtype=np.bool_)
-        stages = np.zeros((count if stage_points else 1, cfg.stages, self.figures), np.int32)
+        rows = count if record else 1
+        stages = np.zeros((rows, cfg.stages, self.figures), np.int32)
+        taken = np.full((rows, self.max_decisions), -1, np.int16)
         top, bottom, limit = self._plan
         _run(
             seeds,
@@ -781,12 +800,15 @@ class WhyFirstBatch:
             codes,
             scripted,
             script,
-            stage_points,
+            record,
             totals,
             winners,
             stages,
+            taken,
         )
-        return BatchResult(seeds, totals, winners, stages if stage_points else None)
+        return BatchResult(
+            seeds, totals, winners, stages if record else None, taken if record else None
+        )
 
     def _policy_codes(self, policies: str | Sequence[str]) -> NDArray[np.int64]:
         names = [policies] * self.players if isinstance(policies, str) else list(policies)
