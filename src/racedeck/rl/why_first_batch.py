@@ -48,6 +48,8 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros as _leading_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numpy.typing import NDArray
 
 from racedeck.games.why_first.config import WhyFirstConfig
@@ -356,6 +358,30 @@ def _heuristic_place(
     return int(best[_pick(nbest, pol, scripted, choices, b)])
 
 
+_NONE = np.uint64(0)
+# The processor's bit scans (Numba intrinsics), typed for the checker.
+_trailing = cast(Callable[[np.uint64], int], _trailing_zeros)
+_leading = cast(Callable[[np.uint64], int], _leading_zeros)
+
+
+@_jit(inline=True)
+def _card_bit(c: int) -> np.uint64:
+    """Card ``c``'s bit in a set of cards."""
+    return _ONE << np.uint64(c - 1)
+
+
+@_jit(inline=True)
+def _lowest_card(m: np.uint64) -> int:
+    """The lowest white number in a non-empty set of cards."""
+    return int(_trailing(m)) + 1
+
+
+@_jit(inline=True)
+def _highest_card(m: np.uint64) -> int:
+    """The highest white number in a non-empty set of cards."""
+    return 64 - int(_leading(m))
+
+
 @_jit()
 def _heuristic_commit(
     pos: NDArray[np.int64],
@@ -373,17 +399,17 @@ def _heuristic_commit(
     choices: NDArray[np.uint32],
     b: int,
 ) -> int:
-    """The heuristic bot's commit in the tactical variant: the card (its place in the hand)
-    whose best figure to move gives the best chance."""
+    """The heuristic bot's commit in the tactical variant: the card (its place in the hand,
+    whose values are ``vals``) whose best figure to move gives the best chance."""
     figures = pos.shape[0]
     best_value = -np.inf
     nbest = 0
     for i in range(h):
-        lastv = vals[s, 1 - i] if h == 2 else 0  # the card left after this one
+        lastv = vals[1 - i] if h == 2 else 0  # the card left after this one
         value = -np.inf
         for t in range(figures):
             v = _value_of_move(
-                pos, tot, tmp, s, vals[s, i], t, lastv, h == 2, low, high, stages_left, h - 1
+                pos, tot, tmp, s, vals[i], t, lastv, h == 2, low, high, stages_left, h - 1
             )
             if v > value:
                 value = v
@@ -459,9 +485,12 @@ def _run(
     nvals = distinct.shape[0]
     count = np.zeros((n, nvals), np.int64)
     mask = np.zeros(n, np.int64)  # bit r: value distinct[r] is in the hand
-    # Tactical variant: the cards themselves, by white number (WF-10), and their values.
-    cards = np.empty((n, hand), np.int64)
-    vals = np.empty((n, hand), np.int64)
+    # Tactical variant: the cards themselves, bit c - 1 for card c, so that the hand's order
+    # (the engine's order of legal commits) and the reveal's order (highest white number
+    # first, WF-10) are the order of the bits.
+    cards = np.zeros(n, np.uint64)
+    owner = np.zeros(ncards + 1, np.int64)
+    hv = np.empty(hand, np.int64)
     size = np.empty(n, np.int64)
     deck = np.empty(ncards, np.int64)
     pos = np.zeros(figures, np.int64)
@@ -469,8 +498,6 @@ def _run(
     net = np.zeros(figures, np.int64)
     tmp = np.zeros(figures, np.int64)
     pol = np.zeros(4, np.uint64)
-    qcard = np.empty(n + 1, np.int64)
-    qowner = np.empty(n + 1, np.int64)
     best = np.empty(max(hand * figures, figures), np.int64)
     for b in range(seeds.shape[0]):
         seed = seeds[b]
@@ -491,15 +518,10 @@ def _run(
                 base = s * hand
                 size[s] = hand
                 if tactical:
-                    for i in range(hand):  # insertion sort: hands are kept by white number
-                        c = deck[base + i]
-                        k = i
-                        while k > 0 and cards[s, k - 1] > c:
-                            cards[s, k] = cards[s, k - 1]
-                            k -= 1
-                        cards[s, k] = c
+                    cm = _NONE
                     for i in range(hand):
-                        vals[s, i] = values[cards[s, i] - 1]
+                        cm |= _card_bit(deck[base + i])
+                    cards[s] = cm
                 else:
                     m = 0
                     for i in range(hand):
@@ -570,78 +592,51 @@ def _run(
                     for f in range(figures):  # WF-4: the sum moves the figure, clamped once
                         pos[f] = min(max(pos[f] + net[f], low), high)
                 else:
+                    revealed = _NONE
                     for s in range(n):
                         h = size[s]
+                        cm = cards[s]
                         if last_round:
                             at = 0
                         elif policies[s] == RANDOM:
                             at = _pick(h, pol, scripted, choices, b)
                         else:
+                            rest = cm
+                            for i in range(h):
+                                hv[i] = values[_lowest_card(rest) - 1]
+                                rest &= rest - _ONE
                             at = _heuristic_commit(
-                                pos,
-                                tot,
-                                tmp,
-                                s,
-                                vals,
-                                h,
-                                low,
-                                high,
-                                stages_left,
-                                best,
-                                pol,
-                                scripted,
-                                choices,
-                                b,
-                            )
+                                pos, tot, tmp, s, hv, h, low, high, stages_left,
+                                best, pol, scripted, choices, b,
+                            )  # fmt: skip
                         if not last_round:
                             if record:
                                 taken_out[b, dk] = at
                             dk += 1
-                        qcard[s] = cards[s, at]
-                        qowner[s] = s
-                        for i in range(at, h - 1):
-                            cards[s, i] = cards[s, i + 1]
-                            vals[s, i] = vals[s, i + 1]
+                        for _ in range(at):
+                            cm &= cm - _ONE
+                        c = _lowest_card(cm)
+                        cards[s] = cards[s] ^ _card_bit(c)
+                        owner[c] = s
+                        revealed |= _card_bit(c)
                         size[s] = h - 1
-                    m = n
                     if leo_card:
-                        qcard[n] = leo_card
-                        qowner[n] = n
-                        m = n + 1
-                    for i in range(1, m):  # WF-10: highest white number moves first
-                        c = qcard[i]
-                        o = qowner[i]
-                        k = i
-                        while k > 0 and qcard[k - 1] < c:
-                            qcard[k] = qcard[k - 1]
-                            qowner[k] = qowner[k - 1]
-                            k -= 1
-                        qcard[k] = c
-                        qowner[k] = o
-                    for q in range(m):
-                        o = qowner[q]
-                        v = values[qcard[q] - 1]
+                        owner[leo_card] = n
+                        revealed |= _card_bit(leo_card)
+                    while revealed:  # WF-10: highest white number moves first
+                        c = _highest_card(revealed)
+                        revealed ^= _card_bit(c)
+                        o = owner[c]
+                        v = values[c - 1]
                         if o == n:  # Leo's card moves Leo
                             t = n
                         elif policies[o] == RANDOM:
                             t = _pick(figures, pol, scripted, choices, b)
                         else:
                             t = _heuristic_move(
-                                pos,
-                                tot,
-                                tmp,
-                                o,
-                                v,
-                                size[o],
-                                low,
-                                high,
-                                stages_left,
-                                best,
-                                pol,
-                                scripted,
-                                choices,
-                                b,
-                            )
+                                pos, tot, tmp, o, v, size[o], low, high, stages_left,
+                                best, pol, scripted, choices, b,
+                            )  # fmt: skip
                         if o != n:
                             if record:
                                 taken_out[b, dk] = t
