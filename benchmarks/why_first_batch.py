@@ -6,7 +6,8 @@ same run, two peers on the same games: the engine's fast path (``apply_unchecked
 ``benchmarks/engine_speed.py``) and a NumPy batch of the base game (every game a row, one array
 step per rule step; checked here to give the simulator's very results on scripted choices). It
 also times the deals alone (five shuffles of the engine's generator per game) to say what bounds
-the speed.
+the speed, and the policy's random draws alone; the rest of a game is its rules (see the
+docstring of :mod:`racedeck.rl.why_first_batch` for what bounds each part).
 
 Each figure is measured ``--repeats`` times; the table shows the best, the median and the worst
 in games per second of CPU time (the process's own, so other work on a shared machine counts
@@ -84,7 +85,7 @@ def _engine(config: dict[str, Any], seconds: float) -> Callable[[], int]:
 def _mix(z: NDArray[np.uint64]) -> NDArray[np.uint64]:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
+    return z ^ (z >> np.uint64(31))
 
 
 def numpy_batch(
@@ -193,6 +194,28 @@ def _deals_only(seeds: NDArray[np.uint64], stages: int) -> int:
     return acc
 
 
+@wfb._jit(cache=True)
+def _draws_only(games: int, draws: int) -> int:
+    pol = np.zeros(4, np.uint64)
+    script = np.zeros((1, 1), np.uint32)
+    acc = 0
+    for _ in range(games):
+        for k in range(draws):
+            acc += wfb._pick(4 + (k & 7), pol, False, script, 0)
+    return acc
+
+
+def _draws(games: int) -> Callable[[], int]:
+    """A random 4-player game's policy draws alone: 80 places, a value and a figure each."""
+    _draws_only(10, 160)
+
+    def run() -> int:
+        _draws_only(games, 160)
+        return games
+
+    return run
+
+
 def _deals(games: int) -> Callable[[], int]:
     seeds = wfb.WhyFirstBatch(WhyFirstConfig()).seeds(games, 1)
     _deals_only(seeds[:10], 5)
@@ -231,6 +254,7 @@ def main() -> None:
     add("engine fast path random 4p", _engine(four, args.seconds), max(1, repeats // 2))
     add("engine fast path 2p + Leo", _engine({"players": 2}, args.seconds), max(1, repeats // 2))
     add("deals only (5 shuffles/game)", _deals(games))
+    add("policy draws only (160/game)", _draws(games))
 
     best = {label: max(cpu) for label, cpu, _ in rows}
     print(f"{'':30} {'games/s of CPU time':>34} {'wall':>10}")
@@ -243,11 +267,14 @@ def main() -> None:
     print()
     four_best = best["batch random 4p"]
     print(f"batch / engine fast path, 4p:   {four_best / best['engine fast path random 4p']:8.0f}×")
-    print(f"batch / engine fast path, 2p:   {best['batch random 2p + Leo'] / best['engine fast path 2p + Leo']:8.0f}×")  # noqa: E501
+    two_ratio = best["batch random 2p + Leo"] / best["engine fast path 2p + Leo"]
+    print(f"batch / engine fast path, 2p:   {two_ratio:8.0f}×")
     print(f"batch / numpy batch, 4p:        {four_best / best['numpy batch random 4p']:8.1f}×")
     print(f"target 700,000 4p games/s:      {'met' if four_best >= 700_000 else 'not met'}")
     deal_share = four_best / best["deals only (5 shuffles/game)"]
-    print(f"share of a 4p game spent dealing: {deal_share:.0%}")
+    draw_share = four_best / best["policy draws only (160/game)"]
+    print(f"share of a random 4p game spent dealing:       {deal_share:.0%}")
+    print(f"share of a random 4p game spent drawing moves: {draw_share:.0%}")
 
 
 if __name__ == "__main__":
