@@ -33,6 +33,9 @@ from racedeck.rl.why_first_batch import DECK32_PLAN, WhyFirstBatch, shuffle_plan
 # A deck of 20 cards with 12 distinct values: the general shuffle and the bit-by-bit hand masks.
 ODD_DECK = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 1, 2, 3, -1, -2, 1, 7, -7)
 
+# The largest deck (64 cards, white numbers up to the last bit of a set) with 32 distinct values.
+BIG_DECK = tuple((i % 16 + 1) * (1 if i % 2 else -1) for i in range(64))
+
 CONFIGS: tuple[dict[str, Any], ...] = (
     {"players": 2},  # with Leo (WF-9)
     {"players": 3},
@@ -45,6 +48,8 @@ CONFIGS: tuple[dict[str, Any], ...] = (
     {"players": 3, "hand_size": 4, "stages": 3, "track_min": -5, "track_max": 6,
      "card_values": ODD_DECK},
     {"players": 2, "variant": "tactical", "hand_size": 3, "card_values": ODD_DECK},
+    {"players": 2, "variant": "tactical", "hand_size": 21, "stages": 2, "card_values": BIG_DECK},
+    {"players": 6, "hand_size": 10, "stages": 2, "card_values": BIG_DECK},
 )  # fmt: skip
 IDS = ["-".join(f"{k}={v}" for k, v in c.items() if k != "card_values") for c in CONFIGS]
 
