@@ -66,7 +66,15 @@ from numpy.typing import NDArray
 
 from racedeck.games.why_first.config import WhyFirstConfig
 
-__all__ = ["HEURISTIC", "POLICIES", "RANDOM", "BatchResult", "WhyFirstBatch", "shuffle_plan"]
+__all__ = [
+    "DECK32_PLAN",
+    "HEURISTIC",
+    "POLICIES",
+    "RANDOM",
+    "BatchResult",
+    "WhyFirstBatch",
+    "shuffle_plan",
+]
 
 RANDOM = 0
 """Policy code: an index uniform among the legal actions."""
@@ -92,7 +100,6 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
-_TWO = np.uint64(2)
 _GROUP_LIMIT = 1 << 56  # racedeck.core.rng: a grouped draw is rejected less than 1/256 of the time
 _TIE = 1e-12  # WhyFirstHeuristicBot's tie tolerance
 
