@@ -264,6 +264,18 @@ def test_policies_and_choices_are_checked() -> None:
         batch.play(-1)
 
 
+def test_seeds_given_as_numbers_are_dealt_as_the_engine_deals_them() -> None:
+    batch = WhyFirstBatch(WhyFirstConfig(players=2))
+    game = WhyFirst(WhyFirstConfig(players=2))
+    seeds = [-1, 0, 5, 2**64 - 1, 2**70 + 3]  # Rng keeps 64 bits of a seed
+    one = batch.play(seeds, choices=np.zeros((5, batch.max_decisions), np.uint32), record=True)
+    for i, seed in enumerate(seeds):
+        totals, history, _, _ = engine_game(game, seed, ("random",) * 2, np.zeros(40, np.uint32))
+        assert one.totals[i].tolist() == totals
+        assert one.stage_points is not None and one.stage_points[i].tolist() == history
+    assert one.seeds.tolist() == [s % 2**64 for s in seeds]
+
+
 def test_a_batch_is_reproducible_and_its_win_shares_sum_to_one() -> None:
     batch = WhyFirstBatch(WhyFirstConfig(players=5))
     one, two = batch.play(1000, seed=4), batch.play(1000, seed=4)

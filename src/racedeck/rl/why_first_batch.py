@@ -101,6 +101,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
 _GROUP_LIMIT = 1 << 56  # racedeck.core.rng: a grouped draw is rejected less than 1/256 of the time
+_MASK64 = (1 << 64) - 1
 _TIE = 1e-12  # WhyFirstHeuristicBot's tie tolerance
 
 
@@ -774,8 +775,10 @@ class WhyFirstBatch:
             if games < 0:
                 raise ValueError(f"games must be 0 or more, not {games}")
             seeds = self.seeds(games, seed)
-        else:
-            seeds = np.asarray(games, dtype=np.uint64)
+        elif isinstance(games, np.ndarray):
+            seeds = games.astype(np.uint64)
+        else:  # whole numbers, kept to 64 bits as Rng(seed) keeps them
+            seeds = np.array([s & _MASK64 for s in games], dtype=np.uint64)
         count = int(seeds.shape[0])
         codes = self._policy_codes(policies)
         scripted = choices is not None
