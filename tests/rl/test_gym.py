@@ -313,3 +313,42 @@ def test_stepping_before_reset_is_refused() -> None:
 def test_wrong_options_are_named(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         rl.gym_env("why-first", players=3, **options)
+
+
+def _learner_played_by_a_bot(calls: list[int], until: int) -> Any:
+    """A stand-in for the driver whose first ``until`` calls play the learner's seat with a
+    random bot too, so that those games end before the learner is asked."""
+
+    def playing(table: Any, players: list[Any]) -> int:
+        calls.append(table.seed)
+        if len(calls) <= until:
+            players = [
+                p or racedeck.bots.registry.make_bot("random", table.game, s, 1)
+                for s, p in enumerate(players)
+            ]
+        return racedeck.run(table, players)
+
+    return playing
+
+
+def test_reset_deals_again_when_a_game_ends_before_the_learner_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In Setback every decision of a seat without a BLOCK may be a forced pass (SB-9), so the
+    # bots can finish a game the learner had no say in; the driver here makes that happen.
+    calls: list[int] = []
+    monkeypatch.setattr(single, "run", _learner_played_by_a_bot(calls, until=2))
+    env = rl.gym_env("setback", players=3, opponents="random")
+    _, info = env.reset(seed=3)
+    assert len(calls) == 3 and len(set(calls)) == 3  # two ended games, then a third deal
+    assert info["action_mask"].any() and env.seat in env.session.table.pending
+    assert "winners" not in info
+
+
+def test_reset_gives_up_when_no_game_asks_the_learner(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(single, "run", _learner_played_by_a_bot(calls, until=10**6))
+    env = rl.gym_env("setback", players=2, opponents="random")
+    with pytest.raises(RuntimeError, match=r"none of 100 games dealt asked the learner anything"):
+        env.reset(seed=1)
+    assert len(calls) == single.MAX_DEALS

@@ -25,6 +25,11 @@ environment hands control back whenever the game waits for the learner.
 - **Seeding**: ``reset(seed=s)`` seeds ``np_random``, from which each episode draws the engine's
   seed, the bots' seeds and (``learner_seat="random"``) the learner's seat; so a seed fixes a
   whole sequence of episodes, given the same actions.
+- **Games the learner has no say in**: a game can end before the learner is asked anything
+  (in Setback, bots may finish while every decision of the learner's seat was forced, such as
+  the pass of a seat without a BLOCK, SB-9). Gymnasium's ``reset`` cannot return an ended
+  episode, so it deals the next game instead (from the same ``np_random``); the episodes are
+  the games in which the learner decides at least once.
 
 ``info`` holds ``move`` (accepted actions so far), ``learner_seat``, ``action_mask`` and, once
 the game has ended by its rules, ``scores`` and ``winners``. ``render()`` returns text
@@ -54,6 +59,9 @@ LearnerSeat = int | Literal["random"]
 
 _SEED_BOUND = 2**63
 """Engine and bot seeds are drawn below this bound."""
+
+MAX_DEALS = 100
+"""How many games :meth:`RacedeckGym.reset` deals, at most, to find one that asks the learner."""
 
 
 class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -118,23 +126,16 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Deal a new game and play the bots until the learner is asked (see the module's
-        notes on seeding)."""
+        notes on seeding and on games that end before the learner has a decision)."""
         super().reset(seed=seed)
-        rng = self.np_random
-        n = self.session.game.num_players
-        if self.learner_seat == "random":
-            self.seat = int(rng.integers(n))
-        engine_seed = int(rng.integers(_SEED_BOUND))
-        bot_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
-        names = iter(self.opponents)
-        game = self.session.game
-        self.bots = [
-            None if s == self.seat else make_bot(next(names), game, s, bot_seeds[s])
-            for s in range(n)
-        ]
-        self.session.start(engine_seed)
-        self._play_bots()
-        return self._outputs()
+        for _ in range(MAX_DEALS):
+            self._deal()
+            if not self.session.over:
+                return self._outputs()
+        raise RuntimeError(
+            f"none of {MAX_DEALS} games dealt asked the learner anything before it ended "
+            f"or reached max_actions={self.session.max_actions}"
+        )
 
     def step(
         self, action: np.int64 | int
@@ -163,6 +164,24 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         return self.session.render()
 
     # -- inside ------------------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        """Start a game from ``np_random``: the learner's seat, the bots, the engine's deal;
+        then play the bots until the learner is asked."""
+        rng = self.np_random
+        game = self.session.game
+        n = game.num_players
+        if self.learner_seat == "random":
+            self.seat = int(rng.integers(n))
+        engine_seed = int(rng.integers(_SEED_BOUND))
+        bot_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
+        names = iter(self.opponents)
+        self.bots = [
+            None if s == self.seat else make_bot(next(names), game, s, bot_seeds[s])
+            for s in range(n)
+        ]
+        self.session.start(engine_seed)
+        self._play_bots()
 
     def _play_bots(self) -> None:
         """Let the shared driver ask the bots (and take forced decisions) until the game waits
