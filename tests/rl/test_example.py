@@ -1,4 +1,4 @@
-"""The worked example's evaluation and plot (``examples/train_why_first.py``), which need no
+"""The worked example's evaluation and plot (``examples/train_setback.py``), which need no
 PyTorch: a small budget, a random policy."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_why_first.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_setback.py"
 
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_why_first", EXAMPLE)
+    spec = importlib.util.spec_from_file_location("train_setback", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
@@ -41,7 +41,7 @@ def test_the_evaluation_plays_whole_games_and_asks_only_with_a_legal_choice(
         picks.append(int(np.flatnonzero(mask)[0]))
         return picks[-1]
 
-    share = example.evaluate(lowest, players=4, games=6, seed=1)
+    share = example.evaluate(lowest, players=4, games=6, seed=1, game="why-first")
     assert 0.0 <= share.value <= 1.0
     # The base game asks each seat once per card round, 5 stages of 5 rounds (WF-3, WF-7),
     # but the fifth card of a stage goes on one's own figure without a decision (WF-5).
