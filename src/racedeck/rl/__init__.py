@@ -1,15 +1,20 @@
-"""racedeck for AI research: PettingZoo environments over the real engine.
+"""racedeck for AI research: PettingZoo and Gymnasium environments over the real engine.
 
 >>> from racedeck import rl
 >>> env = rl.parallel_env("why-first", players=4)    # every seat commits at once
 >>> observations, infos = env.reset(seed=1)
 >>> aec = rl.env("setback", players=3)               # one agent at a time
+>>> import gymnasium                                 # one learner against bots
+>>> single = gymnasium.make("racedeck/WhyFirst-v0", players=4, opponents="heuristic")
 
-Both faces exist for every game; ``parallel_env`` suits *Why First?*'s simultaneous commits,
-``env`` the turn-based *Six Day Race* and Setback (whose BLOCK windows ask every agent that may
-answer, SB-9). They need the optional extra ``racedeck[rl]`` (PettingZoo, Gymnasium); the
-action encodings (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the
-observation encodings (:mod:`racedeck.rl.observations`) are shared by every face.
+Both PettingZoo faces exist for every game; ``parallel_env`` suits *Why First?*'s
+simultaneous commits, ``env`` the turn-based *Six Day Race* and Setback (whose BLOCK windows
+ask every agent that may answer, SB-9). Importing this package registers the Gymnasium ids
+``racedeck/WhyFirst-v0``, ``racedeck/SixDayRace-v0`` and ``racedeck/Setback-v0`` (one learner
+against bots; :mod:`racedeck.rl.registration`, :mod:`racedeck.rl.single`). They need the
+optional extra ``racedeck[rl]`` (PettingZoo, Gymnasium); the action encodings
+(:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the observation encodings
+(:mod:`racedeck.rl.observations`) are shared by every face.
 """
 
 from __future__ import annotations
@@ -19,8 +24,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from racedeck.rl.aec import RacedeckAEC
     from racedeck.rl.parallel import RacedeckParallel
+    from racedeck.rl.single import RacedeckGym
 
-__all__ = ["env", "parallel_env"]
+__all__ = ["env", "gym_env", "parallel_env"]
+
+try:
+    from racedeck.rl.registration import register_envs
+except ImportError:  # without the extra racedeck[rl] there is no Gymnasium to register with
+    pass
+else:
+    register_envs()
 
 
 def env(game_id: str, **config: Any) -> RacedeckAEC:
@@ -36,3 +49,11 @@ def parallel_env(game_id: str, **config: Any) -> RacedeckParallel:
     from racedeck.rl.parallel import RacedeckParallel  # PettingZoo is an optional extra
 
     return RacedeckParallel(game_id, **config)
+
+
+def gym_env(game_id: str, **options: Any) -> RacedeckGym:
+    """A Gymnasium environment of ``game_id``: one learner against bots (``opponents``,
+    ``learner_seat``, the game's configuration …; see :mod:`racedeck.rl.single`)."""
+    from racedeck.rl.single import RacedeckGym  # Gymnasium is an optional extra
+
+    return RacedeckGym(game_id, **options)
