@@ -24,7 +24,7 @@ the table prints its mean (the win share; equal play gives the side's share of t
 Wilson 95% interval over games, and seconds per searched decision for each side.
 
 Usage: ``python benchmarks/vs_openspiel_ismcts.py [--game why-first|setback|all]
-[--deals 20] [--iterations 100] [--seed 1] [--random-playouts]``
+[--deals 20] [--iterations 100] [--seed 1] [--random-playouts] [--progress]``
 """
 
 from __future__ import annotations
@@ -140,7 +140,14 @@ def play(
     return returns
 
 
-def match(game_id: str, deals: int, iterations: int, seed: int, random_playouts: bool) -> None:
+def match(
+    game_id: str,
+    deals: int,
+    iterations: int,
+    seed: int,
+    random_playouts: bool,
+    progress: bool = False,
+) -> None:
     """Play ``deals`` deals of ``game_id`` under every seating and print the table."""
     config = MATCHES[game_id]
     game = openspiel.load(game_id, turn_based=openspiel.is_simultaneous(game_id), **config)
@@ -154,6 +161,12 @@ def match(game_id: str, deals: int, iterations: int, seed: int, random_playouts:
         for ours in plans:
             returns = play(game, deal, ours, iterations, seed, random_playouts, clock)
             shares.append(sum(returns[s] for s in ours))
+        if progress:
+            mean = sum(shares) / len(shares)
+            low, high = wilson(mean, len(shares))
+            print(
+                f"  after {len(shares)} games: ours {mean:.3f} [{low:.3f}, {high:.3f}]", flush=True
+            )
     elapsed = time.perf_counter() - start
     games = len(shares)
     mean = sum(shares) / games
@@ -161,7 +174,7 @@ def match(game_id: str, deals: int, iterations: int, seed: int, random_playouts:
     fair = len(plans[0]) / n
     label = " ".join(f"{k}={v}" for k, v in config.items())
     playouts = "random playouts" if random_playouts else "the game's playouts"
-    print(f"{game_id} {label}: {games} games ({deals} deals x {len(plans)} seatings), ")
+    print(f"{game_id} {label}: {games} games ({deals} deals x {len(plans)} seatings),")
     print(f"  {iterations} iterations per decision each; ours with {playouts}; {elapsed:.0f} s")
     print(f"  racedeck search  win share {mean:.3f}  95% CI [{low:.3f}, {high:.3f}]", end="")
     print(f"  (equal play: {fair:.3f})  {clock.per_decision('ours') * 1000:.0f} ms/decision")
@@ -182,9 +195,10 @@ def main() -> None:
     parser.add_argument(
         "--random-playouts", action="store_true", help="ours plays random playouts to the end"
     )
+    parser.add_argument("--progress", action="store_true", help="print the share after each deal")
     args = parser.parse_args()
     for game_id in MATCHES if args.game == "all" else (args.game,):
-        match(game_id, args.deals, args.iterations, args.seed, args.random_playouts)
+        match(game_id, args.deals, args.iterations, args.seed, args.random_playouts, args.progress)
 
 
 if __name__ == "__main__":

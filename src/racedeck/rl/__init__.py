@@ -10,6 +10,9 @@ Both faces exist for every game; ``parallel_env`` suits *Why First?*'s simultane
 answer, SB-9). They need the optional extra ``racedeck[rl]`` (PettingZoo, Gymnasium); the
 action encodings (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the
 observation encodings (:mod:`racedeck.rl.observations`) are shared by every face.
+
+OpenSpiel's face is :mod:`racedeck.rl.openspiel` (importing it registers every game with
+``pyspiel``; OpenSpiel is in the same extra).
 """
 
 from __future__ import annotations
