@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
 
 import racedeck
@@ -234,3 +235,22 @@ def test_openspiel_ismcts_plays_a_racedeck_game() -> None:
     )
     bot.set_resampler(openspiel.resampler(5))
     assert int(bot.step(state)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("turn_based", [False, True])
+def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
+    """OpenSpiel's RL environment runs the games, on the observation tensors (WF-4 commits
+    at once, or one seat after another)."""
+    env = rl_environment.Environment(openspiel.game_name("why-first", turn_based), players=4)
+    game = env.game
+    rng = random.Random(3)
+    step = env.reset()
+    assert len(step.observations["info_state"][0]) == game.observation_tensor_size()
+    while not step.last():
+        legal = step.observations["legal_actions"]
+        if env.is_turn_based:
+            actions = [rng.choice(legal[step.observations["current_player"]])]
+        else:
+            actions = [rng.choice(legal[p]) for p in range(4)]
+        step = env.step(actions)
+    assert sum(step.rewards) == pytest.approx(1.0)
