@@ -254,3 +254,13 @@ def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
             actions = [rng.choice(legal[p]) for p in range(4)]
         step = env.step(actions)
     assert sum(step.rewards) == pytest.approx(1.0)
+
+
+def test_the_quick_observation_tensor_is_openspiels() -> None:
+    game = openspiel.load("six-day-race", players=3, races=1)
+    state = _random_play(game.deal(8), random.Random(8), 12)
+    for p in range(3):
+        assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+    assert state.observation_tensor() == state.observation_tensor(state.current_player())
+    with pytest.raises(ValueError, match="no player 3"):
+        state.observation_tensor(3)

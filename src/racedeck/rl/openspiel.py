@@ -27,8 +27,10 @@ What each part of OpenSpiel's API is here:
 - Chance: ``ChanceMode.SAMPLED_STOCHASTIC``. The engine deals and draws with the seeded RNG its
   states carry, so a state has no chance nodes and a clone plays on exactly as the original
   would. A game's ``seed`` parameter starts the sequence of engine seeds that its new initial
-  states take (``-1``: a fresh random sequence); :meth:`RacedeckGame.deal` starts one from a
-  given engine seed. Explicit chance nodes would mean dealing outside the engine, card by card.
+  states take, each when first looked at (``-1``: a fresh random sequence); OpenSpiel's C++
+  side also makes initial states of its own (it sizes an observation tensor by observing one),
+  so the sequence repeats for the same program, while :meth:`RacedeckGame.deal` names a deal
+  outright. Explicit chance nodes would mean dealing outside the engine, card by card.
 - Observations: the observation tensor is the seat's view encoded by
   :mod:`racedeck.rl.observations` (one flat float32 tensor named ``"observation"``), the
   observation string the view's JSON form. Both come from the view only, so they hold nothing
@@ -332,6 +334,18 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         )
 
     # -- OpenSpiel's side ---------------------------------------------------------------------
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the player to act), as OpenSpiel's own
+        method gives it. Computed here: for a Python game, OpenSpiel's C++ path makes and
+        observes a throw-away initial state on every call, only to learn the tensor's size."""
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < self._shared.engine.num_players:
+            raise ValueError(
+                f"no player {seat}: players are 0 to {self._shared.engine.num_players - 1}"
+            )
+        encoded: list[float] = self._shared.observer.encode(self.view(seat)).tolist()
+        return encoded
 
     def current_player(self) -> int:
         """The seat to act, ``SIMULTANEOUS`` where several commit at once, or ``TERMINAL``."""
