@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/search_speed.py
+	$(BIN)/python benchmarks/rl_speed.py
 
 golden: $(STAMP)
 	$(BIN)/python scripts/regen_golden.py

@@ -15,6 +15,9 @@ against bots; :mod:`racedeck.rl.registration`, :mod:`racedeck.rl.single`). They 
 optional extra ``racedeck[rl]`` (PettingZoo, Gymnasium); the action encodings
 (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the observation encodings
 (:mod:`racedeck.rl.observations`) are shared by every face.
+
+OpenSpiel's face is :mod:`racedeck.rl.openspiel` (importing it registers every game with
+``pyspiel``; OpenSpiel is in the same extra).
 """
 
 from __future__ import annotations

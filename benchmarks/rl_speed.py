@@ -1,0 +1,273 @@
+"""RL speed: environment steps per second of each racedeck face, beside well-known peers.
+
+Every row plays whole games with a uniformly random policy over the legal actions, as a learner
+sees them, for ``--seconds`` seconds, and counts *steps* (calls that advance the environment)
+and *actions* (player decisions those steps carry: one per AEC or sequential step, one per
+agent asked at a parallel or simultaneous step):
+
+- PettingZoo ``AECEnv`` (``racedeck.rl.env``): ``last()`` (observation and mask) then ``step``;
+- PettingZoo ``ParallelEnv`` (``racedeck.rl.parallel_env``): one action per agent from its mask;
+- OpenSpiel (:mod:`racedeck.rl.openspiel`): the acting player's observation tensor and legal
+  actions, then ``apply_action`` (``apply_actions`` at a simultaneous node), as OpenSpiel's RL
+  environment would.
+
+Peers, measured in the same run by the same loops: PettingZoo's classic ``rps_v2`` (parallel)
+and ``leduc_holdem_v4`` (AEC; needs ``rlcard``), and OpenSpiel's ``goofspiel`` (3 players,
+8 cards, simultaneous) through ``pyspiel``. Install them with ``pip install -e '.[bench]'``.
+The table gives steps and actions per second and each row's ratio (steps per second) to every
+peer that could be measured.
+
+To measure something else, add a :class:`Row` to the list :func:`rows` returns: a label and a
+function that plays for a number of seconds and returns ``(steps, actions, elapsed)`` — the
+drivers :func:`aec`, :func:`parallel`, :func:`spiel` and :func:`gymnasium_env` make one from a
+constructor.
+
+Usage: ``python benchmarks/rl_speed.py [--seconds 2]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Measure = Callable[[float], tuple[int, int, float]]
+"""Plays for the given seconds; returns ``(steps, actions, elapsed seconds)``."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: what is measured, and how."""
+
+    label: str
+    measure: Measure
+    peer: bool = False
+    """True for the peers every other row is compared with."""
+
+
+def _pick(mask: Any, rng: random.Random) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.randrange(len(legal))])
+
+
+def _timed(play_one: Callable[[random.Random], tuple[int, int]]) -> Measure:
+    """A measure that plays games with ``play_one`` until its seconds have passed."""
+
+    def measure(budget: float) -> tuple[int, int, float]:
+        rng = random.Random(1)
+        steps = actions = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < budget:
+            s, a = play_one(rng)
+            steps += s
+            actions += a
+        return steps, actions, elapsed
+
+    return measure
+
+
+def aec(make_env: Callable[[], Any]) -> Measure:
+    """Steps of a PettingZoo ``AECEnv`` whose observations carry an ``action_mask``."""
+    env = make_env()
+    seed = iter(range(1 << 30))
+
+    def play_one(rng: random.Random) -> tuple[int, int]:
+        env.reset(seed=next(seed))
+        steps = 0
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                mask = observation["action_mask"] if isinstance(observation, dict) else None
+                if mask is None:
+                    mask = info["action_mask"]
+                action = _pick(mask, rng)
+            env.step(action)
+            steps += action is not None
+        return steps, steps
+
+    return _timed(play_one)
+
+
+def parallel(make_env: Callable[[], Any]) -> Measure:
+    """Steps of a PettingZoo ``ParallelEnv``: masked random actions for masked observations,
+    uniform ones from the action space otherwise."""
+    env = make_env()
+    seed = iter(range(1 << 30))
+
+    def play_one(rng: random.Random) -> tuple[int, int]:
+        observations, _ = env.reset(seed=next(seed))
+        steps = actions = 0
+        while env.agents:
+            joint = {}
+            for agent in env.agents:
+                observation = observations[agent]
+                if isinstance(observation, dict) and "action_mask" in observation:
+                    mask = observation["action_mask"]
+                    if mask.any():
+                        joint[agent] = _pick(mask, rng)
+                        actions += 1
+                    else:
+                        joint[agent] = 0  # not asked: ignored
+                else:
+                    joint[agent] = rng.randrange(env.action_space(agent).n)
+                    actions += 1
+            observations, *_ = env.step(joint)
+            steps += 1
+        return steps, actions
+
+    return _timed(play_one)
+
+
+def spiel(load_game: Callable[[], Any]) -> Measure:
+    """Steps of an OpenSpiel game: at each decision the acting player's observation tensor (or
+    every player's at a simultaneous node), its legal actions, then the step."""
+    import pyspiel
+
+    game = load_game()
+    simultaneous = int(pyspiel.PlayerId.SIMULTANEOUS)
+    observe = game.get_type().provides_observation_tensor
+
+    def play_one(rng: random.Random) -> tuple[int, int]:
+        state = game.new_initial_state()
+        steps = actions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            player = state.current_player()
+            if player == simultaneous:
+                joint = []
+                for p in range(game.num_players()):
+                    if observe:
+                        state.observation_tensor(p)
+                    legal = state.legal_actions(p)
+                    joint.append(legal[rng.randrange(len(legal))] if legal else 0)
+                    actions += bool(legal)
+                state.apply_actions(joint)
+            else:
+                if observe:
+                    state.observation_tensor(player)
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                actions += 1
+            steps += 1
+        return steps, actions
+
+    return _timed(play_one)
+
+
+def gymnasium_env(make_env: Callable[[], Any]) -> Measure:
+    """Steps of a Gymnasium env: masked random actions when the observation or the info holds
+    an ``action_mask``, uniform ones from the action space otherwise."""
+    env = make_env()
+    seed = iter(range(1 << 30))
+
+    def play_one(rng: random.Random) -> tuple[int, int]:
+        observation, info = env.reset(seed=next(seed))
+        steps = 0
+        done = False
+        while not done:
+            mask = None
+            if isinstance(observation, dict) and "action_mask" in observation:
+                mask = observation["action_mask"]
+            elif "action_mask" in info:
+                mask = info["action_mask"]
+            action = _pick(mask, rng) if mask is not None else rng.randrange(env.action_space.n)
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            steps += 1
+        return steps, steps
+
+    return _timed(play_one)
+
+
+GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("why-first", {"players": 4}),
+    ("six-day-race", {"players": 4, "races": 1}),
+    ("setback", {"players": 3}),
+)
+"""The racedeck games and configurations every face is measured on."""
+
+
+def rows() -> list[Row]:
+    """Everything measured, peers first; extend this list to measure more."""
+    out: list[Row] = []
+    try:
+        from pettingzoo.classic import rps_v2
+
+        out.append(Row("PettingZoo rps_v2 (parallel)", parallel(rps_v2.parallel_env), True))
+    except ImportError as exc:
+        print(f"rps_v2 not measured: {exc}")
+    try:
+        from pettingzoo.classic import leduc_holdem_v4
+
+        out.append(Row("PettingZoo leduc_holdem_v4 (AEC)", aec(leduc_holdem_v4.env), True))
+    except ImportError as exc:  # leduc needs rlcard
+        print(f"leduc_holdem_v4 not measured: {exc}")
+    try:
+        import pyspiel
+
+        goofspiel = pyspiel.load_game("goofspiel", {"players": 3, "num_cards": 8})
+        out.append(Row("OpenSpiel goofspiel 3p/8 (simultaneous)", spiel(lambda: goofspiel), True))
+    except ImportError as exc:
+        print(f"goofspiel not measured: {exc}")
+
+    from racedeck import rl
+
+    for game_id, config in GAMES:
+        label = game_id + " " + " ".join(f"{k}={v}" for k, v in config.items())
+        out.append(Row(f"{label} AEC", aec(lambda g=game_id, c=config: rl.env(g, **c))))
+        out.append(
+            Row(f"{label} parallel", parallel(lambda g=game_id, c=config: rl.parallel_env(g, **c)))
+        )
+    try:
+        from racedeck.rl import openspiel
+
+        for game_id, config in GAMES:
+            label = game_id + " " + " ".join(f"{k}={v}" for k, v in config.items())
+            forms = (False, True) if openspiel.is_simultaneous(game_id) else (False,)
+            for turns in forms:
+                name = openspiel.game_name(game_id, turns)
+                out.append(
+                    Row(
+                        f"{label} OpenSpiel {name}",
+                        spiel(
+                            lambda g=game_id, c=config, t=turns: openspiel.load(
+                                g, turn_based=t, **c
+                            )
+                        ),
+                    )
+                )
+    except ImportError as exc:
+        print(f"the OpenSpiel face not measured: {exc}")
+    return out
+
+
+def main() -> None:
+    """Measure every row and print the table with the ratios to the peers."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per row")
+    args = parser.parse_args()
+    table = rows()
+    results: list[tuple[Row, float, float]] = []
+    for row in table:
+        steps, actions, elapsed = row.measure(args.seconds)
+        results.append((row, steps / elapsed, actions / elapsed))
+    peers = [(row.label.split()[1], rate) for row, rate, _ in results if row.peer]
+    header = f"{'environment':64} {'steps/s':>9} {'actions/s':>9}"
+    print(header + "".join(f" {'× ' + name:>17}" for name, _ in peers))
+    for row, rate, actions in results:
+        line = f"{row.label:64} {rate:9.0f} {actions:9.0f}"
+        print(line + "".join(f" {rate / peer:17.3f}" for _, peer in peers))
+
+
+if __name__ == "__main__":
+    main()
