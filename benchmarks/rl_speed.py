@@ -7,6 +7,10 @@ agent asked at a parallel or simultaneous step):
 
 - PettingZoo ``AECEnv`` (``racedeck.rl.env``): ``last()`` (observation and mask) then ``step``;
 - PettingZoo ``ParallelEnv`` (``racedeck.rl.parallel_env``): one action per agent from its mask;
+- Gymnasium (``racedeck.rl.gym_env``): one learner against random bots, masked random actions
+  (the bots' moves are inside the step);
+- the *Why First?* batch simulator (:mod:`racedeck.rl.why_first_batch`): decisions per second
+  of whole random games played 10,000 at a time;
 - OpenSpiel (:mod:`racedeck.rl.openspiel`): the acting player's observation tensor and legal
   actions, then ``apply_action`` (``apply_actions`` at a simultaneous node), as OpenSpiel's RL
   environment would.
@@ -164,6 +168,25 @@ def spiel(load_game: Callable[[], Any]) -> Measure:
     return _timed(play_one)
 
 
+def batch(make_batch: Callable[[], Any], games: int = 10_000) -> Measure:
+    """Decisions per second of the *Why First?* batch simulator (random play), in batches of
+    ``games`` whole games; a step is one decision, as in the environments."""
+    sim = make_batch()
+    sim.play(10)  # compile (or load the compiled code) before timing
+
+    def measure(budget: float) -> tuple[int, int, float]:
+        decisions = 0
+        seed = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < budget:
+            sim.play(games, seed=seed)
+            decisions += games * sim.max_decisions
+            seed += 1
+        return decisions, decisions, elapsed
+
+    return measure
+
+
 def gymnasium_env(make_env: Callable[[], Any]) -> Measure:
     """Steps of a Gymnasium env: masked random actions when the observation or the info holds
     an ``action_mask``, uniform ones from the action space otherwise."""
@@ -228,6 +251,23 @@ def rows() -> list[Row]:
         out.append(
             Row(f"{label} parallel", parallel(lambda g=game_id, c=config: rl.parallel_env(g, **c)))
         )
+    for game_id, config in GAMES:
+        label = game_id + " " + " ".join(f"{k}={v}" for k, v in config.items())
+        out.append(
+            Row(
+                f"{label} Gymnasium vs random",
+                gymnasium_env(lambda g=game_id, c=config: rl.gym_env(g, opponents="random", **c)),
+            )
+        )
+    from racedeck.games.why_first import WhyFirstConfig
+    from racedeck.rl.why_first_batch import WhyFirstBatch
+
+    out.append(
+        Row(
+            "why-first players=4 batch simulator (decisions)",
+            batch(lambda: WhyFirstBatch(WhyFirstConfig(players=4))),
+        )
+    )
     try:
         from racedeck.rl import openspiel
 
