@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from scripted import script
 
 import racedeck
 from racedeck.cli.play import play_in_terminal
@@ -21,21 +22,9 @@ CARDS = [
 ]
 
 
-def _script(*answers: str) -> Callable[[str], str]:
-    given = iter(answers)
-
-    def ask(prompt: str) -> str:
-        answer = next(given, None)
-        if answer is None:
-            pytest.fail(f"asked again after the answers ran out: {prompt!r}")
-        return answer
-
-    return ask
-
-
 def _prompter(*answers: str, rules: Callable[[str], str | None] | None = None) -> Prompter:
     console = Console(record=True, width=80, file=io.StringIO())
-    return Prompter(_script(*answers), console, rules)
+    return Prompter(script(*answers), console, rules)
 
 
 def _said(prompter: Prompter) -> str:
@@ -141,7 +130,7 @@ def test_quit_in_a_game_keeps_the_record_and_exits_cleanly(tmp_path: Path) -> No
     console = Console(record=True, width=100, file=io.StringIO())
     path = tmp_path / "left.json"
     bots = ["human", "random", "random"]
-    code = play_in_terminal(game, 4, 0, bots, path, console, _script("quit"))
+    code = play_in_terminal(game, 4, 0, bots, path, console, script("quit"))
     assert code == 0
     assert "You left the game." in console.export_text()
     assert load_record(path).seed == 4

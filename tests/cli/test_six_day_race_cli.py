@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from scripted import script
 from typer.testing import CliRunner
 
 import racedeck
@@ -180,18 +181,6 @@ def test_only_the_first_pass_of_a_rider_in_a_race_is_shown() -> None:
 # -- one way to type (cli/prompt.py) -------------------------------------------------------------
 
 
-def _script(*answers: str) -> Callable[[str], str]:
-    given = iter(answers)
-
-    def ask(prompt: str) -> str:
-        answer = next(given, None)
-        if answer is None:
-            pytest.fail(f"asked again after the answers ran out: {prompt!r}")
-        return answer
-
-    return ask
-
-
 def _asking(riders: int, *answers: str) -> tuple[SixDayRaceUI, SixDayRaceView, Prompter]:
     """The UI of seat 0 at the start of a race, its rider 0 to move, and a scripted person."""
     game = racedeck.make("six-day-race", players=3, riders=riders, random_first=False)
@@ -200,7 +189,7 @@ def _asking(riders: int, *answers: str) -> tuple[SixDayRaceUI, SixDayRaceView, P
     view = game.observe(game.new_initial_state(0), 0)
     assert view.current == 0 and [a.value for a in view.legal_actions] == [1, 2, 3, 4, 5, 7]
     console = Console(record=True, width=80, height=24, file=io.StringIO())
-    return ui, view, Prompter(_script(*answers), console)
+    return ui, view, Prompter(script(*answers), console)
 
 
 @pytest.mark.parametrize("answer", ["5", " 5 ", "+5", "play 5", "PLAY 5", "play+5"])

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
+from scripted import script
 from typer.testing import CliRunner
 
 import racedeck
@@ -31,18 +31,6 @@ from racedeck.games.why_first.view import WhyFirstView
 runner = CliRunner()
 
 BASE_NAMES = ["You", "Bot 2", "Bot 3", "Bot 4"]
-
-
-def _script(*answers: str) -> Callable[[str], str]:
-    given = iter(answers)
-
-    def ask(prompt: str) -> str:
-        answer = next(given, None)
-        if answer is None:
-            pytest.fail(f"asked again after the answers ran out: {prompt!r}")
-        return answer
-
-    return ask
 
 
 def _console(width: int = 80) -> Console:
@@ -66,10 +54,10 @@ def _ask(ui: WhyFirstUI, view: WhyFirstView, *answers: str) -> tuple[Any, str]:
     """The action ``answers`` give at the seat's prompt, and everything said on the way (on
     one line each: the console is wide)."""
     console = _console(300)
-    script = _script(*answers)
+    scripted = script(*answers)
 
     def ask(prompt: str) -> str:  # echoed, as a terminal shows it
-        answer = script(prompt)
+        answer = scripted(prompt)
         console.print(prompt + answer, highlight=False)
         return answer
 
@@ -450,7 +438,7 @@ def test_the_move_prompt_redraws_only_what_changed() -> None:
     ui, commit, move = _tactical_views()
     console = _console()
     console.print(ui.render(commit))
-    ui.ask_action(commit, Prompter(_script("1"), console))
+    ui.ask_action(commit, Prompter(script("1"), console))
     start = len(console.export_text(clear=False).splitlines())
     console.print(ui.render(move))
     again = console.export_text().splitlines()[start:]
