@@ -39,8 +39,8 @@ and Leo's cards ask nobody). That is what the differential tests drive the engin
 on the second-highest distinct total; all when all are equal; Leo can win) and, on request, the
 points of every stage and every decision.
 
-**Speed** (``benchmarks/why_first_batch.py``, one core): 0.7–1.0 million random 4-player games
-a second, 1.1–1.2 million with two players and Leo, about 220,000 tactical, about 19,000 with
+**Speed** (``benchmarks/why_first_batch.py``, one core, a quiet machine): about 700,000 random
+4-player games a second, about 1.07 million with two players and Leo, about 210,000 tactical, about 19,000 with
 heuristic seats (two ``exp`` per legal action) — over a hundred times the engine's fast path, ten
 times a NumPy batch of the same games. Memory is not what bounds it: a game lives in a few
 hundred bytes of scratch arrays in the first-level cache and writes 20 bytes of results. About a
