@@ -8,12 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from racedeck.cli.app import app
 from racedeck.core.record import GameRecord, replay
 from racedeck.server.live import view_json
-from server.live import Client, LiveServer, validator
+from server.live import BASE, REGISTRY, Client, LiveServer, validator
 from server.test_http import refused
 
 runner = CliRunner()
@@ -112,6 +113,9 @@ def test_finished_games_are_listed_and_their_records_replay(
     res = server.http.get(game["record_url"])
     assert res.status_code == 200
     assert "attachment" in res.headers["content-disposition"]
+    Draft202012Validator({"$ref": BASE + "record.schema.json"}, registry=REGISTRY).validate(
+        res.json()
+    )
     record = GameRecord.from_json(res.json())
     assert record.meta["names"][0] == "Ann" and record.meta["game_no"] == 1
     last = list(replay(record))[-1]
