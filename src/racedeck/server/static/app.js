@@ -328,7 +328,7 @@ function linkBox(label, url, name) {
         toast("Select the link and copy it", "info");
       }
     } });
-  return el("div", { class: "invite" }, el("span", { class: "link-label", text: `${label}: ` }), input, copy);
+  return el("div", { class: "invite" }, el("span", { class: "link-label", text: `${label} link: ` }), input, copy);
 }
 
 function inviteBox(url) {
