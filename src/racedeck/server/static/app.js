@@ -355,7 +355,7 @@ function joinPanel(info) {
     el("div", { class: "buttons" }, join,
       el("button", { type: "button", "data-testid": "watch", text: "Just watch",
         onclick: () => go(`/t/${info.id}/watch`) })),
-    inviteBox(info.invite_url), watchBox(info.invite_url));
+    el("div", { class: "invite-slot" }, inviteBox(info.invite_url), watchBox(info.invite_url)));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const who = name.value.trim();
