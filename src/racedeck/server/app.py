@@ -168,6 +168,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/t/{table_id}/watch", include_in_schema=False)
+    async def watch_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
         try:
@@ -213,6 +217,19 @@ def create_app(
     async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
         game_no = await service.again(table_id, req.token)
         return {"table_id": table_id, "game_no": game_no}
+
+    @app.get("/api/tables/{table_id}/games")
+    async def finished_games(table_id: str) -> dict[str, Any]:
+        room = service.room(table_id)
+        return {"table_id": table_id, "games": service.finished_games(room)}
+
+    @app.get("/api/tables/{table_id}/games/{game_no}/record")
+    async def finished_record(table_id: str, game_no: int) -> JSONResponse:
+        record = service.finished_record(service.room(table_id), game_no)
+        name = f"racedeck-{table_id}-game-{game_no}.json"
+        return JSONResponse(
+            record, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
 
     # -- the socket -----------------------------------------------------------------------------
 

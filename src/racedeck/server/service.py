@@ -28,6 +28,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import UTC, datetime
 from multiprocessing import get_context
 
 from racedeck.core.errors import (
@@ -60,7 +61,7 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
-from racedeck.store.tables import SeatRow, StoredTable, TableStore
+from racedeck.store.tables import FinishedGame, SeatRow, StoredTable, TableStore
 
 __all__ = ["FrameObserver", "TableService"]
 
@@ -237,6 +238,53 @@ class TableService:
             "invite_url": f"{self.public_url}/t/{room.id}",
             "win_rule": _win_rule(spec.id),
         }
+
+    def finished_games(self, room: Room) -> list[JSONObject]:
+        """The table's finished games: number, when it ended, the outcome and the winners'
+        names, and where to download the record (for ``/api/tables/{id}/games``)."""
+        out: list[JSONObject] = []
+        for done in self.store.finished_games(room.id):
+            outcome = done.outcome
+            names = [str(n) for n in outcome.get("names", [])]
+            ended = done.finished or datetime.now(UTC)
+            out.append(
+                {
+                    "game_no": done.game_no,
+                    "finished": (ended if ended.tzinfo else ended.replace(tzinfo=UTC)).isoformat(),
+                    "outcome": outcome,
+                    "winners": [names[i] for i in outcome.get("winners", []) if i < len(names)],
+                    "record_url": f"{self.public_url}/api/tables/{room.id}/games/"
+                    f"{done.game_no}/record",
+                }
+            )
+        return out
+
+    def finished_record(self, room: Room, game_no: int) -> JSONObject:
+        """Finished game ``game_no`` as a record for ``racedeck replay``. Refused while that
+        game is in play (``game/not-over``: its record would give the hands away) and for a
+        game the table never had (``game/not-found``)."""
+        if not 1 <= game_no <= room.game_no:
+            raise ServiceError(
+                "game/not-found",
+                f"table {room.id} has no game {game_no} (games 1..{room.game_no})",
+                404,
+            )
+        record = self.store.finished_record(
+            room.id, game_no, {"table": room.id, "game_no": game_no, "names": room.names}
+        )
+        if record is None:
+            raise ServiceError(
+                "game/not-over",
+                f"game {game_no} at this table is not over; its record is ready at the end",
+                409,
+            )
+        return record.to_json()
+
+    def _finished(self, room: Room) -> FinishedGame:
+        """The row that marks the current game finished (its public outcome, with names)."""
+        assert room.table is not None
+        header = view_json(room.table, None, room.names)["header"]
+        return FinishedGame(game_no=room.game_no, seed=room.seed, outcome=header["outcome"])
 
     def lobby(self) -> list[JSONObject]:
         """Tables with a free seat, then games in progress, newest first."""
@@ -530,7 +578,13 @@ class TableService:
         room.status = "over" if table.is_over else "playing"
         try:
             self.store.append_action(
-                room.id, room.game_no, table.move - 1, seat, table.last_action.action, room.status
+                room.id,
+                room.game_no,
+                table.move - 1,
+                seat,
+                table.last_action.action,
+                room.status,
+                self._finished(room) if table.is_over else None,
             )
         except Exception as exc:
             # The database did not take it: the move did not happen. Rebuild from what is stored.

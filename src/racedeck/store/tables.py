@@ -1,10 +1,13 @@
 """Live tables of the online service, stored in SQL so a restarted server continues every game.
 
-Three tables: ``live_tables`` (one row per table: game, configuration, the current game's seed and
+Four tables: ``live_tables`` (one row per table: game, configuration, the current game's seed and
 number, its status and move number), ``live_seats`` (who sits where: a person with the SHA-256 of
-their token, or a bot by name) and ``live_actions`` (one row per accepted action of every game at
-the table). An accepted action and the table's new move number are committed in one transaction,
-so after a crash the stored record replays to exactly the state the players last saw.
+their token, or a bot by name), ``live_actions`` (one row per accepted action of every game at
+the table) and ``live_games`` (one row per finished game: its seed, when it ended and its
+outcome, so every finished game stays downloadable as a record after the next one is dealt).
+An accepted action and the table's new move number are committed in one transaction (with the
+``live_games`` row when the action ends the game), so after a crash the stored record replays to
+exactly the state the players last saw.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from racedeck.store.tournaments import _IntText, _sqlite_pragmas
 
 __all__ = [
     "DEFAULT_TABLES_DB",
+    "FinishedGame",
     "SeatRow",
     "StoreConflict",
     "StoredTable",
@@ -84,6 +88,16 @@ live_actions = Table(
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action", JSON, nullable=False),
+)
+
+live_games = Table(
+    "live_games",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("seed", _IntText, nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=False),
+    Column("outcome", JSON, nullable=False),
 )
 
 
@@ -139,6 +153,17 @@ class StoredTable:
             actions=tuple(RecordedAction(s, a) for s, a in self.actions),
             meta={} if meta is None else meta,
         )
+
+
+@dataclass(slots=True)
+class FinishedGame:
+    """A finished game at a table: its number, the seed it was dealt from, its outcome (the
+    public ``outcome`` of the final view: scores, ranks, winners, names) and when it ended."""
+
+    game_no: int
+    seed: int
+    outcome: JSONObject
+    finished: datetime | None = None
 
 
 class TableStore:
@@ -212,9 +237,11 @@ class TableStore:
         seat: int,
         action: JSONObject,
         status: str,
+        finished: FinishedGame | None = None,
     ) -> None:
         """Store accepted action number ``idx`` (0-based) of game ``game_no`` and the table's new
-        move number ``idx + 1`` in one transaction.
+        move number ``idx + 1`` in one transaction, with ``finished`` when this action ended
+        the game.
 
         Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
         """
@@ -236,6 +263,16 @@ class TableStore:
                 _APPEND,
                 {"id": table_id, "game_no": game_no, "idx": idx, "seat": seat, "action": action},
             )
+            if finished is not None:
+                conn.execute(
+                    live_games.insert().values(
+                        table_id=table_id,
+                        game_no=finished.game_no,
+                        seed=finished.seed,
+                        finished=finished.finished or datetime.now(UTC),
+                        outcome=finished.outcome,
+                    )
+                )
 
     def new_game(self, table_id: str, game_no: int, seed: int, status: str) -> None:
         """Start game ``game_no`` at the table with a new seed (play again, same seats)."""
@@ -269,6 +306,53 @@ class TableStore:
                 .order_by(live_tables.c.created)
             ).all()
             return [self._assemble(conn, r._mapping) for r in rows]
+
+    def finished_games(self, table_id: str) -> list[FinishedGame]:
+        """The table's finished games, in the order they were played."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(live_games)
+                .where(live_games.c.table_id == table_id)
+                .order_by(live_games.c.game_no)
+            ).all()
+        return [
+            FinishedGame(
+                game_no=r.game_no, seed=r.seed, outcome=dict(r.outcome), finished=r.finished
+            )
+            for r in rows
+        ]
+
+    def finished_record(
+        self, table_id: str, game_no: int, meta: JSONObject | None = None
+    ) -> GameRecord | None:
+        """Finished game ``game_no`` of the table as a record (config, seed, every action),
+        or ``None`` when the table has no such finished game. A game still in play has no
+        record here: its seed and actions would give away the hands."""
+        with self.engine.connect() as conn:
+            table = conn.execute(
+                select(live_tables.c.game, live_tables.c.config).where(live_tables.c.id == table_id)
+            ).first()
+            done = conn.execute(
+                select(live_games.c.seed).where(
+                    live_games.c.table_id == table_id, live_games.c.game_no == game_no
+                )
+            ).first()
+            if table is None or done is None:
+                return None
+            actions = conn.execute(
+                select(live_actions.c.seat, live_actions.c.action)
+                .where(live_actions.c.table_id == table_id, live_actions.c.game_no == game_no)
+                .order_by(live_actions.c.idx)
+            ).all()
+        spec = get_spec(table.game)
+        return GameRecord(
+            game=spec.id,
+            rules_version=spec.rules_version,
+            config=dict(table.config),
+            seed=done.seed,
+            actions=tuple(RecordedAction(a.seat, dict(a.action)) for a in actions),
+            meta={} if meta is None else meta,
+        )
 
     def _assemble(self, conn: Any, m: Any) -> StoredTable:
         seats = conn.execute(

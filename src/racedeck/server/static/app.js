@@ -13,7 +13,9 @@
 // "waiting", "scoreboard", "score" (data-seat), "board", "log", "standings", "win-rule",
 // "play-again", "legal-action" (fallback renderer; data-action), "games" (the lobby's list of
 // games), "rules-link" (data-game: a link to /rules/<game-id>, in the game list, the new-table
-// form and the table header; it opens in a new tab).
+// form and the table header; it opens in a new tab), "watch-link", "copy-watch" (the spectator
+// link, /t/<id>/watch), "watching" (the label a spectator sees), "spectators" (how many watch),
+// "finished-games", "finished-game" (data-game-no), "download-record".
 
 import { el } from "./dom.js";
 
@@ -87,8 +89,8 @@ function route() {
   leave = null;
   app.replaceChildren();
   setStatus("idle", "");
-  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
-  if (m) tablePage(m[1]);
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)(\/watch)?$/);
+  if (m) tablePage(m[1], Boolean(m[2]));
   else lobbyPage();
   app.focus({ preventScroll: true });
 }
@@ -294,7 +296,7 @@ function newTableForm(form, list) {
 
 // -- the table page -------------------------------------------------------------------------------
 
-async function tablePage(tableId) {
+async function tablePage(tableId, watch) {
   let info;
   try {
     info = await api("GET", `/api/tables/${tableId}`);
@@ -303,29 +305,39 @@ async function tablePage(tableId) {
       el("p", { text: e.message }), el("a", { href: "/", text: "Back to the lobby" })));
     return;
   }
-  const mine = seatsStore()[tableId];
-  if (!mine && info.status === "open" && info.free > 0) {
+  // The spectator link always watches, even in a browser that holds a seat here.
+  const mine = watch ? null : seatsStore()[tableId];
+  if (!watch && !mine && info.status === "open" && info.free > 0) {
     joinPanel(info);
     return;
   }
   tableScreen(info, mine || null);
 }
 
-function inviteBox(url) {
+function linkBox(label, url, name) {
   const full = new URL(url, location.href).href;
-  const input = el("input", { readonly: true, value: full, "data-testid": "invite-link",
-    "aria-label": "invite link", onfocus: (e) => e.target.select() });
-  const copy = el("button", { type: "button", "data-testid": "copy-invite", text: "Copy",
+  const input = el("input", { readonly: true, value: full, "data-testid": `${name}-link`,
+    "aria-label": `${label.toLowerCase()} link`, onfocus: (e) => e.target.select() });
+  const copy = el("button", { type: "button", "data-testid": `copy-${name}`, text: "Copy",
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(full);
-        toast("Invite link copied", "info");
+        toast(`${label} link copied`, "info");
       } catch {
         input.select();
         toast("Select the link and copy it", "info");
       }
     } });
-  return el("div", { class: "invite" }, el("span", { text: "Invite: " }), input, copy);
+  return el("div", { class: "invite" }, el("span", { class: "link-label", text: `${label} link: ` }), input, copy);
+}
+
+function inviteBox(url) {
+  return linkBox("Invite", url, "invite");
+}
+
+// The spectator link: the invite link with /watch, which opens the table to watch.
+function watchBox(inviteUrl) {
+  return linkBox("Spectator", `${inviteUrl}/watch`, "watch");
 }
 
 function joinPanel(info) {
@@ -342,8 +354,8 @@ function joinPanel(info) {
     el("div", { class: "field" }, el("label", { for: "join-seat", text: "Seat" }), seatSel),
     el("div", { class: "buttons" }, join,
       el("button", { type: "button", "data-testid": "watch", text: "Just watch",
-        onclick: () => { app.replaceChildren(); tableScreen(info, null); } })),
-    inviteBox(info.invite_url));
+        onclick: () => go(`/t/${info.id}/watch`) })),
+    el("div", { class: "invite-slot" }, inviteBox(info.invite_url), watchBox(info.invite_url)));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const who = name.value.trim();
@@ -380,14 +392,21 @@ function tableScreen(info, saved) {
   const log = el("ol", { class: "log", "data-testid": "log", "aria-label": "what happened", "aria-live": "polite" });
   const standings = el("section", { class: "standings panel", "data-testid": "standings", hidden: true });
   const invite = el("div", { class: "invite-slot" });
+  const watching = el("span", { class: "badge watching", "data-testid": "watching", text: "Watching",
+    title: "You are watching: you see what every player sees, no one's hand" });
+  const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
+  const finished = el("ol", { class: "finished", "data-testid": "finished-games", "aria-label": "finished games" });
+  const finishedPanel = el("div", { class: "panel", hidden: true }, el("h2", { text: "Finished games" }), finished);
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
-      el("div", {}, title, meta, " · ", rulesLink(info.game, "Rules")), waiting, invite),
+      el("div", {}, watching, title, meta, " · ", rulesLink(info.game, "Rules"), spectators),
+      waiting, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
         el("div", { class: "panel" }, el("h2", { text: "Scores" }), scoreboard),
-        el("div", { class: "panel" }, el("h2", { text: "What happened" }), log)))));
+        el("div", { class: "panel" }, el("h2", { text: "What happened" }), log),
+        finishedPanel))));
 
   let table = info;
   let view = null;
@@ -406,17 +425,49 @@ function tableScreen(info, saved) {
 
   function drawTable() {
     title.textContent = table.title;
-    const parts = [seat === null ? "watching" : `you are seat ${seat + 1}`];
+    const parts = seat === null ? [] : [`you are seat ${seat + 1}`];
+    watching.hidden = seat !== null;
     if (table.summary) parts.push(table.summary);
     if (table.game_no > 1) parts.push(`game ${table.game_no}`);
-    meta.textContent = " · " + parts.join(" · ");
-    invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "");
+    meta.textContent = parts.length ? " · " + parts.join(" · ") : "";
+    const n = table.spectators;
+    spectators.textContent = n ? ` · ${n} watching` : "";
+    invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "",
+      watchBox(table.invite_url));
+    loadFinished();
     if (!view) {
       const missing = table.seats.filter((s) => !s.taken).length;
       waiting.textContent = table.status === "open"
         ? `Waiting for ${missing} more ${missing === 1 ? "person" : "people"} to join.` : "";
       drawScores();
     }
+  }
+
+  // The finished games change when a game ends or the next is dealt: fetch them then.
+  let finishedFor = null;
+  async function loadFinished() {
+    const key = `${table.game_no}:${table.status}`;
+    if (key === finishedFor) return;
+    finishedFor = key;
+    let list;
+    try {
+      list = await api("GET", `/api/tables/${table.id}/games`);
+    } catch {
+      finishedFor = null; // try again with the next table frame
+      return;
+    }
+    finished.replaceChildren(...list.games.slice().reverse().map((g) => {
+      const when = new Date(g.finished);
+      const won = g.winners.length ? `${g.winners.join(" and ")} ${g.winners.length > 1 ? "win" : "wins"}` : "";
+      return el("li", { "data-testid": "finished-game", "data-game-no": g.game_no },
+        el("span", { class: "what", text: `Game ${g.game_no}` }),
+        el("span", { class: "muted", text: ` · ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}` }),
+        won ? el("div", { class: "won", text: won }) : "",
+        el("a", { href: g.record_url, download: `racedeck-${table.id}-game-${g.game_no}.json`,
+          "data-testid": "download-record", text: "Download record",
+          title: "The game's record: racedeck replay FILE steps through it" }));
+    }));
+    finishedPanel.hidden = list.games.length === 0;
   }
 
   function drawScores() {
