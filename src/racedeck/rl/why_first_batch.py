@@ -40,17 +40,16 @@ on the second-highest distinct total; all when all are equal; Leo can win) and, 
 points of every stage and every decision.
 
 **Speed** (``benchmarks/why_first_batch.py``, one core, a quiet machine): about 700,000 random
-4-player games a second, about 1.07 million with two players and Leo, about 210,000 tactical, about 19,000 with
-heuristic seats (two ``exp`` per legal action) — over a hundred times the engine's fast path, ten
-times a NumPy batch of the same games. Memory is not what bounds it: a game lives in a few
-hundred bytes of scratch arrays in the first-level cache and writes 20 bytes of results. About a
-fifth of a game is the engine's deal (five shuffles whose 31 mixed-radix digits come from a chain
+4-player games a second, about 1.07 million with two players and Leo, about 210,000 tactical, about
+19,000 with heuristic seats (two ``exp`` per legal action) — over a hundred times the engine's fast
+path, ten times a NumPy batch of the same games. Memory is not what bounds it: a game lives in a
+few hundred bytes of scratch arrays in the first-level cache and writes 20 bytes of results. About
+a fifth of a game is the engine's deal (five shuffles whose 31 mixed-radix digits come from a chain
 of divisions, by constants for the WF-2 deck: :func:`_shuffle32`), a sixth the policy's random
 draws (SplitMix64 words cut in two), and the rest the rules themselves, whose branches depend on
 random cards. Base-game hands are a count per distinct value plus a bit set of the values held,
 with tables for a hand's number of values and its ``k``-th value, so that a choice needs no loop
-over the cards; tactical hands and reveals are bit sets of white numbers, ordered by bit scans.
-"""
+over the cards; tactical hands and reveals are bit sets of white numbers, ordered by bit scans."""
 
 from __future__ import annotations
 
