@@ -204,6 +204,10 @@ def create_app(
     async def table(table_id: str) -> dict[str, Any]:
         return service.info(service.room(table_id))
 
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return service.record(table_id)
+
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
         seat, token = await service.join(table_id, req)

@@ -90,6 +90,11 @@ class Room:
     status: str
     game_no: int
     seed: int
+    server_seed: str = ""
+    """The current game's secret server seed (hex); only its commitment is shown until the
+    game is over (:mod:`racedeck.core.fairness`)."""
+    client_seeds: list[str] = field(default_factory=list)
+    """Each seat's client seed, in seat order (empty text: none given)."""
     table: LiveTable | None = None
     steps: list[Step] = field(default_factory=list)
     strict_below: int = 0
