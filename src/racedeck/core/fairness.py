@@ -134,7 +134,7 @@ def verify(record: GameRecord) -> list[str]:
         for step in replay(record):
             state = step.state
     except InvalidRecord as exc:
-        problems.append(f"the record does not replay: {exc}")
+        problems.append(str(exc))  # names the action that does not replay, or why
         return problems
     replayed = result_of(record, state)
     if not replayed:
