@@ -28,7 +28,12 @@ def test_a_fair_game_from_commitment_to_verified_record(
     # Dealt now: the commitment is the one published before, the seed still hidden.
     info = server.http.get(f"/api/tables/{table_id}").json()
     assert info["status"] == "playing"
-    assert info["fair"] == {"commitment": committed, "server_seed": None, "client_seeds": None}
+    assert info["fair"] == {
+        "commitment": committed,
+        "server_seed": None,
+        "client_seeds": None,
+        "next_commitment": None,
+    }
     early = server.http.get(f"/api/tables/{table_id}/record")
     assert early.status_code == 409 and early.json()["error"]["code"] == "game/not-over"
     room = server.service.rooms[table_id]
@@ -64,12 +69,22 @@ def test_a_fair_game_from_commitment_to_verified_record(
     for c in clients:
         c.close()
 
-    # Play again: a new server seed under a new commitment, hidden until that game ends.
-    again = server.http.post(f"/api/tables/{table_id}/again", json={"token": created["token"]})
+    # Play again: the server seed committed to at the end (before Ann sends her fresh client
+    # seed), hidden until that game ends.
+    following = revealed["next_commitment"]
+    assert following is not None and following != committed
+    again = server.http.post(
+        f"/api/tables/{table_id}/again", json={"token": created["token"], "client_seed": "ann-2"}
+    )
     assert again.status_code == 200
     info = server.http.get(f"/api/tables/{table_id}").json()
-    assert info["fair"]["commitment"] != committed and info["fair"]["server_seed"] is None
-    assert room.seed == game_seed(room.server_seed, ["ann-seed", "bob-seed", ""])
+    assert info["fair"] == {
+        "commitment": following,
+        "server_seed": None,
+        "client_seeds": None,
+        "next_commitment": None,
+    }
+    assert room.seed == game_seed(room.server_seed, ["ann-2", "bob-seed", ""])
 
 
 def test_client_seeds_change_the_deal(server: LiveServer) -> None:

@@ -46,7 +46,7 @@ def test_seats_actions_and_games_round_trip(tmp_path: Path) -> None:
         (0, {"type": "place", "value": 3, "target": 1}),
         (1, {"type": "place", "value": -1, "target": 0}),
     ]
-    store.new_game("t1", 2, 5, "playing", "2" * 64)
+    store.new_game("t1", 2, 5, "playing", "2" * 64, ["ann", "bob"])
     again = store.load("t1")
     assert again is not None and again.game_no == 2 and again.actions == [] and again.seed == 5
     assert again.server_seed == "2" * 64 and again.client_seeds == ["ann", "bob"]
@@ -62,7 +62,7 @@ def test_an_action_out_of_turn_is_refused_and_stores_nothing(tmp_path: Path) -> 
         with pytest.raises(StoreConflict):
             store.append_action("t1", game_no, idx, 1, {"type": "place"}, "playing")
     with pytest.raises(StoreConflict):
-        store.new_game("t1", 3, 1, "playing", "3" * 64)
+        store.new_game("t1", 3, 1, "playing", "3" * 64, ["", ""])
     loaded = store.load("t1")
     assert loaded is not None and len(loaded.actions) == 1 and loaded.game_no == 1
     store.close()

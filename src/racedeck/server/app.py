@@ -215,7 +215,7 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/again")
     async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
-        game_no = await service.again(table_id, req.token)
+        game_no = await service.again(table_id, req.token, req.client_seed)
         return {"table_id": table_id, "game_no": game_no}
 
     # -- the socket -----------------------------------------------------------------------------

@@ -140,6 +140,8 @@ class JoinRequest(_Strict):
 
 
 class AgainRequest(_Strict):
-    """``POST /api/tables/{id}/again``: a seated person's token."""
+    """``POST /api/tables/{id}/again``: a seated person's token and that seat's new client
+    seed (optional)."""
 
     token: Annotated[str, Field(min_length=1, max_length=128)]
+    client_seed: ClientSeed | None = None

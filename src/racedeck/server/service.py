@@ -161,6 +161,8 @@ class TableService:
             table = LiveTable.from_record(stored.record(self._meta(room)))
             assert isinstance(table, LiveTable)
             room.table = table
+            if table.is_over and room.server_seed:
+                room.next_server_seed = secrets.token_hex(32)
             # The steps before a restart are not known: answers to them must be exact.
             room.strict_below = table.move
         return room
@@ -254,6 +256,9 @@ class TableService:
             "commitment": commitment(room.server_seed),
             "server_seed": room.server_seed if over else None,
             "client_seeds": list(room.client_seeds) if over else None,
+            "next_commitment": (
+                commitment(room.next_server_seed) if over and room.next_server_seed else None
+            ),
         }
 
     def record(self, table_id: str) -> JSONObject:
@@ -402,21 +407,35 @@ class TableService:
         self._broadcast(room, room.table.history[0][1], None)
         self._settle(room)
 
-    async def again(self, table_id: str, token: str) -> int:
+    async def again(self, table_id: str, token: str, client_seed: str | None = None) -> int:
         """A new game at the same table with the same seats, once the current one is over;
-        ``token`` must be a seated person's. Returns the new game's number."""
+        ``token`` must be a seated person's, ``client_seed`` (optional) that seat's new one.
+        Returns the new game's number.
+
+        The new game's server seed is the one whose commitment was published when the last
+        game ended (``next_commitment``): a client seed sent now was unknown to the server
+        when it committed, so the server cannot pick its seed to suit the seats' seeds.
+        """
         room = self.room(table_id)
         async with room.lock:
-            if self._seat_of(room, token) is None:
+            seat = self._seat_of(room, token)
+            if seat is None:
                 raise AuthError("this token holds no seat at this table")
             if room.table is None or not room.table.is_over:
                 raise ServiceError("game/not-over", "the game at this table is not over", 409)
-            server_seed = secrets.token_hex(32)
-            seed = game_seed(server_seed, room.client_seeds)
-            self.store.new_game(room.id, room.game_no + 1, seed, "playing", server_seed)
+            server_seed = room.next_server_seed or secrets.token_hex(32)
+            client_seeds = list(room.client_seeds)
+            if client_seed is not None and seat < len(client_seeds):
+                client_seeds[seat] = client_seed
+            seed = game_seed(server_seed, client_seeds)
+            self.store.new_game(
+                room.id, room.game_no + 1, seed, "playing", server_seed, client_seeds
+            )
             room.game_no += 1
             room.seed = seed
             room.server_seed = server_seed
+            room.client_seeds = client_seeds
+            room.next_server_seed = ""
             self._start(room)
             return room.game_no
 
@@ -612,6 +631,8 @@ class TableService:
             room.seen_at = time.monotonic()
         self._broadcast(room, events, room.steps[-1], origin)
         if table.is_over:
+            if room.server_seed:
+                room.next_server_seed = secrets.token_hex(32)
             self._broadcast_table(room)
 
     def _settle(self, room: Room) -> None:

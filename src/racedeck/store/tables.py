@@ -271,10 +271,16 @@ class TableStore:
             )
 
     def new_game(
-        self, table_id: str, game_no: int, seed: int, status: str, server_seed: str
+        self,
+        table_id: str,
+        game_no: int,
+        seed: int,
+        status: str,
+        server_seed: str,
+        client_seeds: Sequence[str],
     ) -> None:
-        """Start game ``game_no`` at the table with a new server seed and the seed derived from
-        it (play again, same seats)."""
+        """Start game ``game_no`` at the table with a new server seed, the seats' client seeds
+        and the seed derived from them (play again, same seats)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(live_tables)
@@ -288,7 +294,7 @@ class TableStore:
             conn.execute(
                 update(live_fairness)
                 .where(live_fairness.c.table_id == table_id)
-                .values(server_seed=server_seed)
+                .values(server_seed=server_seed, client_seeds=list(client_seeds))
             )
 
     # -- reading ----------------------------------------------------------------------------------

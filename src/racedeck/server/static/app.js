@@ -510,7 +510,7 @@ function tableScreen(info, saved) {
         onclick: async (ev) => {
           ev.target.disabled = true;
           try {
-            await api("POST", `/api/tables/${table.id}/again`, { token: mine.token });
+            await api("POST", `/api/tables/${table.id}/again`, { token: mine.token, client_seed: clientSeed() });
           } catch (e) {
             toast(e.message);
             ev.target.disabled = false;
