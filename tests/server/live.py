@@ -6,7 +6,8 @@ thread pool, at once). Every frame the service sends to any socket passes the
 hold nothing outside the recipient's information set — its view must equal
 ``game.observe(state, seat)`` (the game part) and ``game.header(state, seat)`` (the header), its
 events must be exactly the recipient's feed of the transition, and no token, seed, RNG state or
-other seat's secret may appear anywhere in it. Violations are collected and fail the test at
+other seat's secret may appear anywhere in it; the table's secret server seed (provably fair
+deals) may appear only once its game is over. Violations are collected and fail the test at
 teardown, so every test of this folder checks every frame it causes.
 """
 
@@ -91,6 +92,8 @@ class FrameChecker:
             assert token not in text, "a seat token was sent on a socket"
         _no_forbidden_keys(frame)
         table = room.table
+        if room.server_seed and room.server_seed in text:
+            assert table is not None and table.is_over, "the server seed was sent before the end"
         if "view" in frame and frame["view"] is not None:
             assert table is not None
             view = frame["view"]
@@ -186,9 +189,10 @@ class LiveServer:
         seats: list[Any],
         config: dict[str, Any] | None = None,
         name: str | None = "Ann",
+        client_seed: str | None = None,
     ) -> dict[str, Any]:
         """POST /api/tables; seats are "human" or a bot name."""
-        body = {
+        body: dict[str, Any] = {
             "game": game,
             "config": config or {},
             "seats": [
@@ -196,6 +200,8 @@ class LiveServer:
             ],
             "name": name,
         }
+        if client_seed is not None:
+            body["client_seed"] = client_seed
         res = self.http.post("/api/tables", json=body)
         assert res.status_code == 201, res.text
         data: dict[str, Any] = res.json()
@@ -203,9 +209,18 @@ class LiveServer:
             self.checker.tokens.add(data["token"])
         return data
 
-    def join(self, table_id: str, name: str = "Bob", seat: int | None = None) -> dict[str, Any]:
+    def join(
+        self,
+        table_id: str,
+        name: str = "Bob",
+        seat: int | None = None,
+        client_seed: str | None = None,
+    ) -> dict[str, Any]:
         """POST /api/tables/{id}/join."""
-        res = self.http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+        body: dict[str, Any] = {"name": name, "seat": seat}
+        if client_seed is not None:
+            body["client_seed"] = client_seed
+        res = self.http.post(f"/api/tables/{table_id}/join", json=body)
         assert res.status_code == 200, res.text
         data: dict[str, Any] = res.json()
         self.checker.tokens.add(data["token"])

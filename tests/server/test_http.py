@@ -46,9 +46,13 @@ def test_create_join_and_public_info(server: LiveServer) -> None:
     assert joined["seat"] == 1 and joined["token"] != created["token"]
     info = server.http.get(f"/api/tables/{created['table_id']}").json()
     assert info["status"] == "playing" and info["move"] is not None
-    # Nothing secret in what anyone may read.
+    # Nothing secret in what anyone may read: no token, no seed, and of the server seed only
+    # its commitment while the game goes on (provably fair deals).
     text = server.http.get(f"/api/tables/{created['table_id']}").text
-    assert created["token"] not in text and joined["token"] not in text and "seed" not in text
+    room = server.service.rooms[created["table_id"]]
+    assert created["token"] not in text and joined["token"] not in text
+    assert '"seed"' not in text and str(room.seed) not in text and room.server_seed not in text
+    assert info["fair"]["server_seed"] is None and info["fair"]["client_seeds"] is None
 
 
 def test_all_bot_table_is_watched(server: LiveServer) -> None:

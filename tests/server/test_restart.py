@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from racedeck.core.fairness import verify
+from racedeck.core.record import GameRecord
 from racedeck.server.live import LiveTable, view_json
 from racedeck.server.process import ServerProcess
 from racedeck.store.tables import TableStore
@@ -103,10 +105,14 @@ def test_sigkill_mid_game_then_finish(tmp_path: Path) -> None:
                     {"kind": "bot", "bot": "heuristic"},
                 ],
                 "name": "Ann",
+                "client_seed": "ann-7",
             },
         ).json()
         tid = created["table_id"]
-        joined = http.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
+        committed = created["table"]["fair"]["commitment"]
+        joined = http.post(
+            f"/api/tables/{tid}/join", json={"name": "Bob", "client_seed": "bob-9"}
+        ).json()
         tokens = [created["token"], joined["token"]]
         clients = [open_client(server, tid, t) for t in tokens]
         rng = random.Random(3)
@@ -135,5 +141,11 @@ def test_sigkill_mid_game_then_finish(tmp_path: Path) -> None:
         info = http.get(f"/api/tables/{tid}").json()
         assert info["status"] == "over"
         assert json.dumps(info).find(tokens[0]) == -1
+        # The server seed and the client seeds survived the restart: the record verifies
+        # against the commitment published before the deal.
+        assert info["fair"]["commitment"] == committed
+        assert info["fair"]["client_seeds"] == ["ann-7", "bob-9", ""]
+        record = GameRecord.from_json(http.get(f"/api/tables/{tid}/record").json())
+        assert verify(record) == []
     finally:
         server.stop()

@@ -21,6 +21,8 @@ def make_store(tmp_path: Path) -> TableStore:
             game_no=1,
             seed=2**63 - 1,
             seats=[SeatRow("human", name="Ann", token_hash="a" * 64), SeatRow("human")],
+            server_seed="1" * 64,
+            client_seeds=["ann", ""],
         )
     )
     return store
@@ -28,22 +30,26 @@ def make_store(tmp_path: Path) -> TableStore:
 
 def test_seats_actions_and_games_round_trip(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    store.take_seat("t1", 1, SeatRow("human", name="Bob", token_hash="b" * 64), "playing")
+    bob = SeatRow("human", name="Bob", token_hash="b" * 64)
+    store.take_seat("t1", 1, bob, "playing", ["ann", "bob"], 2**63 - 1)
     with pytest.raises(StoreConflict):
-        store.take_seat("t1", 1, SeatRow("human", name="Eve", token_hash="e" * 64), "playing")
+        eve = SeatRow("human", name="Eve", token_hash="e" * 64)
+        store.take_seat("t1", 1, eve, "playing", ["ann", "eve"], 7)
     store.append_action("t1", 1, 0, 0, {"type": "place", "value": 3, "target": 1}, "playing")
     store.append_action("t1", 1, 1, 1, {"type": "place", "value": -1, "target": 0}, "over")
     loaded = store.load("t1")
     assert loaded is not None
     assert loaded.seed == 2**63 - 1 and loaded.status == "over"
     assert [s.name for s in loaded.seats] == ["Ann", "Bob"]
+    assert loaded.server_seed == "1" * 64 and loaded.client_seeds == ["ann", "bob"]
     assert loaded.actions == [
         (0, {"type": "place", "value": 3, "target": 1}),
         (1, {"type": "place", "value": -1, "target": 0}),
     ]
-    store.new_game("t1", 2, 5, "playing")
+    store.new_game("t1", 2, 5, "playing", "2" * 64, ["ann", "bob"])
     again = store.load("t1")
     assert again is not None and again.game_no == 2 and again.actions == [] and again.seed == 5
+    assert again.server_seed == "2" * 64 and again.client_seeds == ["ann", "bob"]
     assert [t.id for t in store.load_all()] == ["t1"]
     assert store.load("nope") is None
     store.close()
@@ -56,7 +62,7 @@ def test_an_action_out_of_turn_is_refused_and_stores_nothing(tmp_path: Path) -> 
         with pytest.raises(StoreConflict):
             store.append_action("t1", game_no, idx, 1, {"type": "place"}, "playing")
     with pytest.raises(StoreConflict):
-        store.new_game("t1", 3, 1, "playing")
+        store.new_game("t1", 3, 1, "playing", "3" * 64, ["", ""])
     loaded = store.load("t1")
     assert loaded is not None and len(loaded.actions) == 1 and loaded.game_no == 1
     store.close()

@@ -25,6 +25,7 @@ from racedeck.cli.rules import rules as rules_cmd
 from racedeck.cli.serve import serve as serve_cmd
 from racedeck.cli.tournament import tournament as tournament_cmd
 from racedeck.cli.usage import OneLineErrors
+from racedeck.cli.verify import verify_cmd
 
 if TYPE_CHECKING:
     from racedeck.sim.simulate import SimulationResult
@@ -274,6 +275,7 @@ app.command(name="report")(report_cmd)
 app.command(name="serve")(serve_cmd)
 app.command(name="rules")(rules_cmd)
 app.command(name="replay")(replay_cmd)
+app.command(name="verify")(verify_cmd)
 
 
 def main() -> None:

@@ -208,6 +208,10 @@ def create_app(
     async def table(table_id: str) -> dict[str, Any]:
         return service.info(service.room(table_id))
 
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return service.record(table_id)
+
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
         seat, token = await service.join(table_id, req)
@@ -215,7 +219,7 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/again")
     async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
-        game_no = await service.again(table_id, req.token)
+        game_no = await service.again(table_id, req.token, req.client_seed)
         return {"table_id": table_id, "game_no": game_no}
 
     @app.get("/api/tables/{table_id}/games")

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from racedeck.core.errors import InvalidMessage
+from racedeck.core.fairness import MAX_CLIENT_SEED
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -46,6 +47,10 @@ class _Strict(BaseModel):
 
 
 ClientId = Annotated[str, Field(max_length=64)]
+ClientSeed = Annotated[
+    str, Field(min_length=1, max_length=MAX_CLIENT_SEED, pattern=r"^[\x21-\x7e]+$")
+]
+"""A seat's contribution to the deal: up to 64 printable ASCII characters, no spaces."""
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]+$")]
 
 
@@ -115,22 +120,28 @@ class SeatRequest(_Strict):
 
 
 class CreateTable(_Strict):
-    """``POST /api/tables``: the game, its options, the seats; ``name`` is the creator's."""
+    """``POST /api/tables``: the game, its options, the seats; ``name`` and ``client_seed``
+    are the creator's."""
 
     game: Annotated[str, Field(max_length=64)]
     config: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=16)]
     name: Name | None = None
+    client_seed: ClientSeed | None = None
 
 
 class JoinRequest(_Strict):
-    """``POST /api/tables/{id}/join``: a free seat (any when omitted) and a display name."""
+    """``POST /api/tables/{id}/join``: a free seat (any when omitted), a display name and the
+    seat's client seed for the deal."""
 
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
     name: Name | None = None
+    client_seed: ClientSeed | None = None
 
 
 class AgainRequest(_Strict):
-    """``POST /api/tables/{id}/again``: a seated person's token."""
+    """``POST /api/tables/{id}/again``: a seated person's token and that seat's new client
+    seed (optional)."""
 
     token: Annotated[str, Field(min_length=1, max_length=128)]
+    client_seed: ClientSeed | None = None

@@ -90,6 +90,14 @@ class Room:
     status: str
     game_no: int
     seed: int
+    server_seed: str = ""
+    """The current game's secret server seed (hex); only its commitment is shown until the
+    game is over (:mod:`racedeck.core.fairness`)."""
+    client_seeds: list[str] = field(default_factory=list)
+    """Each seat's client seed, in seat order (empty text: none given)."""
+    next_server_seed: str = ""
+    """The next game's server seed, drawn when a game ends so that its commitment is public
+    before anyone asks to play again (and may send a fresh client seed)."""
     table: LiveTable | None = None
     steps: list[Step] = field(default_factory=list)
     strict_below: int = 0

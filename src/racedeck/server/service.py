@@ -39,7 +39,9 @@ from racedeck.core.errors import (
     StaleMove,
 )
 from racedeck.core.events import PUBLIC, Event
+from racedeck.core.fairness import FAIR_KEY, commitment, fair_meta, game_seed, result_of
 from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import GameRecord
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
@@ -153,11 +155,15 @@ class TableService:
             status=stored.status,
             game_no=stored.game_no,
             seed=stored.seed,
+            server_seed=stored.server_seed,
+            client_seeds=list(stored.client_seeds) or [""] * len(stored.seats),
         )
         if stored.status != "open":
             table = LiveTable.from_record(stored.record(self._meta(room)))
             assert isinstance(table, LiveTable)
             room.table = table
+            if table.is_over and room.server_seed:
+                room.next_server_seed = secrets.token_hex(32)
             # The steps before a restart are not known: answers to them must be exact.
             room.strict_below = table.move
         return room
@@ -237,6 +243,7 @@ class TableService:
             "spectators": sum(1 for c in room.connections if c.seat is None),
             "invite_url": f"{self.public_url}/t/{room.id}",
             "win_rule": _win_rule(spec.id),
+            "fair": self._fair_info(room),
         }
 
     def finished_games(self, room: Room) -> list[JSONObject]:
@@ -286,6 +293,44 @@ class TableService:
         header = view_json(room.table, None, room.names)["header"]
         return FinishedGame(game_no=room.game_no, seed=room.seed, outcome=header["outcome"])
 
+    @staticmethod
+    def _fair_info(room: Room) -> JSONObject | None:
+        """The commitment to the current game's server seed; once the game is over, the
+        server seed and the client seeds too (``None`` for a table from before fair deals)."""
+        if not room.server_seed:
+            return None
+        over = room.table is not None and room.table.is_over
+        return {
+            "commitment": commitment(room.server_seed),
+            "server_seed": room.server_seed if over else None,
+            "client_seeds": list(room.client_seeds) if over else None,
+            "next_commitment": (
+                commitment(room.next_server_seed) if over and room.next_server_seed else None
+            ),
+        }
+
+    def record(self, table_id: str) -> JSONObject:
+        """The record of the table's current game, once it is over, with its fairness facts
+        (``meta.fair``: commitment, revealed server seed, client seeds, result)."""
+        room = self.room(table_id)
+        table = room.table
+        if table is None or not table.is_over:
+            raise ServiceError("game/not-over", "the record is given once the game is over", 409)
+        meta = self._meta(room)
+        base = table.record
+        if room.server_seed:
+            result = result_of(base, table.state)
+            meta[FAIR_KEY] = fair_meta(room.server_seed, room.client_seeds, result)
+        record = GameRecord(
+            game=base.game,
+            rules_version=base.rules_version,
+            config=base.config,
+            seed=base.seed,
+            actions=base.actions,
+            meta=meta,
+        )
+        return record.to_json()
+
     def lobby(self) -> list[JSONObject]:
         """Tables with a free seat, then games in progress, newest first."""
         rooms = sorted(self.rooms.values(), key=lambda r: -r.created)
@@ -320,6 +365,8 @@ class TableService:
                 seats.append(SeatRow(kind="bot", bot=check_bot_name(spec.id, s.bot)))
             else:
                 seats.append(SeatRow(kind="human"))
+        server_seed = secrets.token_hex(32)
+        client_seeds = [""] * len(seats)
         room = Room(
             id=secrets.token_urlsafe(9),
             game=spec.factory(config),
@@ -327,7 +374,9 @@ class TableService:
             seats=seats,
             status="open",
             game_no=1,
-            seed=secrets.randbits(63),
+            seed=game_seed(server_seed, client_seeds),
+            server_seed=server_seed,
+            client_seeds=client_seeds,
         )
         self.store.create(
             StoredTable(
@@ -338,6 +387,8 @@ class TableService:
                 game_no=room.game_no,
                 seed=room.seed,
                 seats=seats,
+                server_seed=server_seed,
+                client_seeds=client_seeds,
             )
         )
         self.rooms[room.id] = room
@@ -345,7 +396,7 @@ class TableService:
         token: str | None = None
         async with room.lock:
             if any(s.kind == "human" for s in seats):
-                seat, token = self._take_seat(room, None, req.name)
+                seat, token = self._take_seat(room, None, req.name, req.client_seed)
             else:
                 self._start(room)
         return room, seat, token
@@ -355,9 +406,11 @@ class TableService:
         and its token. The game starts when the last seat is taken."""
         room = self.room(table_id)
         async with room.lock:
-            return self._take_seat(room, req.seat, req.name)
+            return self._take_seat(room, req.seat, req.name, req.client_seed)
 
-    def _take_seat(self, room: Room, wanted: int | None, name: str | None) -> tuple[int, str]:
+    def _take_seat(
+        self, room: Room, wanted: int | None, name: str | None, client_seed: str | None
+    ) -> tuple[int, str]:
         free = [i for i, s in enumerate(room.seats) if s.kind == "human" and s.token_hash is None]
         if wanted is None:
             if not free:
@@ -376,8 +429,14 @@ class TableService:
             kind="human", name=name.strip() if name else None, token_hash=hash_token(token)
         )
         status = "playing" if len(free) == 1 else "open"
-        self.store.take_seat(room.id, seat, row, status)
+        # The deal is derived from the committed server seed and every seat's client seed.
+        client_seeds = list(room.client_seeds)
+        client_seeds[seat] = client_seed or ""
+        seed = game_seed(room.server_seed, client_seeds) if room.server_seed else room.seed
+        self.store.take_seat(room.id, seat, row, status, client_seeds, seed)
         room.seats[seat] = row
+        room.client_seeds = client_seeds
+        room.seed = seed
         if status == "playing":
             self._start(room)
         else:
@@ -396,19 +455,35 @@ class TableService:
         self._broadcast(room, room.table.history[0][1], None)
         self._settle(room)
 
-    async def again(self, table_id: str, token: str) -> int:
+    async def again(self, table_id: str, token: str, client_seed: str | None = None) -> int:
         """A new game at the same table with the same seats, once the current one is over;
-        ``token`` must be a seated person's. Returns the new game's number."""
+        ``token`` must be a seated person's, ``client_seed`` (optional) that seat's new one.
+        Returns the new game's number.
+
+        The new game's server seed is the one whose commitment was published when the last
+        game ended (``next_commitment``): a client seed sent now was unknown to the server
+        when it committed, so the server cannot pick its seed to suit the seats' seeds.
+        """
         room = self.room(table_id)
         async with room.lock:
-            if self._seat_of(room, token) is None:
+            seat = self._seat_of(room, token)
+            if seat is None:
                 raise AuthError("this token holds no seat at this table")
             if room.table is None or not room.table.is_over:
                 raise ServiceError("game/not-over", "the game at this table is not over", 409)
-            seed = secrets.randbits(63)
-            self.store.new_game(room.id, room.game_no + 1, seed, "playing")
+            server_seed = room.next_server_seed or secrets.token_hex(32)
+            client_seeds = list(room.client_seeds)
+            if client_seed is not None and seat < len(client_seeds):
+                client_seeds[seat] = client_seed
+            seed = game_seed(server_seed, client_seeds)
+            self.store.new_game(
+                room.id, room.game_no + 1, seed, "playing", server_seed, client_seeds
+            )
             room.game_no += 1
             room.seed = seed
+            room.server_seed = server_seed
+            room.client_seeds = client_seeds
+            room.next_server_seed = ""
             self._start(room)
             return room.game_no
 
@@ -610,6 +685,8 @@ class TableService:
             room.seen_at = time.monotonic()
         self._broadcast(room, events, room.steps[-1], origin)
         if table.is_over:
+            if room.server_seed:
+                room.next_server_seed = secrets.token_hex(32)
             self._broadcast_table(room)
 
     def _settle(self, room: Room) -> None:

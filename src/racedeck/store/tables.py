@@ -100,6 +100,14 @@ live_games = Table(
     Column("outcome", JSON, nullable=False),
 )
 
+live_fairness = Table(
+    "live_fairness",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("client_seeds", JSON, nullable=False),
+)
+
 
 # The two statements of every accepted action, written out once: building them with the
 # expression language on each call costs several times what SQLite takes to run them.
@@ -141,6 +149,10 @@ class StoredTable:
     seats: list[SeatRow]
     actions: list[tuple[int, JSONObject]] = field(default_factory=list)
     created: datetime | None = None
+    server_seed: str = ""
+    """The current game's secret server seed (empty for a table stored before fair deals)."""
+    client_seeds: list[str] = field(default_factory=list)
+    """Each seat's client seed, in seat order (empty text: none given)."""
 
     def record(self, meta: JSONObject | None = None) -> GameRecord:
         """The current game as a record (its config, seed and the actions so far) to replay."""
@@ -207,10 +219,26 @@ class TableStore:
                 live_seats.insert(),
                 [_seat_values(table.id, i, s) for i, s in enumerate(table.seats)],
             )
+            conn.execute(
+                live_fairness.insert().values(
+                    table_id=table.id,
+                    server_seed=table.server_seed,
+                    client_seeds=list(table.client_seeds),
+                )
+            )
 
-    def take_seat(self, table_id: str, seat: int, row: SeatRow, status: str) -> None:
-        """Give a free seat to a person (``row`` holds their name and token hash) and set the
-        table's status (it starts when the last seat is taken) in one transaction."""
+    def take_seat(
+        self,
+        table_id: str,
+        seat: int,
+        row: SeatRow,
+        status: str,
+        client_seeds: Sequence[str],
+        seed: int,
+    ) -> None:
+        """Give a free seat to a person (``row`` holds their name and token hash), and set the
+        table's status (it starts when the last seat is taken), the seats' client seeds and the
+        seed derived with them, in one transaction."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(live_seats)
@@ -226,7 +254,12 @@ class TableStore:
             conn.execute(
                 update(live_tables)
                 .where(live_tables.c.id == table_id)
-                .values(status=status, updated=datetime.now(UTC))
+                .values(status=status, seed=seed, updated=datetime.now(UTC))
+            )
+            conn.execute(
+                update(live_fairness)
+                .where(live_fairness.c.table_id == table_id)
+                .values(client_seeds=list(client_seeds))
             )
 
     def append_action(
@@ -274,8 +307,17 @@ class TableStore:
                     )
                 )
 
-    def new_game(self, table_id: str, game_no: int, seed: int, status: str) -> None:
-        """Start game ``game_no`` at the table with a new seed (play again, same seats)."""
+    def new_game(
+        self,
+        table_id: str,
+        game_no: int,
+        seed: int,
+        status: str,
+        server_seed: str,
+        client_seeds: Sequence[str],
+    ) -> None:
+        """Start game ``game_no`` at the table with a new server seed, the seats' client seeds
+        and the seed derived from them (play again, same seats)."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(live_tables)
@@ -286,6 +328,11 @@ class TableStore:
             )
             if done.rowcount != 1:
                 raise StoreConflict(f"table {table_id} is not at game {game_no - 1}")
+            conn.execute(
+                update(live_fairness)
+                .where(live_fairness.c.table_id == table_id)
+                .values(server_seed=server_seed, client_seeds=list(client_seeds))
+            )
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -363,6 +410,9 @@ class TableStore:
             .where(live_actions.c.table_id == m["id"], live_actions.c.game_no == m["game_no"])
             .order_by(live_actions.c.idx)
         ).all()
+        fair = conn.execute(
+            select(live_fairness).where(live_fairness.c.table_id == m["id"])
+        ).first()
         return StoredTable(
             id=m["id"],
             game=m["game"],
@@ -375,6 +425,8 @@ class TableStore:
             ],
             actions=[(a.seat, dict(a.action)) for a in actions],
             created=m["created"],
+            server_seed=fair.server_seed if fair is not None else "",
+            client_seeds=list(fair.client_seeds) if fair is not None else [],
         )
 
 

@@ -56,6 +56,20 @@ function savedName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
 
+// This seat's share of the deal (provably fair deals, docs/protocol.md): 16 random bytes.
+function clientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// SHA-256 of a text as hex, or null where the browser offers no crypto.subtle (plain http
+// away from localhost).
+async function sha256Hex(text) {
+  if (!crypto.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function api(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -283,7 +297,7 @@ function newTableForm(form, list) {
     if (who) localStorage.setItem(NAME_KEY, who);
     create.disabled = true;
     try {
-      const res = await api("POST", "/api/tables", { game: g.id, config, seats, name: who || null });
+      const res = await api("POST", "/api/tables", { game: g.id, config, seats, name: who || null, client_seed: clientSeed() });
       if (res.token) rememberSeat(res.table_id, res.seat, res.token);
       go(`/t/${res.table_id}`);
     } catch (e) {
@@ -363,7 +377,7 @@ function joinPanel(info) {
     join.disabled = true;
     try {
       const res = await api("POST", `/api/tables/${info.id}/join`,
-        { seat: Number(seatSel.value), name: who || null });
+        { seat: Number(seatSel.value), name: who || null, client_seed: clientSeed() });
       rememberSeat(info.id, res.seat, res.token);
       route();
     } catch (e) {
@@ -392,6 +406,8 @@ function tableScreen(info, saved) {
   const log = el("ol", { class: "log", "data-testid": "log", "aria-label": "what happened", "aria-live": "polite" });
   const standings = el("section", { class: "standings panel", "data-testid": "standings", hidden: true });
   const invite = el("div", { class: "invite-slot" });
+  const fairLine = el("div", { class: "fair muted", "data-testid": "fairness" });
+  let fairShown = null;
   const watching = el("span", { class: "badge watching", "data-testid": "watching", text: "Watching",
     title: "You are watching: you see what every player sees, no one's hand" });
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
@@ -400,7 +416,7 @@ function tableScreen(info, saved) {
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
       el("div", {}, watching, title, meta, " · ", rulesLink(info.game, "Rules"), spectators),
-      waiting, invite),
+      waiting, fairLine, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
@@ -435,6 +451,7 @@ function tableScreen(info, saved) {
     invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "",
       watchBox(table.invite_url));
     loadFinished();
+    drawFairness();
     if (!view) {
       const missing = table.seats.filter((s) => !s.taken).length;
       waiting.textContent = table.status === "open"
@@ -468,6 +485,33 @@ function tableScreen(info, saved) {
           title: "The game's record: racedeck replay FILE steps through it" }));
     }));
     finishedPanel.hidden = list.games.length === 0;
+  }
+
+  // The commitment to the server seed, shown before the deal; at the end, the revealed seed is
+  // checked against it here, in the browser.
+  function drawFairness() {
+    const f = table.fair;
+    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}` : null;
+    if (key === fairShown) return;
+    fairShown = key;
+    if (!f) { fairLine.replaceChildren(); return; }
+    const short = el("code", { title: f.commitment, "data-testid": "commitment", text: f.commitment.slice(0, 12) });
+    if (!f.server_seed) {
+      fairLine.replaceChildren("Fair deal · server seed committed: ", short, "…");
+      return;
+    }
+    const record = el("a", { href: `/api/tables/${table.id}/record`, download: `racedeck-${table.id}-${table.game_no}.json`,
+      "data-testid": "record-link", text: "record" });
+    fairLine.replaceChildren("Fair deal · checking the revealed server seed…");
+    sha256Hex(f.server_seed).then((hash) => {
+      if (fairShown !== key) return;
+      const verdict = hash === null ? el("span", { text: "This browser cannot check it here (it needs https)." })
+        : hash === f.commitment
+          ? el("span", { class: "verified", "data-testid": "fair-verified", text: "verified: the revealed server seed matches the commitment " })
+          : el("span", { class: "tampered", "data-testid": "fair-mismatch", text: "NOT verified: the revealed server seed does not match the commitment " });
+      fairLine.replaceChildren("Fair deal · ", verdict, short, "… · ", record,
+        " (check it with racedeck verify)");
+    });
   }
 
   function drawScores() {
@@ -517,7 +561,7 @@ function tableScreen(info, saved) {
         onclick: async (ev) => {
           ev.target.disabled = true;
           try {
-            await api("POST", `/api/tables/${table.id}/again`, { token: mine.token });
+            await api("POST", `/api/tables/${table.id}/again`, { token: mine.token, client_seed: clientSeed() });
           } catch (e) {
             toast(e.message);
             ev.target.disabled = false;
