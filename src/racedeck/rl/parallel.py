@@ -47,10 +47,10 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
         max_actions: int | None = None,
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        self.session = Session(game_id, config, illegal=illegal, max_actions=max_actions)
+        self.session = Session(
+            game_id, config, illegal=illegal, max_actions=max_actions, render_mode=render_mode
+        )
+        self.render_mode = self.session.render_mode
         self.possible_agents: list[str] = list(self.session.agents)
         self.agents: list[str] = []
 
@@ -106,8 +106,6 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The last transitions and the standing of the game, in words (``"ansi"``)."""
-        if self.render_mode is None:
-            return None
         return self.session.render()
 
     def close(self) -> None:

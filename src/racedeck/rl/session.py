@@ -55,7 +55,12 @@ class Session:
         *,
         illegal: Illegal = "terminate",
         max_actions: int | None = None,
+        render_mode: str | None = None,
     ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        """``"ansi"``: :meth:`render` describes the game in words; ``None``: it gives nothing."""
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         self.game = make(game_id, **config)
@@ -174,8 +179,11 @@ class Session:
             out["winners"] = tuple(sorted(outcome.winners))
         return out
 
-    def render(self) -> str:
-        """The last transition's public events and where the game stands, in words."""
+    def render(self) -> str | None:
+        """The last transition's public events and where the game stands, in words (``None``
+        without a render mode)."""
+        if self.render_mode is None:
+            return None
         table = self.table
         names = self.game.seat_names()
         lines = [self.game.describe_event(e, names) for e in feed(table.history[-1][1], None)]

@@ -88,10 +88,10 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         max_actions: int | None = None,
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        self.session = Session(game_id, config, illegal=illegal, max_actions=max_actions)
+        self.session = Session(
+            game_id, config, illegal=illegal, max_actions=max_actions, render_mode=render_mode
+        )
+        self.render_mode = self.session.render_mode
         game = self.session.game
         n = game.num_players
         if learner_seat != "random" and (
@@ -159,8 +159,6 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def render(self) -> str | None:
         """The last transition and the standing of the game, in words (``"ansi"``)."""
-        if self.render_mode is None:
-            return None
         return self.session.render()
 
     # -- inside ------------------------------------------------------------------------------
