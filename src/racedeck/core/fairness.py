@@ -8,7 +8,9 @@ the record can then check, with :func:`verify`, that
 
 1. the revealed server seed hashes to the commitment published before the deal,
 2. the record's game seed is the derivation of the server seed and the client seeds,
-3. the record replays, action by action, to the result it states.
+3. the record replays, action by action, to the result it states,
+4. every face-down action opens the commitment published when it was taken
+   (:mod:`racedeck.core.commitments`), so no face-down card changed before its reveal.
 
 A record carries these facts in ``meta["fair"]`` (see :func:`fair_meta`).
 """
@@ -20,11 +22,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from racedeck.core import commitments as face_down
 from racedeck.core.errors import InvalidRecord
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, replay
 
 __all__ = [
+    "COMMITMENTS_KEY",
     "FAIR_KEY",
     "MAX_CLIENT_SEED",
     "commitment",
@@ -36,6 +40,9 @@ __all__ = [
 
 FAIR_KEY = "fair"
 """The key of a record's ``meta`` that holds the fairness facts."""
+
+COMMITMENTS_KEY = "commitments"
+"""The key of ``meta["fair"]`` that holds the opened commitments to face-down actions."""
 
 MAX_CLIENT_SEED = 64
 """Longest client seed, in characters."""
@@ -75,14 +82,17 @@ def fair_meta(
     server_seed: str,
     client_seeds: Sequence[str],
     result: JSONObject | None = None,
+    commitments: Sequence[JSONObject] = (),
 ) -> JSONObject:
     """``meta["fair"]`` of a finished game's record: the commitment, the revealed server
-    seed, the client seeds and the result."""
+    seed, the client seeds, the result and the opened commitments to its face-down actions
+    (:func:`racedeck.core.commitments.commitments_of`)."""
     return {
         "commitment": commitment(server_seed),
         "server_seed": server_seed,
         "client_seeds": list(client_seeds),
         "result": {} if result is None else result,
+        COMMITMENTS_KEY: list(commitments),
     }
 
 
@@ -90,8 +100,9 @@ def verify(record: GameRecord) -> list[str]:
     """Every problem found with ``record``'s fairness facts, in words (empty: it checks out).
 
     Checks that the record holds the facts at all, that the revealed server seed hashes to the
-    commitment, that the game seed is derived from the server seed and the client seeds, and
-    that the actions replay to the result the record states.
+    commitment, that the game seed is derived from the server seed and the client seeds, that
+    the actions replay to the result the record states, and that every face-down action opens
+    its commitment (naming the move of one that does not).
     """
     fair = record.meta.get(FAIR_KEY)
     if not isinstance(fair, dict):
@@ -129,6 +140,9 @@ def verify(record: GameRecord) -> list[str]:
                 f"the game seed {record.seed} is not the one derived from the server seed "
                 f"and the client seeds ({derived})"
             )
+    if server_seed is not None and COMMITMENTS_KEY in fair:
+        # A record from before face-down commitments has none to check (the CLI says so).
+        problems.extend(face_down.check(record, server_seed, fair[COMMITMENTS_KEY]))
     try:
         state = record.make_game().start(record.seed).state
         for step in replay(record):

@@ -269,6 +269,12 @@ class Game(ABC, Generic[S, A, V]):
         """
         return False
 
+    def reveals_concealed(self, state: S) -> bool:
+        """True when every action this game concealed (:meth:`conceals`) on the way to
+        ``state`` is public in it: face-down cards turned up. A server opens its commitments to
+        them then (:mod:`racedeck.core.commitments`). The default waits for the end."""
+        return state.is_terminal
+
     # -- forms -----------------------------------------------------------------------------
 
     @abstractmethod

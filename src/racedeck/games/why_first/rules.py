@@ -572,6 +572,10 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         """A commit is face down until every seat has committed (WF-4); tactical moves are seen."""
         return state.phase == COMMIT
 
+    def reveals_concealed(self, state: WhyFirstState) -> bool:
+        """Every committed card is face up unless a round's commits are part way in (WF-4)."""
+        return state.phase != COMMIT or len(state.pending) == self.n
+
     # -- forms ------------------------------------------------------------------------------------
 
     def action_from_json(self, obj: JSONObject) -> WhyFirstAction:
