@@ -25,11 +25,12 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from racedeck.core.errors import RacedeckError
+from racedeck.core.events import Event
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, replay
@@ -71,10 +72,19 @@ def digest(game: str, move: int, seat: int, action: JSONObject, salt: str) -> st
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def is_committed(game: Game[Any, Any, Any], before: Any, seat: int, action: Any) -> bool:
+def is_committed(
+    game: Game[Any, Any, Any], before: Any, seat: int, action: Any, events: Iterable[Event]
+) -> bool:
     """True when ``seat``'s ``action`` in ``before`` is concealed but its occurrence public:
-    the game conceals it and publicly waited for ``seat`` (never a silent window answer)."""
-    return game.conceals(before, seat, action) and seat in game.public_acting(before)
+    the game conceals it, publicly waited for ``seat`` and announces the step with a public
+    event. Never a silent window answer (SB-9): nobody waits for a seat in public there. And
+    since everyone is told of the step anyway, publishing a commitment adds no message whose
+    timing could say anything."""
+    return (
+        game.conceals(before, seat, action)
+        and seat in game.public_acting(before)
+        and any(e.is_public for e in events)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +119,23 @@ class Ledger:
     """Entries ``[0, opened)`` are opened: their salts are public."""
 
     def note(
-        self, before: Any, seat: int, action: JSONObject, move: int, after: Any
+        self,
+        before: Any,
+        seat: int,
+        action: JSONObject,
+        move: int,
+        after: Any,
+        events: Iterable[Event],
     ) -> tuple[ActionCommitment | None, tuple[ActionCommitment, ...]]:
-        """Account for the action ``seat`` took at ``move`` (``before`` → ``after``).
+        """Account for the action ``seat`` took at ``move`` (``before`` → ``after``, making
+        ``events``).
 
         Returns the new commitment to publish (``None`` when the action is seen, or nobody may
         know it was taken) and the commitments opened now, because the game has revealed
         every concealed action in ``after``.
         """
         new = None
-        if is_committed(self.game, before, seat, self.game.action_from_json(action)):
+        if is_committed(self.game, before, seat, self.game.action_from_json(action), events):
             key = salt(self.server_seed, move, seat)
             new = ActionCommitment(
                 move, seat, digest(_seed_commitment(self.server_seed), move, seat, action, key), key
@@ -142,7 +159,14 @@ class Ledger:
         ledger = cls(record.make_game(), server_seed)
         state = ledger.game.start(record.seed).state
         for step in replay(record):
-            ledger.note(state, step.seat, record.actions[step.index].action, step.index, step.state)
+            ledger.note(
+                state,
+                step.seat,
+                record.actions[step.index].action,
+                step.index,
+                step.state,
+                step.events,
+            )
             state = step.state
         return ledger
 

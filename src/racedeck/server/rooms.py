@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from racedeck.core.commitments import Ledger
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
@@ -113,6 +114,8 @@ class Room:
     """A window's last answer, checked and held until the window's time is up (SB-9)."""
     timer: asyncio.TimerHandle | None = None
     """The pending call that takes held-back forced answers once a window's time is up."""
+    ledger: Ledger | None = None
+    """The current game's commitments to face-down actions (``None``: no fair deal)."""
 
     @property
     def has_people(self) -> bool:

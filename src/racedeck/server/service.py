@@ -45,6 +45,7 @@ from racedeck.core.record import GameRecord
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
+from racedeck.server.face_down import Published, ledger_for, publish
 from racedeck.server.live import (
     LiveTable,
     Step,
@@ -162,6 +163,7 @@ class TableService:
             table = LiveTable.from_record(stored.record(self._meta(room)))
             assert isinstance(table, LiveTable)
             room.table = table
+            room.ledger = ledger_for(game, room.server_seed, table.record)
             if table.is_over and room.server_seed:
                 room.next_server_seed = secrets.token_hex(32)
             # The steps before a restart are not known: answers to them must be exact.
@@ -307,6 +309,7 @@ class TableService:
             "next_commitment": (
                 commitment(room.next_server_seed) if over and room.next_server_seed else None
             ),
+            "commitments": room.ledger.public_json() if room.ledger is not None else [],
         }
 
     def record(self, table_id: str) -> JSONObject:
@@ -320,7 +323,8 @@ class TableService:
         base = table.record
         if room.server_seed:
             result = result_of(base, table.state)
-            meta[FAIR_KEY] = fair_meta(room.server_seed, room.client_seeds, result)
+            opened = [e.to_json() for e in room.ledger.entries] if room.ledger is not None else []
+            meta[FAIR_KEY] = fair_meta(room.server_seed, room.client_seeds, result, opened)
         record = GameRecord(
             game=base.game,
             rules_version=base.rules_version,
@@ -447,6 +451,7 @@ class TableService:
         """Deal the current game, tell everyone, and let bots and forced moves play."""
         room.status = "playing"
         room.table = LiveTable(room.game, room.seed, self._meta(room))
+        room.ledger = ledger_for(room.game, room.server_seed)
         room.steps = []
         room.strict_below = 0
         room.start_pending = room.table.pending
@@ -621,7 +626,7 @@ class TableService:
         transition = table.submit_json(seat, action)
         parsed = table.game.action_from_json(table.last_action.action)
         concealed = room.game.conceals(before, seat, parsed)
-        self._accepted(room, seat, concealed, transition.events, origin)
+        self._accepted(room, seat, concealed, transition.events, origin, before)
         self._settle(room)
 
     def _check_fresh(self, room: Room, seat: int, move: int) -> None:
@@ -646,8 +651,10 @@ class TableService:
         concealed: bool,
         events: Sequence[Event],
         origin: tuple[Connection, str | None] | None = None,
+        before: object = None,
     ) -> None:
-        """Commit the table's last action, remember it, and send it out."""
+        """Commit the table's last action (taken in state ``before``), remember it, and send
+        it out with the face-down commitment it makes (:mod:`racedeck.server.face_down`)."""
         table = room.table
         assert table is not None
         room.status = "over" if table.is_over else "playing"
@@ -683,7 +690,16 @@ class TableService:
         # can still make public events (the window it closes, what resolves, the next window).
         if not concealed or any(e.audience == PUBLIC for e in events):
             room.seen_at = time.monotonic()
-        self._broadcast(room, events, room.steps[-1], origin)
+        published = publish(
+            room.ledger,
+            before,
+            seat,
+            table.last_action.action,
+            table.move - 1,
+            table.state,
+            events,
+        )
+        self._broadcast(room, events, room.steps[-1], origin, published)
         if table.is_over:
             if room.server_seed:
                 room.next_server_seed = secrets.token_hex(32)
@@ -708,7 +724,11 @@ class TableService:
             last = table.last_action
             parsed = table.game.action_from_json(last.action)
             self._accepted(
-                room, last.seat, room.game.conceals(before, last.seat, parsed), transition.events
+                room,
+                last.seat,
+                room.game.conceals(before, last.seat, parsed),
+                transition.events,
+                before=before,
             )
             hold = self._window_hold(room)
         if table.is_over:
@@ -827,9 +847,11 @@ class TableService:
         events: Sequence[Event],
         step: Step | None,
         origin: tuple[Connection, str | None] | None = None,
+        published: Published | None = None,
     ) -> None:
         """Send every socket its update for one transition (``step`` ``None``: the deal); the
-        socket whose message caused it gets the message's id back as ``ack``."""
+        socket whose message caused it gets the message's id back as ``ack``, and every frame
+        sent carries what ``published`` adds for its seat (face-down commitments)."""
         table = room.table
         assert table is not None
         names = room.names
@@ -859,6 +881,8 @@ class TableService:
             }
             if origin is not None and origin[0] is conn and origin[1] is not None:
                 frame["ack"] = origin[1]
+            if published is not None:
+                frame.update(published.frame_part(seat))
             self._send(conn, frame)
 
     def _broadcast_table(self, room: Room, skip: Connection | None = None) -> None:
