@@ -1,5 +1,6 @@
 """``racedeck verify``: OK with what was checked for an honest record; one line per problem
-and exit code 1 for a tampered one (an action, the seed, the commitment, the result)."""
+and exit code 1 for a tampered one (an action, the seed, the commitment, the result, a card
+placed face down)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import racedeck
 from racedeck.bots.registry import make_bot
 from racedeck.cli.app import app
 from racedeck.core import Table
+from racedeck.core.commitments import commitments_of
 from racedeck.core.fairness import commitment, fair_meta, game_seed, result_of
 from racedeck.core.record import GameRecord
 from racedeck.core.table import run
@@ -31,7 +33,9 @@ def fair_record(**options: Any) -> GameRecord:
     table = Table(game, game_seed(server_seed, CLIENT_SEEDS))
     run(table, [make_bot("random", game, s, 3 + s) for s in range(3)])
     base = table.record
-    meta = {"fair": fair_meta(server_seed, CLIENT_SEEDS, result_of(base, table.state))}
+    result = result_of(base, table.state)
+    opened = commitments_of(base, server_seed)
+    meta = {"fair": fair_meta(server_seed, CLIENT_SEEDS, result, opened)}
     return GameRecord.from_json({**base.to_json(), "meta": meta})
 
 
@@ -49,6 +53,31 @@ def test_an_honest_record_is_ok_and_says_what_was_checked(tmp_path: Path) -> Non
     assert out.startswith("OK: why-first")
     assert "hashes to the commitment" in out and "client seeds" in out
     assert "replay to the stated result" in out
+    assert "12 face-down actions open the commitments published when they were taken" in out
+
+
+def test_a_changed_face_down_card_is_rejected_naming_its_move(tmp_path: Path) -> None:
+    # WF-4: the second card placed face down (move 1) is changed after the game, to the same
+    # value on another figure: still legal, so only its commitment can tell.
+    obj = copy.deepcopy(fair_record(stages=1).to_json())
+    placed = obj["actions"][1]["action"]
+    assert placed["type"] == "place" and obj["meta"]["fair"]["commitments"][1]["move"] == 1
+    placed["target"] = (placed["target"] + 1) % 3
+    result = runner.invoke(app, ["verify", str(_write(tmp_path, obj))])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert all(line.startswith("FAILED: ") for line in lines)
+    named = [line for line in lines if "face-down action at move 1 " in line]
+    assert len(named) == 1 and "is not the one committed" in named[0]
+    assert "OK" not in result.output
+
+
+def test_a_record_from_before_face_down_commitments_says_so(tmp_path: Path) -> None:
+    obj = copy.deepcopy(fair_record(stages=1).to_json())
+    del obj["meta"]["fair"]["commitments"]
+    result = runner.invoke(app, ["verify", str(_write(tmp_path, obj))])
+    assert result.exit_code == 0, result.output
+    assert "holds no face-down commitments" in result.output
 
 
 def _swap_seat(o: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ import pytest
 import racedeck
 from racedeck.bots.registry import make_bot
 from racedeck.core import Table
+from racedeck.core.commitments import commitments_of
 from racedeck.core.fairness import commitment, fair_meta, game_seed, result_of, verify
 from racedeck.core.record import GameRecord, replay
 from racedeck.core.table import run
@@ -24,13 +25,15 @@ def fair_record(
     game_id: str = "why-first", server_seed: str = SERVER_SEED, **options: Any
 ) -> GameRecord:
     """Bots play a game dealt from ``server_seed`` and :data:`CLIENT_SEEDS`; the record holds
-    the fairness facts as a server gives them at the end."""
+    the fairness facts as a server gives them at the end (its face-down commitments too)."""
     game = racedeck.make(game_id, players=3, **options)
     seed = game_seed(server_seed, CLIENT_SEEDS)
     table = Table(game, seed)
     run(table, [make_bot("random", game, s, 11 + s) for s in range(3)])
     base = table.record
-    meta = {"fair": fair_meta(server_seed, CLIENT_SEEDS, result_of(base, table.state))}
+    result = result_of(base, table.state)
+    opened = commitments_of(base, server_seed)
+    meta = {"fair": fair_meta(server_seed, CLIENT_SEEDS, result, opened)}
     return GameRecord.from_json({**base.to_json(), "meta": meta})
 
 
@@ -107,12 +110,16 @@ def test_an_illegal_changed_action_is_refused() -> None:
         o["actions"][0]["seat"] = (o["actions"][0]["seat"] + 5) % 9
 
     problems = verify(tampered(fair_record(stages=1), change))
-    assert ["does not replay" in p for p in problems] == [True]
+    assert ["does not replay" in p for p in problems] == [False, True]
+    # It was a card placed face down (WF-4): its commitment names another seat.
+    assert problems[0].startswith("the face-down action at move 0 (seat ")
+    assert "the record's action 0 is seat" in problems[0]
 
 
 def test_a_legal_changed_action_that_changes_the_result_is_refused() -> None:
     # Another legal choice for the last decision, one that ends the game differently: the
-    # record still replays, to another result than the one it states.
+    # record still replays, to another result than the one it states. The last decision is
+    # a card placed face down (WF-4): it no longer opens its commitment either.
     record = fair_record(stages=1)
     game = record.make_game()
     state = game.start(record.seed).state
@@ -130,8 +137,11 @@ def test_a_legal_changed_action_that_changes_the_result_is_refused() -> None:
         if game.outcome(after) is not None and result_of(bad, after) != stated:
             changed.append(verify(bad))
     assert changed, "every other last choice gives the same result"
+    move = len(record.actions) - 1
     for problems in changed:
-        assert len(problems) == 1 and "states the result" in problems[0]
+        assert len(problems) == 2
+        assert f"face-down action at move {move} " in problems[0]
+        assert "states the result" in problems[1]
 
 
 def test_a_cut_record_is_refused() -> None:

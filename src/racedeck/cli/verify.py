@@ -2,7 +2,8 @@
 
 A record downloaded from a table (``GET /api/tables/{id}/record``) holds the commitment the
 server published before the deal, the server seed it revealed at the end, the seats' client
-seeds and the result. The command checks them with :func:`racedeck.core.fairness.verify`.
+seeds, the result and the commitments to its face-down actions (a card placed face down). The
+command checks them with :func:`racedeck.core.fairness.verify`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import typer
 from racedeck.cli.console import console, fail
 from racedeck.cli.records import load_record
 from racedeck.core.errors import InvalidRecord
-from racedeck.core.fairness import FAIR_KEY, verify
+from racedeck.core.fairness import COMMITMENTS_KEY, FAIR_KEY, verify
+from racedeck.core.jsontypes import JSONObject
 
 __all__ = ["verify_cmd"]
 
@@ -26,8 +28,9 @@ def verify_cmd(
     ],
 ) -> None:
     """Check a record of an online game: the server seed matches the commitment published
-    before the deal, the game's seed comes from it and the client seeds, and the actions
-    replay to the stated result. Exit code 1 names each problem found."""
+    before the deal, the game's seed comes from it and the client seeds, the actions replay to
+    the stated result, and every face-down card is the one committed when it was placed. Exit
+    code 1 names each problem found."""
     try:
         record = load_record(path)
     except InvalidRecord as exc:
@@ -49,5 +52,16 @@ def verify_cmd(
         f"  the actions replay to the stated result: scores {fair['result'].get('scores')}, "
         f"winners (seats from 1) {[w + 1 for w in fair['result'].get('winners', [])]}",
     ]
+    lines.append(_face_down_line(fair))
     for line in lines:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _face_down_line(fair: JSONObject) -> str:
+    """What the check of face-down commitments found, in one line."""
+    if COMMITMENTS_KEY not in fair:
+        return "  the record holds no face-down commitments (made before they were published)"
+    count = len(fair[COMMITMENTS_KEY])
+    if count == 0:
+        return "  the game had no face-down actions to commit to"
+    return f"  {count} face-down actions open the commitments published when they were taken"

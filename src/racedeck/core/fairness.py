@@ -82,18 +82,21 @@ def fair_meta(
     server_seed: str,
     client_seeds: Sequence[str],
     result: JSONObject | None = None,
-    commitments: Sequence[JSONObject] = (),
+    commitments: Sequence[JSONObject] | None = None,
 ) -> JSONObject:
     """``meta["fair"]`` of a finished game's record: the commitment, the revealed server
     seed, the client seeds, the result and the opened commitments to its face-down actions
-    (:func:`racedeck.core.commitments.commitments_of`)."""
-    return {
+    (:func:`racedeck.core.commitments.commitments_of`; left out when ``None``, as in a
+    record from before they were published)."""
+    out: JSONObject = {
         "commitment": commitment(server_seed),
         "server_seed": server_seed,
         "client_seeds": list(client_seeds),
         "result": {} if result is None else result,
-        COMMITMENTS_KEY: list(commitments),
     }
+    if commitments is not None:
+        out[COMMITMENTS_KEY] = list(commitments)
+    return out
 
 
 def verify(record: GameRecord) -> list[str]:
