@@ -7,7 +7,8 @@ hold nothing outside the recipient's information set — its view must equal
 ``game.observe(state, seat)`` (the game part) and ``game.header(state, seat)`` (the header), its
 events must be exactly the recipient's feed of the transition, and no token, seed, RNG state or
 other seat's secret may appear anywhere in it; the table's secret server seed (provably fair
-deals) may appear only once its game is over. Violations are collected and fail the test at
+deals) may appear only once its game is over, and the salt of a face-down commitment only on
+the acting seat's own frames until it is opened. Violations are collected and fail the test at
 teardown, so every test of this folder checks every frame it causes.
 """
 
@@ -94,6 +95,10 @@ class FrameChecker:
         table = room.table
         if room.server_seed and room.server_seed in text:
             assert table is not None and table.is_over, "the server seed was sent before the end"
+        if room.ledger is not None:
+            for sealed in room.ledger.entries[room.ledger.opened :]:
+                if seat != sealed.seat:
+                    assert sealed.salt not in text, "a face-down salt was sent before the reveal"
         if "view" in frame and frame["view"] is not None:
             assert table is not None
             view = frame["view"]

@@ -28,6 +28,9 @@ def test_a_fair_game_from_commitment_to_verified_record(
     # Dealt now: the commitment is the one published before, the seed still hidden.
     info = server.http.get(f"/api/tables/{table_id}").json()
     assert info["status"] == "playing"
+    # The bot may have placed its card face down already: a hash, no salt (WF-4).
+    sealed = info["fair"].pop("commitments")
+    assert all(e["seat"] == 2 and "salt" not in e for e in sealed)
     assert info["fair"] == {
         "commitment": committed,
         "server_seed": None,
@@ -78,6 +81,8 @@ def test_a_fair_game_from_commitment_to_verified_record(
     )
     assert again.status_code == 200
     info = server.http.get(f"/api/tables/{table_id}").json()
+    sealed = info["fair"].pop("commitments")
+    assert all(e["seat"] == 2 and "salt" not in e for e in sealed)
     assert info["fair"] == {
         "commitment": following,
         "server_seed": None,
