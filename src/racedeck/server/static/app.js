@@ -18,6 +18,7 @@
 // "finished-games", "finished-game" (data-game-no), "download-record".
 
 import { el } from "./dom.js";
+import { createFaceDown } from "./facedown.js";
 
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
@@ -408,6 +409,7 @@ function tableScreen(info, saved) {
   const invite = el("div", { class: "invite-slot" });
   const fairLine = el("div", { class: "fair muted", "data-testid": "fairness" });
   let fairShown = null;
+  const faceDown = createFaceDown(sha256Hex);
   const watching = el("span", { class: "badge watching", "data-testid": "watching", text: "Watching",
     title: "You are watching: you see what every player sees, no one's hand" });
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
@@ -416,7 +418,7 @@ function tableScreen(info, saved) {
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
       el("div", {}, watching, title, meta, " · ", rulesLink(info.game, "Rules"), spectators),
-      waiting, fairLine, invite),
+      waiting, fairLine, faceDown.element, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
@@ -452,6 +454,7 @@ function tableScreen(info, saved) {
       watchBox(table.invite_url));
     loadFinished();
     drawFairness();
+    faceDown.table(table);
     if (!view) {
       const missing = table.seats.filter((s) => !s.taken).length;
       waiting.textContent = table.status === "open"
@@ -646,6 +649,7 @@ function tableScreen(info, saved) {
         }
         narrate(frame.events, fresh);
         show(frame.view, frame.events, fresh);
+        faceDown.update(frame);
         break;
       }
       case "table":
