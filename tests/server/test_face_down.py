@@ -76,6 +76,10 @@ def test_a_face_down_card_is_committed_at_once_and_opened_at_the_reveal(
     sealed = welcome["table"]["fair"]["commitments"]
     assert sealed == [{k: v for k, v in e.items() if k != "salt"} for e in published]
     assert not any(e["salt"] in json.dumps(welcome) for e in published)
+    # The lobby's list leaves them out (it has no use for a game's worth of hashes).
+    listed = [t for t in server.http.get("/api/tables").json() if t["id"] == table_id]
+    assert listed and "commitments" not in listed[0]["fair"]
+    assert server.http.get(f"/api/tables/{table_id}").json()["fair"]["commitments"] == sealed
     # What a restarted server rebuilds from the stored actions is what was published.
     assert room.table is not None and room.ledger is not None
     rebuilt = ledger_for(room.game, room.server_seed, room.table.record)

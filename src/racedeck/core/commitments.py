@@ -8,10 +8,11 @@ break. The acting seat gets its salt at once (it can check its own commitment); 
 the salts when the actions are public (:meth:`~racedeck.core.game.Game.reveals_concealed`),
 and a finished game's record carries them all in ``meta.fair.commitments`` (:func:`check`).
 
-Only actions whose *occurrence* is public are committed: the acting seat must be one the game
-publicly waited for (:meth:`~racedeck.core.game.Game.public_acting`). An action nobody may know
-was taken — a silent answer in a reaction window (SB-9) — gets no commitment, since publishing
-one would say who answered.
+Only actions whose *occurrence* is public are committed (:func:`is_committed`): the acting
+seat must be one the game publicly waited for (:meth:`~racedeck.core.game.Game.public_acting`)
+and the step must make an event everyone sees. An action nobody may know was taken — a silent
+answer in a reaction window (SB-9) — gets no commitment, since publishing one would say who
+answered.
 
 Each salt is derived from the game's secret server seed (:mod:`racedeck.core.fairness`) with
 HMAC-SHA256, so a server needs to store nothing new, a restarted server or a second process

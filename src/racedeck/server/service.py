@@ -340,7 +340,7 @@ class TableService:
         rooms = sorted(self.rooms.values(), key=lambda r: -r.created)
         open_ = [self.info(r) for r in rooms if r.status == "open"]
         playing = [self.info(r) for r in rooms if r.status == "playing"]
-        return (open_ + playing)[:200]
+        return [_without_commitments(i) for i in (open_ + playing)[:200]]
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -917,6 +917,15 @@ def _without_move(view: JSONObject) -> JSONObject:
     header.pop("move", None)
     out["header"] = header
     return out
+
+
+def _without_commitments(info: JSONObject) -> JSONObject:
+    """A lobby entry: the table's facts without its face-down commitments (a game's worth of
+    hashes per table would make the lobby's list heavy, and the lobby has no use for them)."""
+    fair = info.get("fair")
+    if isinstance(fair, dict):
+        info["fair"] = {k: v for k, v in fair.items() if k != "commitments"}
+    return info
 
 
 def _win_rule(game_id: str) -> str:
