@@ -17,10 +17,6 @@ export function canonical(value) {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function counted(key, count) {
-  return t(`${key}.${count === 1 ? "one" : "other"}`, { count });
-}
-
 // The first problem with the record's face-down commitments, as {move} (null: none), or
 // undefined when this browser cannot hash (no crypto.subtle away from https and localhost).
 async function firstMismatch(record, seen, sha256Hex) {
@@ -65,7 +61,7 @@ export function createFaceDown(sha256Hex) {
   function drawCount() {
     if (checkedFor !== null) return;
     line.hidden = seen.size === 0;
-    line.replaceChildren(counted("fair.faceDown.committed", seen.size));
+    line.replaceChildren(t("fair.faceDown.committed", { count: seen.size }));
   }
 
   async function check(table) {
@@ -84,14 +80,14 @@ export function createFaceDown(sha256Hex) {
     const entries = (record.meta && record.meta.fair && record.meta.fair.commitments) || [];
     if (entries.length === 0 && seen.size === 0) return;
     line.hidden = false;
-    line.replaceChildren(counted("fair.faceDown.checking", entries.length));
+    line.replaceChildren(t("fair.faceDown.checking"));
     const found = await firstMismatch(record, seen, sha256Hex);
     if (checkedFor !== key) return;
     if (found === undefined) {
-      line.replaceChildren(counted("fair.faceDown.cannotCheck", entries.length));
+      line.replaceChildren(t("fair.faceDown.cannotCheck", { count: entries.length }));
     } else if (found === null) {
       line.replaceChildren(el("span", { class: "verified", "data-testid": "face-down-verified",
-        text: counted("fair.faceDown.checked", entries.length) }));
+        text: t("fair.faceDown.checked", { count: entries.length }) }));
     } else {
       line.replaceChildren(el("span", { class: "tampered", "data-testid": "face-down-mismatch",
         text: t("fair.faceDown.mismatch", { move: found.move }) }));
