@@ -113,6 +113,9 @@ class Room:
     """A window's last answer, checked and held until the window's time is up (SB-9)."""
     timer: asyncio.TimerHandle | None = None
     """The pending call that takes held-back forced answers once a window's time is up."""
+    origin: JSONObject | None = None
+    """For a "what if" table, where its first game was forked from (``meta.fork`` of that
+    game's record); such a table is private: the lobby does not list it."""
 
     @property
     def has_people(self) -> bool:
