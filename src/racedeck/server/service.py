@@ -248,6 +248,7 @@ class TableService:
             "invite_url": f"{self.public_url}/t/{room.id}",
             "win_rule": _win_rule(spec.id),
             "fair": self._fair_info(room),
+            "fork": room.origin if room.game_no == 1 else None,
         }
 
     def finished_games(self, room: Room) -> list[JSONObject]:
