@@ -86,14 +86,16 @@ def parse_record(body: object) -> GameRecord:
 
 
 def _names(record: GameRecord, players: int) -> list[str]:
-    """The seats' names the record keeps (``meta.names``), else ``Player 1`` …"""
+    """The seats' names the record keeps (``meta.names``), else ``Player 1`` …; a name
+    several seats share gets the seat's number."""
     names = record.meta.get("names")
     out = [f"Player {i + 1}" for i in range(players)]
     if isinstance(names, list):
         for i, n in enumerate(names[:players]):
             if isinstance(n, str) and n.strip():
                 out[i] = n.strip()[:40]
-    return out
+    # Three "random bot"s are told apart by their seats, as the boards tell them apart.
+    return [f"{n} {i + 1}" if out.count(n) > 1 else n for i, n in enumerate(out)]
 
 
 def _events(table: Table, events: Any, names: list[str]) -> list[JSONObject]:

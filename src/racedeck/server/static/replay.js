@@ -311,10 +311,10 @@ function viewer(page, env, src, data) {
   // -- controls --
   const button = (id, label, text, onclick) => el("button", { type: "button", "data-testid": id,
     "aria-label": label, title: label, text, onclick });
-  const first = button("replay-first", t("replay.first"), "⏮", () => go(0));
-  const prev = button("replay-prev", t("replay.prev"), "◀", () => go(index - 1));
-  const next = button("replay-next", t("replay.next"), "▶", () => go(index + 1, true));
-  const lastBtn = button("replay-last", t("replay.last"), "⏭", () => go(last));
+  const first = button("replay-first", t("replay.first"), "«", () => go(0));
+  const prev = button("replay-prev", t("replay.prev"), "‹", () => go(index - 1));
+  const next = button("replay-next", t("replay.next"), "›", () => go(index + 1, true));
+  const lastBtn = button("replay-last", t("replay.last"), "»", () => go(last));
   const slider = el("input", { type: "range", min: 0, max: last, value: 0, step: 1,
     "data-testid": "replay-slider", "aria-label": t("replay.slider") });
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -341,9 +341,9 @@ function viewer(page, env, src, data) {
   page.append(controls, el("div", { class: "replay-body" },
     el("div", { class: "replay-main" }, standings, boards),
     el("aside", { class: "replay-side" },
-      el("div", { class: "panel" }, el("h2", { text: t("replay.this-step") }), narration),
+      el("div", { class: "panel replay-now" }, el("h2", { text: t("replay.this-step") }), narration),
       whatif.panel,
-      el("div", { class: "panel" }, el("h2", { text: t("replay.steps") }), stepList))));
+      el("div", { class: "panel replay-list" }, el("h2", { text: t("replay.steps") }), stepList))));
 
   const actor = (s) => (s.seat === null ? "" : names[s.seat] ?? `#${s.seat + 1}`);
   const stepWords = (s) => (s.index === 0 ? t("replay.deal") : s.text || actor(s));
@@ -466,7 +466,11 @@ function viewer(page, env, src, data) {
     for (const li of stepList.children) {
       if (Number(li.dataset.step) === index) {
         li.setAttribute("aria-current", "step");
-        li.scrollIntoView({ block: "nearest" });
+        // Scroll the list alone (scrollIntoView would move the whole page under the reader).
+        const top = li.offsetTop;
+        if (top < stepList.scrollTop || top + li.offsetHeight > stepList.scrollTop + stepList.clientHeight) {
+          stepList.scrollTop = top - stepList.clientHeight / 2;
+        }
       } else li.removeAttribute("aria-current");
     }
     drawStandings(vs[0]);
