@@ -212,6 +212,9 @@ def test_a_fork_is_a_private_game_from_the_chosen_step(
     assert record["actions"][:step] == source.to_json()["actions"][:step]
     assert record["meta"][FORK_KEY] == forked["fork"] and FAIR_KEY not in record["meta"]
     assert verify(GameRecord.from_json(record))[0].startswith("the record holds no fairness")
+    # Played once: its next deal's seed could not be committed before the seats' seeds.
+    again = server.http.post(f"/api/tables/{fork_id}/again", json={"token": forked["token"]})
+    refused(again, 409, "fork/again")
 
 
 def test_a_fork_from_a_record_file_and_bad_forks(server: LiveServer, tmp_path: Path) -> None:

@@ -473,6 +473,13 @@ class TableService:
                 raise AuthError("this token holds no seat at this table")
             if room.table is None or not room.table.is_over:
                 raise ServiceError("game/not-over", "the game at this table is not over", 409)
+            if room.origin is not None:
+                # Its next deal's seed could not be committed before the seats' seeds.
+                raise ServiceError(
+                    "fork/again",
+                    "a what-if game is played once: fork it again from its replay",
+                    409,
+                )
             server_seed = room.next_server_seed or secrets.token_hex(32)
             client_seeds = list(room.client_seeds)
             if client_seed is not None and seat < len(client_seeds):

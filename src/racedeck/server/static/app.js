@@ -593,7 +593,7 @@ function tableScreen(info, saved) {
         el("span", { class: "rank", text: `${o.ranks[i]}.` }),
         el("span", { class: "name", text: who[i] }),
         el("span", { class: "pts", text: String(o.scores[i]) })))),
-      mine ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
+      mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
         onclick: async (ev) => {
           ev.target.disabled = true;
           try {

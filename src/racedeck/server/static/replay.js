@@ -346,7 +346,8 @@ function viewer(page, env, src, data) {
       el("div", { class: "panel replay-list" }, el("h2", { text: t("replay.steps") }), stepList))));
 
   const actor = (s) => (s.seat === null ? "" : names[s.seat] ?? `#${s.seat + 1}`);
-  const stepWords = (s) => (s.index === 0 ? t("replay.deal") : s.text || actor(s));
+  const stepWords = (s) => (s.index === 0 ? t("replay.deal")
+    : s.text ? t("replay.by", { name: actor(s), text: s.text }) : actor(s));
   stepList.append(...data.steps.map((s) => el("li", { "data-testid": "replay-step-item", "data-step": s.index },
     el("button", { type: "button", class: "step-link", onclick: () => go(s.index) },
       el("span", { class: "n", text: String(s.index) }), el("span", { text: stepWords(s) })))));

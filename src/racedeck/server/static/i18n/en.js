@@ -33,6 +33,7 @@ export default {
   "replay.steps": "Steps",
   "replay.deal": "The deal",
   "replay.action": "{n}. {text}",
+  "replay.by": "{name}: {text}",
   "replay.no-events": "Nothing else happened.",
   "replay.private": "{name} only: {text}",
   "replay.and": " and ",
