@@ -18,9 +18,8 @@ from test_why_first_browser import take_turn
 from racedeck.core.record import GameRecord
 
 
-def bots_game(base: str, players: int = 3) -> tuple[str, str]:
-    """A Why First? table of random bots, played to the end while a page watches it; its id
-    and the text of its record."""
+def bots_game(base: str, players: int = 3) -> str:
+    """A new Why First? table of random bots (it plays itself to the end at once); its id."""
     created = httpx.post(
         f"{base}/api/tables",
         json={
@@ -30,7 +29,7 @@ def bots_game(base: str, players: int = 3) -> tuple[str, str]:
         },
         trust_env=False,
     ).json()
-    return created["table_id"], ""
+    return str(created["table_id"])
 
 
 def record_text(base: str, table_id: str) -> str:
@@ -44,6 +43,10 @@ def open_finished(page: Page, base: str, table_id: str) -> None:
     page.goto(f"{base}/t/{table_id}")
     game = page.locator("[data-testid=finished-game][data-game-no='1']")
     expect(game).to_be_visible(timeout=30_000)
+    # The end of the game links its replay too.
+    expect(page.get_by_test_id("standings").get_by_test_id("replay-link")).to_have_attribute(
+        "href", f"/t/{table_id}/games/1"
+    )
     game.get_by_test_id("replay-link").click()
     expect(page).to_have_url(f"{base}/t/{table_id}/games/1")
     expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "0")
@@ -52,7 +55,7 @@ def open_finished(page: Page, base: str, table_id: str) -> None:
 def test_a_replay_stepped_to_the_end_shows_every_hand(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
-    table_id, _ = bots_game(live_server)
+    table_id = bots_game(live_server)
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -145,7 +148,7 @@ def _row(page: Page, check: str) -> Any:
 def test_a_tampered_record_is_rejected_with_the_reason(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
-    table_id, _ = bots_game(live_server)
+    table_id = bots_game(live_server)
     page = browser.new_page()
     open_finished(page, live_server, table_id)
     text = record_text(live_server, table_id)
@@ -153,6 +156,9 @@ def test_a_tampered_record_is_rejected_with_the_reason(
     verify = page.get_by_test_id("verify")
 
     # The record as downloaded passes all three checks.
+    page.goto(f"{live_server}/replay")
+    expect(page.get_by_test_id("record-drop")).to_be_visible()
+    snap(page, shots_dir(tmp_path) / "replay-open-desktop.png")
     _open_file(page, live_server, "true.json", text)
     expect(verify).to_have_attribute("data-state", "pass", timeout=20_000)
     for check in ("commitment", "derivation", "replay"):
@@ -169,6 +175,10 @@ def test_a_tampered_record_is_rejected_with_the_reason(
     expect(_row(page, "derivation")).to_contain_text(changed)
     expect(_row(page, "commitment")).to_have_attribute("data-state", "pass")
     snap(page, shots_dir(tmp_path) / "verify-seed-changed.png")
+    phone = browser.new_page(viewport=PHONE)
+    _open_file(phone, live_server, "seed.json", text.replace(f'"seed":{seed}', f'"seed":{changed}'))
+    expect(phone.get_by_test_id("verify")).to_have_attribute("data-state", "fail", timeout=20_000)
+    snap(phone, shots_dir(tmp_path) / "verify-seed-changed-phone.png")
 
     # A changed server seed: it no longer hashes to the commitment.
     fair = record["meta"]["fair"]
@@ -214,7 +224,7 @@ def _keep_seed(record: dict[str, Any], seed: str) -> str:
 def test_what_if_forks_a_private_game_and_a_move_is_played(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
-    table_id, _ = bots_game(live_server)
+    table_id = bots_game(live_server)
     page = browser.new_page()
     open_finished(page, live_server, table_id)
     record = GameRecord.from_json(json.loads(record_text(live_server, table_id)))
