@@ -156,7 +156,8 @@ def test_a_tampered_record_is_rejected_with_the_reason(
     verify = page.get_by_test_id("verify")
 
     # The record as downloaded passes all three checks.
-    page.goto(f"{live_server}/replay")
+    page.goto(f"{live_server}/")
+    page.get_by_test_id("replay-open-link").click()
     expect(page.get_by_test_id("record-drop")).to_be_visible()
     snap(page, shots_dir(tmp_path) / "replay-open-desktop.png")
     _open_file(page, live_server, "true.json", text)

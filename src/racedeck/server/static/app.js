@@ -16,7 +16,8 @@
 // form and the table header; it opens in a new tab), "watch-link", "copy-watch" (the spectator
 // link, /t/<id>/watch), "watching" (the label a spectator sees), "spectators" (how many watch),
 // "finished-games", "finished-game" (data-game-no), "download-record", "replay-link" (a finished
-// game's replay, in the list and in the standings), "fork-origin" (a what-if table's origin).
+// game's replay, in the list and in the standings), "fork-origin" (a what-if table's origin),
+// "replay-open-link" (the lobby's way to /replay, to open a record file).
 // The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
 
 import { el } from "./dom.js";
@@ -154,7 +155,9 @@ async function lobbyPage() {
     el("section", { class: "lobby" },
       el("div", { class: "panel lobby-open" }, el("h1", { text: "Open tables" }), list),
       form,
-      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList)),
+      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList,
+        el("p", { class: "small" }, el("a", { href: "/replay", "data-testid": "replay-open-link", text: t("lobby.replay"),
+          onclick: (e) => { e.preventDefault(); go("/replay"); } })))),
   );
   let alive = true;
   leave = () => { alive = false; };

@@ -197,7 +197,8 @@ export function replayPage(root, env, source) {
   }
 
   document.title = t("replay.doc-title", { game: "" });
-  const input = el("input", { type: "file", accept: ".json,application/json", id: "record-file", "data-testid": "record-file" });
+  const input = el("input", { type: "file", accept: ".json,application/json", id: "record-file",
+    class: "visually-hidden", "data-testid": "record-file" });
   const drop = el("div", { class: "panel replay-open", "data-testid": "record-drop" },
     el("h1", { text: t("replay.open.title") }),
     el("p", { class: "muted", text: t("replay.open.help") }),
@@ -233,6 +234,14 @@ export function replayPage(root, env, source) {
   return leave;
 }
 
+function errorCode(text) {
+  try {
+    return JSON.parse(text).error.code;
+  } catch {
+    return null;
+  }
+}
+
 function errorText(text, res) {
   try {
     return JSON.parse(text).error.message;
@@ -244,7 +253,7 @@ function errorText(text, res) {
 async function postRecord(path, text) {
   const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
   const body = await res.text();
-  if (!res.ok) throw new Error(errorText(body, res));
+  if (!res.ok) throw Object.assign(new Error(errorText(body, res)), { code: errorCode(body) });
   return JSON.parse(body);
 }
 
@@ -272,12 +281,18 @@ async function openViewer(page, env, src) {
     : t("replay.from-file", { name: src.file });
   const title = el("h1", { "data-testid": "replay-title", text: t("replay.title", { game: record.game }) });
   head.append(title, el("p", { class: "muted", text: where }), verifyBox);
+  env.games().then((list) => {
+    const g = list.find((x) => x.id === record.game);
+    if (g) title.textContent = t("replay.title", { game: g.title });
+  }).catch(() => {});
 
   let data;
   try {
     data = await src.fetchReplay(`count=${CHUNK}`);
   } catch (e) {
-    head.append(el("p", { class: "replay-error", "data-testid": "replay-error", text: t("replay.cannot", { why: e.message }) }));
+    // A record that does not replay: the check above already says why.
+    const why = e.code === "record/invalid" ? t("replay.does-not-replay") : t("replay.cannot", { why: e.message });
+    head.append(el("p", { class: "replay-error", "data-testid": "replay-error", text: why }));
     await checking;
     return { destroy() {} };
   }

@@ -17,6 +17,7 @@ export default {
   "replay.not-a-record": "this is not a game record",
   "replay.unavailable": "No replay",
   "replay.cannot": "The replay cannot be shown: {why}",
+  "replay.does-not-replay": "The replay cannot be shown: the record's actions do not replay (see the check above).",
   "replay.back": "Back to the lobby",
   "replay.first": "First step",
   "replay.prev": "Previous step",
@@ -71,6 +72,9 @@ export default {
   "whatif.bot.random": "Random bot (weak)",
   "whatif.bot.heuristic": "Heuristic bot (medium)",
   "whatif.bot.search": "Search bot (strong)",
+
+  // The lobby.
+  "lobby.replay": "Replay a game from its record file…",
 
   // The table page.
   "table.fork": "What-if game, forked at step {step} of game {n}: not a fair deal (its seed was known before the deal).",
