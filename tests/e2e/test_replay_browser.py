@@ -11,11 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from helpers import PHONE, shots_dir, snap
+from helpers import PHONE, shots_dir
+from helpers import snap as snap_page
 from playwright.sync_api import Browser, Page, expect
 from test_why_first_browser import take_turn
 
 from racedeck.core.record import GameRecord
+
+
+def snap(page: Page, path: Path) -> None:
+    """A screenshot from the top of the page (the step controls stick to the top of the
+    window, so a page scrolled by a click would show them part way down)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    snap_page(page, path)
 
 
 def bots_game(base: str, players: int = 3) -> str:

@@ -539,7 +539,7 @@ function botLabel(name) {
 // "What if…?": fork a private game against bots from the shown step.
 function whatIfPanel(env, src, data, currentStep) {
   const seat = el("select", { id: "whatif-seat", "data-testid": "whatif-seat" },
-    ...data.names.map((n, i) => el("option", { value: i, text: t("replay.seat.one", { name: n }) })));
+    ...data.names.map((n, i) => el("option", { value: i, text: n })));
   const bot = el("select", { id: "whatif-bot", "data-testid": "whatif-bot" });
   const budget = el("input", { type: "number", min: 1, max: 2000, value: 200, class: "budget", hidden: true,
     "data-testid": "whatif-budget", "aria-label": t("whatif.budget") });
