@@ -14,7 +14,7 @@ from racedeck.core.fairness import FAIR_KEY, verify
 from racedeck.core.record import GameRecord, replay
 from racedeck.core.table import Table
 from racedeck.server.live import view_json
-from racedeck.server.replays import FORK_KEY
+from racedeck.store.forks import FORK_KEY
 from server.live import FrameChecker, LiveServer, serving, validator
 from server.test_finished_games import play_to_the_end
 from server.test_http import refused

@@ -23,7 +23,7 @@ import json
 import secrets
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -39,13 +39,11 @@ from racedeck.server.bots import check_bot_name
 from racedeck.server.live import LiveTable, view_json
 from racedeck.server.messages import Name, _Strict
 from racedeck.server.rooms import Room, ServiceError, hash_token
+from racedeck.server.service import MAX_TABLES, TableService
+from racedeck.store.forks import FORK_KEY
 from racedeck.store.tables import SeatRow, StoredTable
 
-if TYPE_CHECKING:
-    from racedeck.server.service import TableService
-
 __all__ = [
-    "FORK_KEY",
     "MAX_RECORD_BYTES",
     "RECORD_PATHS",
     "ForkRequest",
@@ -55,10 +53,6 @@ __all__ = [
     "replay_json",
     "router",
 ]
-
-FORK_KEY = "fork"
-"""The key of a record's ``meta`` that says which game and step a "what if" game was forked
-from."""
 
 MAX_RECORD_BYTES = 1_000_000
 """Largest record the replay, check and fork routes accept (a long game is some 50 kB)."""
@@ -283,7 +277,7 @@ async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]
     assert isinstance(table, LiveTable)
     if table.is_over:
         raise ServiceError("fork/invalid", f"the game is over at step {req.step}")
-    if len(service.rooms) >= 10_000:
+    if len(service.rooms) >= MAX_TABLES:
         raise ServiceError("server/full", "the server holds all the tables it can", 503)
     origin.update({"step": req.step, "seat": req.seat, "bot": bot, "fair": False})
     token = secrets.token_urlsafe(24)

@@ -53,7 +53,6 @@ from racedeck.server.live import (
     view_json,
 )
 from racedeck.server.messages import Act, CreateTable, JoinRequest
-from racedeck.server.replays import FORK_KEY
 from racedeck.server.rooms import (
     FLOOD_LIMIT,
     RATE_BURST,
@@ -63,7 +62,7 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
-from racedeck.store.forks import ForkStore
+from racedeck.store.forks import FORK_KEY, ForkStore
 from racedeck.store.tables import FinishedGame, SeatRow, StoredTable, TableStore
 
 __all__ = ["FrameObserver", "TableService"]

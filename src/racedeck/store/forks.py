@@ -14,7 +14,11 @@ from sqlalchemy.engine import Engine
 from racedeck.core.jsontypes import JSONObject
 from racedeck.store.schema import create_schema
 
-__all__ = ["ForkStore"]
+__all__ = ["FORK_KEY", "ForkStore"]
+
+FORK_KEY = "fork"
+"""The key of a record's ``meta`` that says which game and step a "what if" game was forked
+from."""
 
 metadata = MetaData()
 
