@@ -138,6 +138,13 @@ export async function checkRecord(text, names) {
   return { state: failed ? "fail" : "pass", note: "", rows, problems };
 }
 
+// The three checks in words (each key written out, so a search for a message finds its use).
+const CHECKS = {
+  commitment: () => t("verify.commitment"),
+  derivation: () => t("verify.derivation"),
+  replay: () => t("verify.replay"),
+};
+
 function drawCheck(box, check) {
   box.dataset.state = check.state;
   if (check.state === "none") {
@@ -150,7 +157,7 @@ function drawCheck(box, check) {
     el("ul", { class: "verify-rows" }, ...check.rows.map((r) => el("li",
       { class: `verify-row ${r.state}`, "data-testid": "verify-row", "data-check": r.check, "data-state": r.state },
       el("span", { class: "mark", "aria-hidden": "true", text: r.state === "pass" ? "✓" : r.state === "fail" ? "✗" : "?" }),
-      el("span", { class: "what", text: t(`verify.${r.check}`) }),
+      el("span", { class: "what", text: CHECKS[r.check]() }),
       r.reason ? el("div", { class: "reason", "data-testid": "verify-reason", text: r.reason }) : ""))),
     check.problems.length
       ? el("details", { class: "verify-problems", "data-testid": "verify-problems" },
@@ -530,10 +537,14 @@ function jsonRenderer(root) {
 }
 
 // A bot's name in words (a bot without its own message keeps its name).
+const BOTS = {
+  random: () => t("whatif.bot.random"),
+  heuristic: () => t("whatif.bot.heuristic"),
+  search: () => t("whatif.bot.search"),
+};
+
 function botLabel(name) {
-  const key = `whatif.bot.${name}`;
-  const text = t(key);
-  return text === key ? name : text;
+  return BOTS[name] ? BOTS[name]() : name;
 }
 
 // "What if…?": fork a private game against bots from the shown step.
