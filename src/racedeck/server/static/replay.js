@@ -327,6 +327,7 @@ function viewer(page, env, src, data) {
   let perspective = "all";
   let renderers = []; // [{seat, renderer, box}]
   let mountedFor = null;
+  let drawn = -1; // the step the boards show
   let destroyed = false;
   let drawing = Promise.resolve();
 
@@ -457,9 +458,11 @@ function viewer(page, env, src, data) {
       if (destroyed || i !== index) return;
       const fresh = mountedFor !== perspective;
       await mount();
+      // A step animates only from the step before it (keys pressed fast skip some draws).
+      const initial = fresh || !animate || drawn !== i - 1;
+      drawn = i;
       for (const r of renderers) {
         const view = vs[r.seat === null ? 0 : r.seat + 1];
-        const initial = fresh || !animate;
         try {
           r.renderer.update(view, feedTo(r.seat, i, !initial), { initial });
         } catch (e) {
