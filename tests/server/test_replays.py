@@ -117,6 +117,13 @@ def test_a_replay_holds_every_step_and_every_seat_s_view(server: LiveServer) -> 
     assert posted.status_code == 200 and posted.json() == body
 
 
+def test_the_replay_pages_serve_the_client(server: LiveServer) -> None:
+    for path in ("/replay", "/t/someid/games/3"):
+        page = server.http.get(path)
+        assert page.status_code == 200 and "<script" in page.text
+    assert server.http.get("/static/replay.js").status_code == 200
+
+
 def test_a_record_that_is_not_one_is_refused(server: LiveServer) -> None:
     refused(server.http.post("/api/replay", content=b"{nope"), 400, "record/invalid")
     refused(server.http.post("/api/replay", json={"game": "why-first"}), 400, "record/invalid")
@@ -244,7 +251,7 @@ def test_a_fork_from_a_record_file_and_bad_forks(server: LiveServer, tmp_path: P
     )
 
 
-def test_a_fork_stays_private_after_a_restart(tmp_path: Path) -> None:
+def test_a_fork_stays_private_and_records_verify_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite"
     checker = FrameChecker()
     with serving(db, checker) as server:
@@ -264,3 +271,5 @@ def test_a_fork_stays_private_after_a_restart(tmp_path: Path) -> None:
         assert room.table.move >= 2
         cy = server.socket(forked["table_id"])
         assert cy.hello(forked["token"])["seat"] == 0
+        # The finished game's fairness facts were stored with it: its record still verifies.
+        assert verify(GameRecord.from_json(record_of(server, table_id, 1))) == []
