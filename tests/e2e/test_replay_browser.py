@@ -174,6 +174,8 @@ def test_a_tampered_record_is_rejected_with_the_reason(
         expect(_row(page, check)).to_have_attribute("data-state", "pass")
     expect(page.get_by_test_id("replay-title")).to_contain_text("Why First?")
     snap(page, shots_dir(tmp_path) / "verify-pass.png")
+    page.get_by_test_id("replay-another").click()
+    expect(page.get_by_test_id("record-drop")).to_be_visible()
 
     # A changed seed (its exact 63-bit digits, changed by one): not the derived seed.
     seed = str(record["seed"])

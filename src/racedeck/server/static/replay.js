@@ -184,18 +184,21 @@ export function replayPage(root, env, source) {
   const page = el("section", { class: "replay-page", "data-testid": "replay" });
   root.append(page);
   let viewer = null;
-  const leave = () => { if (viewer) viewer.destroy(); viewer = null; };
+  let gone = false;
+  const leave = () => { gone = true; if (viewer) viewer.destroy(); viewer = null; };
+  // A viewer that is ready after the person left is let go at once (its keys are global).
+  const keep = (v) => { if (gone) v.destroy(); else viewer = v; };
 
   if (source) {
-    document.title = t("replay.doc-title", { game: "" });
+    document.title = t("replay.doc-title.plain");
     (async () => {
       const base = `/api/tables/${source.tableId}/games/${source.gameNo}`;
       try {
         const recordRes = await fetch(`${base}/record`);
         const text = await recordRes.text();
         if (!recordRes.ok) throw new Error(errorText(text, recordRes));
-        viewer = await openViewer(page, env, { text, tableId: source.tableId, gameNo: source.gameNo,
-          fetchReplay: (query) => env.api("GET", `${base}/replay?${query}`) });
+        keep(await openViewer(page, env, { text, tableId: source.tableId, gameNo: source.gameNo,
+          fetchReplay: (query) => env.api("GET", `${base}/replay?${query}`) }));
       } catch (e) {
         page.replaceChildren(failure(e.message));
       }
@@ -203,7 +206,7 @@ export function replayPage(root, env, source) {
     return leave;
   }
 
-  document.title = t("replay.doc-title", { game: "" });
+  document.title = t("replay.doc-title.plain");
   const input = el("input", { type: "file", accept: ".json,application/json", id: "record-file",
     class: "visually-hidden", "data-testid": "record-file" });
   const drop = el("div", { class: "panel replay-open", "data-testid": "record-drop" },
@@ -224,8 +227,8 @@ export function replayPage(root, env, source) {
     if (viewer) viewer.destroy();
     page.replaceChildren();
     try {
-      viewer = await openViewer(page, env, { text, file: file.name,
-        fetchReplay: (query) => postRecord(`/api/replay?${query}`, text) });
+      keep(await openViewer(page, env, { text, file: file.name,
+        fetchReplay: (query) => postRecord(`/api/replay?${query}`, text) }));
     } catch (e) {
       page.replaceChildren(failure(e.message));
     }
@@ -287,7 +290,9 @@ async function openViewer(page, env, src) {
     ? t("replay.from-table", { table: src.tableId, n: src.gameNo })
     : t("replay.from-file", { name: src.file });
   const title = el("h1", { "data-testid": "replay-title", text: t("replay.title", { game: record.game }) });
-  head.append(title, el("p", { class: "muted", text: where }), verifyBox);
+  const another = src.file ? el("a", { href: "/replay", "data-testid": "replay-another", text: t("replay.open.another"),
+    onclick: (e) => { e.preventDefault(); env.go("/replay"); } }) : "";
+  head.append(title, el("p", { class: "muted" }, where, another ? " · " : "", another), verifyBox);
   env.games().then((list) => {
     const g = list.find((x) => x.id === record.game);
     if (g) title.textContent = t("replay.title", { game: g.title });
