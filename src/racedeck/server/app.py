@@ -34,6 +34,8 @@ from racedeck.server.messages import (
     describe_validation,
     parse_client_message,
 )
+from racedeck.server.replays import MAX_RECORD_BYTES, RECORD_PATHS
+from racedeck.server.replays import router as replay_router
 from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
 from racedeck.server.rules_page import not_found_html, rules_html
 from racedeck.server.service import TableService
@@ -77,6 +79,8 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
+        # A game record (replay, check, fork) is larger than any other message.
+        limit = MAX_RECORD_BYTES if scope["path"] in RECORD_PATHS else MAX_MESSAGE_BYTES
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -85,10 +89,10 @@ class BodyLimit:
                 return
             body = message.get("body", b"")
             size += len(body)
-            if size > MAX_MESSAGE_BYTES:
+            if size > limit:
                 response = _error(
                     "message/too-large",
-                    f"a request body may hold at most {MAX_MESSAGE_BYTES} bytes",
+                    f"a request body may hold at most {limit} bytes",
                     413,
                 )
                 await response(scope, receive, send)
@@ -180,6 +184,7 @@ def create_app(
             return HTMLResponse(not_found_html(game_id), status_code=404)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(replay_router)
 
     # -- the API ------------------------------------------------------------------------------
 

@@ -116,6 +116,9 @@ class Room:
     """The pending call that takes held-back forced answers once a window's time is up."""
     ledger: Ledger | None = None
     """The current game's commitments to face-down actions (``None``: no fair deal)."""
+    origin: JSONObject | None = None
+    """For a "what if" table, where its first game was forked from (``meta.fork`` of that
+    game's record); such a table is private: the lobby does not list it."""
 
     @property
     def has_people(self) -> bool:

@@ -39,9 +39,8 @@ from racedeck.core.errors import (
     StaleMove,
 )
 from racedeck.core.events import PUBLIC, Event
-from racedeck.core.fairness import FAIR_KEY, commitment, fair_meta, game_seed, result_of
+from racedeck.core.fairness import commitment, fair_meta, game_seed, result_of
 from racedeck.core.jsontypes import JSONObject
-from racedeck.core.record import GameRecord
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
@@ -64,6 +63,7 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
+from racedeck.store.forks import FORK_KEY, ForkStore
 from racedeck.store.tables import FinishedGame, SeatRow, StoredTable, TableStore
 
 __all__ = ["FrameObserver", "TableService"]
@@ -102,6 +102,7 @@ class TableService:
         burst: float = RATE_BURST,
     ) -> None:
         self.store = store
+        self.forks = ForkStore(store.engine)
         self.rate = rate
         self.burst = burst
         self.rooms: dict[str, Room] = {}
@@ -120,12 +121,14 @@ class TableService:
     async def start(self) -> None:
         """Load every stored table and resume the games in progress (bots, forced moves)."""
         self.loop = asyncio.get_running_loop()
+        origins = self.forks.load_all()
         for stored in self.store.load_all():
             try:
                 room = self._restore(stored)
             except (InvalidRecord, InvalidConfig, KeyError) as exc:
                 log.error("table %s cannot be restored: %s", stored.id, exc)
                 continue
+            room.origin = origins.get(room.id)
             self.rooms[room.id] = room
         for room in list(self.rooms.values()):
             if room.table is not None and not room.table.is_over:
@@ -246,6 +249,7 @@ class TableService:
             "invite_url": f"{self.public_url}/t/{room.id}",
             "win_rule": _win_rule(spec.id),
             "fair": self._fair_info(room),
+            "fork": room.origin if room.game_no == 1 else None,
         }
 
     def finished_games(self, room: Room) -> list[JSONObject]:
@@ -269,18 +273,21 @@ class TableService:
         return out
 
     def finished_record(self, room: Room, game_no: int) -> JSONObject:
-        """Finished game ``game_no`` as a record for ``racedeck replay``. Refused while that
-        game is in play (``game/not-over``: its record would give the hands away) and for a
-        game the table never had (``game/not-found``)."""
+        """Finished game ``game_no`` as a record for ``racedeck replay`` and ``racedeck
+        verify``, with its fairness facts in ``meta.fair`` (and, for the first game of a
+        "what if" table, its origin in ``meta.fork``). Refused while that game is in play
+        (``game/not-over``: its record would give the hands away) and for a game the table
+        never had (``game/not-found``)."""
         if not 1 <= game_no <= room.game_no:
             raise ServiceError(
                 "game/not-found",
                 f"table {room.id} has no game {game_no} (games 1..{room.game_no})",
                 404,
             )
-        record = self.store.finished_record(
-            room.id, game_no, {"table": room.id, "game_no": game_no, "names": room.names}
-        )
+        meta: JSONObject = {"table": room.id, "game_no": game_no, "names": room.names}
+        if game_no == 1 and room.origin is not None:
+            meta[FORK_KEY] = room.origin
+        record = self.store.finished_record(room.id, game_no, meta)
         if record is None:
             raise ServiceError(
                 "game/not-over",
@@ -293,7 +300,14 @@ class TableService:
         """The row that marks the current game finished (its public outcome, with names)."""
         assert room.table is not None
         header = view_json(room.table, None, room.names)["header"]
-        return FinishedGame(game_no=room.game_no, seed=room.seed, outcome=header["outcome"])
+        fair = None
+        if room.server_seed:
+            result = result_of(room.table.record, room.table.state)
+            opened = [e.to_json() for e in room.ledger.entries] if room.ledger is not None else []
+            fair = fair_meta(room.server_seed, room.client_seeds, result, opened)
+        return FinishedGame(
+            game_no=room.game_no, seed=room.seed, outcome=header["outcome"], fair=fair
+        )
 
     @staticmethod
     def _fair_info(room: Room) -> JSONObject | None:
@@ -313,33 +327,20 @@ class TableService:
         }
 
     def record(self, table_id: str) -> JSONObject:
-        """The record of the table's current game, once it is over, with its fairness facts
-        (``meta.fair``: commitment, revealed server seed, client seeds, result)."""
+        """The record of the table's current game once it is over: the same as
+        :meth:`finished_record` of its number (``game/not-over`` before the end)."""
         room = self.room(table_id)
-        table = room.table
-        if table is None or not table.is_over:
+        if room.table is None or not room.table.is_over:
             raise ServiceError("game/not-over", "the record is given once the game is over", 409)
-        meta = self._meta(room)
-        base = table.record
-        if room.server_seed:
-            result = result_of(base, table.state)
-            opened = [e.to_json() for e in room.ledger.entries] if room.ledger is not None else []
-            meta[FAIR_KEY] = fair_meta(room.server_seed, room.client_seeds, result, opened)
-        record = GameRecord(
-            game=base.game,
-            rules_version=base.rules_version,
-            config=base.config,
-            seed=base.seed,
-            actions=base.actions,
-            meta=meta,
-        )
-        return record.to_json()
+        return self.finished_record(room, room.game_no)
 
     def lobby(self) -> list[JSONObject]:
         """Tables with a free seat, then games in progress, newest first."""
         rooms = sorted(self.rooms.values(), key=lambda r: -r.created)
-        open_ = [self.info(r) for r in rooms if r.status == "open"]
-        playing = [self.info(r) for r in rooms if r.status == "playing"]
+        # A "what if" table is private: only the person who forked it knows its link.
+        listed = [r for r in rooms if r.origin is None]
+        open_ = [self.info(r) for r in listed if r.status == "open"]
+        playing = [self.info(r) for r in listed if r.status == "playing"]
         return [_without_commitments(i) for i in (open_ + playing)[:200]]
 
     # -- seats ----------------------------------------------------------------------------------
@@ -476,6 +477,13 @@ class TableService:
                 raise AuthError("this token holds no seat at this table")
             if room.table is None or not room.table.is_over:
                 raise ServiceError("game/not-over", "the game at this table is not over", 409)
+            if room.origin is not None:
+                # Its next deal's seed could not be committed before the seats' seeds.
+                raise ServiceError(
+                    "fork/again",
+                    "a what-if game is played once: fork it again from its replay",
+                    409,
+                )
             server_seed = room.next_server_seed or secrets.token_hex(32)
             client_seeds = list(room.client_seeds)
             if client_seed is not None and seat < len(client_seeds):

@@ -7,7 +7,8 @@ the table) and ``live_games`` (one row per finished game: its seed, when it ende
 outcome, so every finished game stays downloadable as a record after the next one is dealt).
 An accepted action and the table's new move number are committed in one transaction (with the
 ``live_games`` row when the action ends the game), so after a crash the stored record replays to
-exactly the state the players last saw.
+exactly the state the players last saw. ``live_fairness`` holds the current game's server and
+client seeds, ``live_game_fairness`` each finished game's revealed fairness facts.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 
+from racedeck.core.fairness import FAIR_KEY
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import get_spec
@@ -108,6 +110,16 @@ live_fairness = Table(
     Column("client_seeds", JSON, nullable=False),
 )
 
+live_game_fairness = Table(
+    "live_game_fairness",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("fair", JSON, nullable=False),
+)
+"""Each finished game's fairness facts (``meta.fair`` of its record: the commitment, the
+revealed server seed, the client seeds, the result), written with its ``live_games`` row."""
+
 
 # The two statements of every accepted action, written out once: building them with the
 # expression language on each call costs several times what SQLite takes to run them.
@@ -176,6 +188,9 @@ class FinishedGame:
     seed: int
     outcome: JSONObject
     finished: datetime | None = None
+    fair: JSONObject | None = None
+    """Its fairness facts (:func:`racedeck.core.fairness.fair_meta`), ``None`` for a game
+    dealt without a committed server seed."""
 
 
 class TableStore:
@@ -306,6 +321,12 @@ class TableStore:
                         outcome=finished.outcome,
                     )
                 )
+                if finished.fair is not None:
+                    conn.execute(
+                        live_game_fairness.insert().values(
+                            table_id=table_id, game_no=finished.game_no, fair=finished.fair
+                        )
+                    )
 
     def new_game(
         self,
@@ -372,9 +393,10 @@ class TableStore:
     def finished_record(
         self, table_id: str, game_no: int, meta: JSONObject | None = None
     ) -> GameRecord | None:
-        """Finished game ``game_no`` of the table as a record (config, seed, every action),
-        or ``None`` when the table has no such finished game. A game still in play has no
-        record here: its seed and actions would give away the hands."""
+        """Finished game ``game_no`` of the table as a record (config, seed, every action,
+        and in ``meta.fair`` its fairness facts when it has them), or ``None`` when the table
+        has no such finished game. A game still in play has no record here: its seed and
+        actions would give away the hands."""
         with self.engine.connect() as conn:
             table = conn.execute(
                 select(live_tables.c.game, live_tables.c.config).where(live_tables.c.id == table_id)
@@ -391,6 +413,15 @@ class TableStore:
                 .where(live_actions.c.table_id == table_id, live_actions.c.game_no == game_no)
                 .order_by(live_actions.c.idx)
             ).all()
+            fair = conn.execute(
+                select(live_game_fairness.c.fair).where(
+                    live_game_fairness.c.table_id == table_id,
+                    live_game_fairness.c.game_no == game_no,
+                )
+            ).first()
+        meta = {} if meta is None else dict(meta)
+        if fair is not None:
+            meta[FAIR_KEY] = dict(fair.fair)
         spec = get_spec(table.game)
         return GameRecord(
             game=spec.id,
@@ -398,7 +429,7 @@ class TableStore:
             config=dict(table.config),
             seed=done.seed,
             actions=tuple(RecordedAction(a.seat, dict(a.action)) for a in actions),
-            meta={} if meta is None else meta,
+            meta=meta,
         )
 
     def _assemble(self, conn: Any, m: Any) -> StoredTable:

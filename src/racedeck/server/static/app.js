@@ -15,10 +15,14 @@
 // games), "rules-link" (data-game: a link to /rules/<game-id>, in the game list, the new-table
 // form and the table header; it opens in a new tab), "watch-link", "copy-watch" (the spectator
 // link, /t/<id>/watch), "watching" (the label a spectator sees), "spectators" (how many watch),
-// "finished-games", "finished-game" (data-game-no), "download-record".
+// "finished-games", "finished-game" (data-game-no), "download-record", "replay-link" (a finished
+// game's replay, in the list and in the standings), "fork-origin" (a what-if table's origin),
+// "replay-open-link" (the lobby's way to /replay, to open a record file).
+// The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
 
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
+import { t } from "./i18n.js";
 
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
@@ -105,12 +109,35 @@ function route() {
   app.replaceChildren();
   setStatus("idle", "");
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)(\/watch)?$/);
+  const r = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/games\/(\d+)$/);
   if (m) tablePage(m[1], Boolean(m[2]));
+  else if (r || location.pathname === "/replay") replay(r ? { tableId: r[1], gameNo: Number(r[2]) } : null);
   else lobbyPage();
   app.focus({ preventScroll: true });
 }
 
 window.addEventListener("popstate", route);
+
+// The replay viewer (replay.js), loaded when it is first opened.
+function replay(source) {
+  let cleanup = null;
+  let gone = false;
+  leave = () => { gone = true; if (cleanup) cleanup(); };
+  import("./replay.js").then((mod) => {
+    if (gone) return;
+    cleanup = mod.replayPage(app, { api, go, toast, rememberSeat, games, savedName }, source);
+  }).catch((e) => toast(e.message));
+}
+
+function replayUrl(tableId, gameNo) {
+  return `/t/${tableId}/games/${gameNo}`;
+}
+
+function replayLink(tableId, gameNo, text) {
+  const href = replayUrl(tableId, gameNo);
+  return el("a", { href, class: "replay-link", "data-testid": "replay-link", text,
+    onclick: (e) => { e.preventDefault(); go(href); } });
+}
 
 // -- the lobby ------------------------------------------------------------------------------------
 
@@ -129,7 +156,9 @@ async function lobbyPage() {
     el("section", { class: "lobby" },
       el("div", { class: "panel lobby-open" }, el("h1", { text: "Open tables" }), list),
       form,
-      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList)),
+      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList,
+        el("p", { class: "small" }, el("a", { href: "/replay", "data-testid": "replay-open-link", text: t("lobby.replay"),
+          onclick: (e) => { e.preventDefault(); go("/replay"); } })))),
   );
   let alive = true;
   leave = () => { alive = false; };
@@ -483,9 +512,11 @@ function tableScreen(info, saved) {
         el("span", { class: "what", text: `Game ${g.game_no}` }),
         el("span", { class: "muted", text: ` · ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}` }),
         won ? el("div", { class: "won", text: won }) : "",
-        el("a", { href: g.record_url, download: `racedeck-${table.id}-game-${g.game_no}.json`,
-          "data-testid": "download-record", text: "Download record",
-          title: "The game's record: racedeck replay FILE steps through it" }));
+        el("div", { class: "finished-links" },
+          replayLink(table.id, g.game_no, t("replay.link")), " · ",
+          el("a", { href: g.record_url, download: `racedeck-${table.id}-game-${g.game_no}.json`,
+            "data-testid": "download-record", text: "Download record",
+            title: "The game's record: racedeck replay FILE steps through it" })));
     }));
     finishedPanel.hidden = list.games.length === 0;
   }
@@ -494,9 +525,17 @@ function tableScreen(info, saved) {
   // checked against it here, in the browser.
   function drawFairness() {
     const f = table.fair;
-    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}` : null;
+    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}` : table.fork ? "fork" : null;
     if (key === fairShown) return;
     fairShown = key;
+    if (!f && table.fork) {
+      // A what-if game: dealt from a known seed, so no fair deal to check.
+      const o = table.fork;
+      fairLine.replaceChildren(el("span", { "data-testid": "fork-origin",
+        text: t("table.fork", { step: o.step, n: o.game_no ?? "?" }) + " " }),
+      o.source === "table" && o.table ? replayLink(o.table, o.game_no, t("table.fork.source")) : "");
+      return;
+    }
     if (!f) { fairLine.replaceChildren(); return; }
     const short = el("code", { title: f.commitment, "data-testid": "commitment", text: f.commitment.slice(0, 12) });
     if (!f.server_seed) {
@@ -560,7 +599,7 @@ function tableScreen(info, saved) {
         el("span", { class: "rank", text: `${o.ranks[i]}.` }),
         el("span", { class: "name", text: who[i] }),
         el("span", { class: "pts", text: String(o.scores[i]) })))),
-      mine ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
+      mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
         onclick: async (ev) => {
           ev.target.disabled = true;
           try {
@@ -570,6 +609,7 @@ function tableScreen(info, saved) {
             ev.target.disabled = false;
           }
         } }) : "",
+      replayLink(table.id, table.game_no, t("replay.this-game")),
       el("a", { href: "/", text: "Back to the lobby", onclick: (e) => { e.preventDefault(); go("/"); } }));
     standings.hidden = false;
   }
