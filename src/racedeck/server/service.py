@@ -31,6 +31,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
+from racedeck.core.commitments import commitments_of
 from racedeck.core.errors import (
     AuthError,
     InvalidConfig,
@@ -303,7 +304,8 @@ class TableService:
         fair = None
         if room.server_seed:
             result = result_of(room.table.record, room.table.state)
-            opened = [e.to_json() for e in room.ledger.entries] if room.ledger is not None else []
+            # From the whole record: the ledger has not yet taken this last action.
+            opened = commitments_of(room.table.record, room.server_seed)
             fair = fair_meta(room.server_seed, room.client_seeds, result, opened)
         return FinishedGame(
             game_no=room.game_no, seed=room.seed, outcome=header["outcome"], fair=fair
