@@ -63,7 +63,8 @@ def test_translations_are_not_english_left_over(code: str) -> None:
     """A message that reads word for word as English is a missed translation, unless it is
     a name printed on the cards, a number pattern or a word the languages share."""
     en, other = catalogue("en"), catalogue(code)
-    same = [k for k, v in other.items() if v == en[k] and len(re.findall(r"[a-z]{3,}", v)) >= 3]
+    words = lambda v: re.findall(r"[a-z]{3,}", PLACEHOLDER.sub("", v))  # noqa: E731
+    same = [k for k, v in other.items() if v == en[k] and len(words(v)) >= 3]
     assert same == []
 
 
