@@ -70,11 +70,15 @@ def test_translations_are_not_english_left_over(code: str) -> None:
 
 # -- no hard-coded texts ---------------------------------------------------------------------------
 
-_STRING = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`""", re.S)
+_STRING = re.compile(
+    r"""//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`""", re.S
+)
 # Two or more words of letters in a row: a sentence or a phrase ("Your turn", "laps lost").
 _WORDS = re.compile(r"(?<![\w./#$-])[A-Za-z][a-z']*(?: +[A-Za-z][a-z']*)+(?![\w/-])")
 # One word set as a node's text or label ("Scores", "Cancel").
-_LABELLED = re.compile(r"""(?:\btext|\btitle|\bplaceholder|"aria-label"|textContent\s*=)\s*:?\s*$""")
+_LABELLED = re.compile(
+    r"""(?:\btext|\btitle|\bplaceholder|"aria-label"|textContent\s*=)\s*:?\s*$"""
+)
 # A word next to an interpolation in a template (`${n} players`).
 _TEMPLATE_WORD = re.compile(r"(?:^|\s)[A-Za-z][a-z]{2,}(?=$|[\s.,:;!?)])")
 _LINE_ALLOWED = re.compile(r"console\.|import |querySelector|addEventListener|new Error\(")
@@ -83,7 +87,19 @@ _CODE_PLACE = re.compile(
     r"""(?:\bclass|className|style|classList\.\w+\(|\bkind|\btype|\brole|\brel|"data-[\w-]+"|"aria-[\w-]+"\s*:\s*\w+\s*\?|===?|!==?|case|dataset\.\w+\s*=|\bkey|\bid|\bmode|\bphase|\.includes\(|\[)\s*:?\s*$"""
 )
 # Words printed on the cards and the board, the same in every language, and key names.
-_ALLOWED = {"racedeck", "· racedeck", "Escape", "Enter", "START", "FINISH", "BLOCK", "FREE", "STURZ", "FAHRERWECHSEL", "Leo"}
+_ALLOWED = {
+    "racedeck",
+    "· racedeck",
+    "Escape",
+    "Enter",
+    "START",
+    "FINISH",
+    "BLOCK",
+    "FREE",
+    "STURZ",
+    "FAHRERWECHSEL",
+    "Leo",
+}
 
 
 def literals(path: Path) -> list[tuple[int, str, str, bool]]:
@@ -112,12 +128,18 @@ def hard_coded(path: Path) -> list[str]:
     found = []
     for line, body, before, templated in literals(path):
         words = body.strip()
-        if not words or words in _ALLOWED or re.fullmatch(r"[\w.-]+\.[\w.-]*", words.replace(" ", "")):
+        if (
+            not words
+            or words in _ALLOWED
+            or re.fullmatch(r"[\w.-]+\.[\w.-]*", words.replace(" ", ""))
+        ):
             continue  # empty, a name printed on the cards, or a message key (`error.${code}`)
         if _CODE_PLACE.search(before):
             continue
         sentence = _WORDS.search(body)
-        labelled = _LABELLED.search(before) and re.fullmatch(r"[A-Za-z][a-z]{2,}[.!?:…]*|[A-Z]{3,}[!.?]*", words)
+        labelled = _LABELLED.search(before) and re.fullmatch(
+            r"[A-Za-z][a-z]{2,}[.!?:…]*|[A-Z]{3,}[!.?]*", words
+        )
         template = templated and _TEMPLATE_WORD.search(body)
         if sentence or labelled or template:
             found.append(f"{path.relative_to(STATIC)}:{line}: {words!r}")

@@ -104,6 +104,26 @@ function gameWord(gameId, what, fallback) {
   return has(key) ? t(key) : fallback;
 }
 
+// The server names a seat nobody named "random bot" or "Player 2"; those names are worded here.
+// (A person who calls themself "random bot" is worded the same way, which does no harm.)
+function localName(name) {
+  if (typeof name !== "string") return name;
+  let m = /^([a-z]+)(?:@\d+)? bot$/.exec(name);
+  if (m && has(`names.bot.${m[1]}`)) return t(`names.bot.${m[1]}`);
+  m = /^Player (\d+)$/.exec(name);
+  if (m) return t("names.player", { n: m[1] });
+  return name;
+}
+
+// A view with the seats' default names worded in this language (the renderers and the
+// narration take their names from the header).
+function localView(view) {
+  const h = view.header;
+  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
+  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
+    score_names: (h.score_names || []).map(localName), outcome } };
+}
+
 async function api(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -230,7 +250,7 @@ function drawLobby(list, tables, specs) {
   }
   const mine = seatsStore();
   list.replaceChildren(...tables.map((tb) => {
-    const who = tb.seats.map((s) => s.taken ? s.name : t("lobby.freeSeat")).join(", ");
+    const who = tb.seats.map((s) => s.taken ? localName(s.name) : t("lobby.freeSeat")).join(", ");
     const seated = mine[tb.id] !== undefined;
     const action = seated ? t("lobby.return") : tb.status === "open" ? t("lobby.join") : t("lobby.watch");
     const summary = tableSummary(tb, specs);
@@ -460,7 +480,7 @@ function joinPanel(info) {
   const join = el("button", { type: "submit", class: "primary", "data-testid": "join", text: t("join.take") });
   const form = el("form", { class: "panel join", "data-testid": "join-form" },
     el("h1", { text: t("join.title", { game: gameWord(info.game, "title", info.title) }) }),
-    el("p", { class: "muted", text: info.seats.map((s) => t("join.seatIs", { n: s.seat + 1, who: s.taken ? s.name : t("join.free") })).join(" · ") }),
+    el("p", { class: "muted", text: info.seats.map((s) => t("join.seatIs", { n: s.seat + 1, who: s.taken ? localName(s.name) : t("join.free") })).join(" · ") }),
     el("div", { class: "field" }, el("label", { for: "join-name", text: t("form.yourName") }), name),
     el("div", { class: "field" }, el("label", { for: "join-seat", text: t("join.seat") }), seatSel),
     el("div", { class: "buttons" }, join,
@@ -550,7 +570,7 @@ function tableScreen(info, saved) {
   let events = []; // every event of the current game this page has seen, to narrate again
   games().then((s) => { specs = s; drawTable(); }).catch(() => {});
 
-  const names = () => (view && view.header.seat_names) || table.seats.map((s) => s.name || t("form.seat", { n: s.seat + 1 }));
+  const names = () => (view && view.header.seat_names) || table.seats.map((s) => localName(s.name) || t("form.seat", { n: s.seat + 1 }));
 
   // Labels a language change redraws (the attributes label() does not reach).
   function drawLabels() {
@@ -597,7 +617,7 @@ function tableScreen(info, saved) {
     }
     finished.replaceChildren(...list.games.slice().reverse().map((g) => {
       const when = new Date(g.finished);
-      const won = g.winners.length ? tn("table.wins", g.winners.length, { names: listOf(g.winners) }) : "";
+      const won = g.winners.length ? tn("table.wins", g.winners.length, { names: listOf(g.winners.map(localName)) }) : "";
       return el("li", { "data-testid": "finished-game", "data-game-no": g.game_no },
         el("span", { class: "what", text: t("table.gameTitle", { n: g.game_no }) }),
         el("span", { class: "muted", text: ` · ${when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" })}` }),
@@ -754,7 +774,7 @@ function tableScreen(info, saved) {
   function show(newView, evs, initial) {
     // Frames are drawn strictly in order, even while a renderer module is still loading.
     drawing = drawing.then(async () => {
-      view = newView;
+      view = localView(newView);
       const h = view.header;
       document.title = `${gameWord(h.game, "title", h.title)} · racedeck`;
       waiting.textContent = await waitingText(h);

@@ -115,6 +115,10 @@ export default {
   "table.notSent": "Nicht verbunden: der Zug wurde nicht gesendet",
   "table.drawFailed": "Das Spielbrett konnte nicht gezeichnet werden.",
   "table.keyInvalid": "Der Schlüssel deines Platzes gilt hier nicht mehr; du schaust jetzt zu.",
+  "names.bot.random": "Zufallsbot",
+  "names.bot.heuristic": "Heuristik-Bot",
+  "names.bot.search": "Such-Bot",
+  "names.player": "Spieler {n}",
   "plain.choices": "Deine Möglichkeiten:",
   "plain.nothing": "Gerade nichts zu wählen.",
 
@@ -242,8 +246,10 @@ export default {
   "wf.ev.stageScored.other": "Wertung Etappe {stage}: das zweitvorderste besetzte Feld ist {space}; {names} bekommen {points}.",
   "wf.ev.gameOver": "Spielende ({totals}). Die zweitbeste Gesamtwertung gewinnt: {winners}.",
   "wf.wait.move": "warte, bis {who} eine Figur mit #{card} ({value}) zieht",
-  "wf.wait.commit": "warte, bis {who} eine Karte wählt",
-  "wf.wait.place": "warte, bis {who} eine Karte legt",
+  "wf.wait.commit.one": "warte, bis {who} eine Karte wählt",
+  "wf.wait.commit.other": "warte, bis {who} eine Karte wählen",
+  "wf.wait.place.one": "warte, bis {who} eine Karte legt",
+  "wf.wait.place.other": "warte, bis {who} eine Karte legen",
 
   // -- Six Day Race: narration (static/words/six-day-race.js) -----------------------------------
   "sd.rider": "Fahrer {n}",

@@ -115,6 +115,10 @@ export default {
   "table.notSent": "Not connected: the move was not sent",
   "table.drawFailed": "The board could not be drawn.",
   "table.keyInvalid": "Your seat's key is not valid here any more; you are watching.",
+  "names.bot.random": "random bot",
+  "names.bot.heuristic": "heuristic bot",
+  "names.bot.search": "search bot",
+  "names.player": "Player {n}",
   "plain.choices": "Your choices:",
   "plain.nothing": "Nothing to choose now.",
 
@@ -242,8 +246,10 @@ export default {
   "wf.ev.stageScored.other": "Stage {stage} scored: second farthest space is {space}; {names} score {points}.",
   "wf.ev.gameOver": "Game over ({totals}). Second-highest total wins: {winners}.",
   "wf.wait.move": "waiting for {who} to move a figure with #{card} ({value})",
-  "wf.wait.commit": "waiting for {who} to commit a card",
-  "wf.wait.place": "waiting for {who} to place a card",
+  "wf.wait.commit.one": "waiting for {who} to commit a card",
+  "wf.wait.commit.other": "waiting for {who} to commit a card",
+  "wf.wait.place.one": "waiting for {who} to place a card",
+  "wf.wait.place.other": "waiting for {who} to place a card",
 
   // -- Six Day Race: narration (static/words/six-day-race.js) -----------------------------------
   "sd.rider": "rider {n}",

@@ -115,6 +115,10 @@ export default {
   "table.notSent": "Non connecté : le coup n’a pas été envoyé",
   "table.drawFailed": "Le plateau n’a pas pu être dessiné.",
   "table.keyInvalid": "La clé de votre place n’est plus valable ici ; vous regardez la partie.",
+  "names.bot.random": "robot hasard",
+  "names.bot.heuristic": "robot heuristique",
+  "names.bot.search": "robot recherche",
+  "names.player": "Joueur {n}",
   "plain.choices": "Vos choix :",
   "plain.nothing": "Rien à choisir pour l’instant.",
 
@@ -242,8 +246,10 @@ export default {
   "wf.ev.stageScored.other": "Décompte de la manche {stage} : la deuxième case occupée la plus avancée est {space} ; {names} reçoivent {points}.",
   "wf.ev.gameOver": "Fin de la partie ({totals}). Le deuxième meilleur total gagne : {winners}.",
   "wf.wait.move": "on attend que {who} déplace un pion avec le #{card} ({value})",
-  "wf.wait.commit": "on attend que {who} choisisse une carte",
-  "wf.wait.place": "on attend que {who} dépose une carte",
+  "wf.wait.commit.one": "on attend que {who} choisisse une carte",
+  "wf.wait.commit.other": "on attend que {who} choisissent une carte",
+  "wf.wait.place.one": "on attend que {who} dépose une carte",
+  "wf.wait.place.other": "on attend que {who} déposent une carte",
 
   // -- Six Day Race: narration (static/words/six-day-race.js) -----------------------------------
   "sd.rider": "coureur {n}",

@@ -115,6 +115,10 @@ export default {
   "table.notSent": "Niet verbonden: de zet is niet verstuurd",
   "table.drawFailed": "Het speelbord kon niet getekend worden.",
   "table.keyInvalid": "De sleutel van je plaats is hier niet meer geldig; je kijkt nu mee.",
+  "names.bot.random": "willekeurige bot",
+  "names.bot.heuristic": "heuristische bot",
+  "names.bot.search": "zoekbot",
+  "names.player": "Speler {n}",
   "plain.choices": "Je keuzes:",
   "plain.nothing": "Nu niets te kiezen.",
 
@@ -242,8 +246,10 @@ export default {
   "wf.ev.stageScored.other": "Puntentelling etappe {stage}: het op één na voorste bezette veld is {space}; {names} krijgen {points}.",
   "wf.ev.gameOver": "Einde van het spel ({totals}). De op één na hoogste totaalscore wint: {winners}.",
   "wf.wait.move": "wachten tot {who} een pion verplaatst met #{card} ({value})",
-  "wf.wait.commit": "wachten tot {who} een kaart kiest",
-  "wf.wait.place": "wachten tot {who} een kaart legt",
+  "wf.wait.commit.one": "wachten tot {who} een kaart kiest",
+  "wf.wait.commit.other": "wachten tot {who} een kaart kiezen",
+  "wf.wait.place.one": "wachten tot {who} een kaart legt",
+  "wf.wait.place.other": "wachten tot {who} een kaart leggen",
 
   // -- Six Day Race: narration (static/words/six-day-race.js) -----------------------------------
   "sd.rider": "renner {n}",

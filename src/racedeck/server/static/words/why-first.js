@@ -66,5 +66,5 @@ export function describeWaiting(view, ctx) {
     const next = view.move_queue && view.move_queue[0];
     if (next) return t("wf.wait.move", { who, card: next[0], value: signed(view.card_values[next[0] - 1]) });
   }
-  return t(view.variant === "tactical" ? "wf.wait.commit" : "wf.wait.place", { who });
+  return tn(view.variant === "tactical" ? "wf.wait.commit" : "wf.wait.place", h.acting.length, { who });
 }
