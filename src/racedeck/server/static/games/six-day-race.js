@@ -218,7 +218,7 @@ export function createRenderer(root, ctx) {
       const mid = oval.at(b * oval.cell, oval.track / 2 + 4);
       const out = oval.at((b - 0.9) * oval.cell, oval.track / 2 + 14);
       marks.append(svg("line", { x1: mid.x, y1: mid.y, x2: oval.at(b * oval.cell, oval.track / 4).x, y2: oval.at(b * oval.cell, oval.track / 4).y }));
-      marks.append(svg("text", { x: out.x, y: out.y, text: `${k}L` }));
+      marks.append(svg("text", { x: out.x, y: out.y, text: t("sdr.lapsMark", { n: k }) }));
       void a;
     }
     g.append(marks);
