@@ -141,7 +141,7 @@ async function api(method, path, body) {
 // A link to a game's rules page (served from docs/rules), opened in a new tab so a table or a
 // half-filled form stays where it is.
 function rulesLink(gameId, text) {
-  return el("a", { class: "rules-link", href: `/rules/${gameId}?lang=${lang()}`, target: "_blank", rel: "noopener",
+  return el("a", { class: "rules-link", href: `/rules/${gameId}${lang() === "en" ? "" : `?lang=${lang()}`}`, target: "_blank", rel: "noopener",
     "data-testid": "rules-link", "data-game": gameId, text });
 }
 
