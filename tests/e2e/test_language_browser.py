@@ -10,7 +10,6 @@ import re
 import time
 from pathlib import Path
 
-import test_setback_browser as setback
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
 from helpers import DESKTOP, PHONE, create_table, shots_dir, snap
@@ -76,6 +75,28 @@ def test_switch_changes_lobby_and_live_table_and_persists(
         context.close()
 
 
+def setback_turn(page: Page, rng: random.Random) -> None:
+    """One Setback choice, whatever the language: pass when asked in a BLOCK window, else a
+    card, one of its options, or an action button."""
+    board = page.get_by_test_id("board")
+    with contextlib.suppress(PlaywrightTimeout):  # the board moved on meanwhile: ask again
+        passing = board.locator(
+            """[data-testid=window] [data-testid=action][data-action='{"type":"pass"}']"""
+        )
+        if passing.count():
+            passing.click(timeout=2000)
+            return
+        for what in (
+            "[data-testid=choice]:enabled",
+            "[data-testid=card]",
+            "[data-testid=action]:enabled",
+        ):
+            found = board.locator(what)
+            if found.count():
+                found.nth(rng.randrange(found.count())).click(timeout=2000)
+                return
+
+
 def play_to_the_end(page: Page, game: str, rng: random.Random) -> None:
     """Play the choices offered until the standings show (a bot fills the other seat)."""
     if game == "why-first":
@@ -88,13 +109,7 @@ def play_to_the_end(page: Page, game: str, rng: random.Random) -> None:
         if game == "six-day-race":
             six_day_race.take_turn(page, rng)
         else:
-            window = page.get_by_test_id("board").get_by_test_id("window")
-            passing = window.locator("""[data-testid=action][data-action='{"type":"pass"}']""")
-            if passing.count():
-                with contextlib.suppress(PlaywrightTimeout):  # the window closed meanwhile
-                    passing.click(timeout=2000)
-            else:
-                setback.take_turn(page, rng)
+            setback_turn(page, rng)
         page.wait_for_timeout(120)
 
 

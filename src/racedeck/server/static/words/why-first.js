@@ -41,7 +41,8 @@ export function describeEvent(e, ctx) {
       const vars = { figure: name(e.figure), values: e.values.map(signed).join(" "), net: signed(e.net), from: e.from, to: e.to };
       const key = "by" in e ? "wf.ev.figureMovedBy" : "wf.ev.figureMoved";
       const line = t(key, { ...vars, by: "by" in e ? name(e.by) : "" });
-      return e.clamped ? `${line} ${t("wf.ev.clamped")}` : line;
+      // The note goes before the sentence's full stop, wherever the language puts it.
+      return e.clamped ? `${line.replace(/[.。]$/, "")} ${t("wf.ev.clamped")}.` : line;
     }
     case "stage_scored":
       if (e.space === null) return t("wf.ev.stageScoredNobody", { stage: e.stage });
