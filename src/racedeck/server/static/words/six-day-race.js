@@ -2,7 +2,7 @@
 // reader's language from the events' fields (the server's `text` is English; see app.js).
 // describeEvent returns null for an event it does not know, so the server's text is shown.
 
-import { listOf, t, tn } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
 /** "1st", "2e", "1er", "1." … in the current language. */
 export function ordinal(n) {
@@ -74,7 +74,7 @@ export function describeEvent(e, ctx) {
     }
     case "game_over": {
       const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${t("sd.ev.points", { n: e.scores[i] })}`).join(", ");
-      return t("sd.ev.seriesOver", { standing, winners: listOf(e.winners.map(seat)) });
+      return t("sd.ev.seriesOver", { standing, winners: e.winners.map(seat).join(", ") });
     }
     default:
       return null;

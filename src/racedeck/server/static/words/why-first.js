@@ -47,10 +47,10 @@ export function describeEvent(e, ctx) {
     case "stage_scored":
       if (e.space === null) return t("wf.ev.stageScoredNobody", { stage: e.stage });
       return tn("wf.ev.stageScored", e.scorers.length, {
-        stage: e.stage, space: e.space, points: signed(e.space), names: listOf(e.scorers.map(name)) });
+        stage: e.stage, space: e.space, points: signed(e.space), names: e.scorers.map(name).join(", ") });
     case "game_over": {
       const totals = e.scores.map((s, i) => `${name(i)} ${s}`).join(", ");
-      return t("wf.ev.gameOver", { totals, winners: listOf(e.winners.map(name)) });
+      return t("wf.ev.gameOver", { totals, winners: e.winners.map(name).join(", ") });
     }
     default:
       return null;
