@@ -14,6 +14,10 @@ them too. Each page has this shape, which the functions below rely on::
 
 A game id without a page raises :class:`UnknownRules`; a ruling the page does not hold is
 ``None``.
+
+A short summary of each game in Dutch, French and German lives in ``docs/rules/<lang>/<id>.md``
+(:func:`summary`): a title, one paragraph, the six brief sections in that language in the same
+order, and a link to the full English page, which stays the reference.
 """
 
 from __future__ import annotations
@@ -24,17 +28,22 @@ from importlib.resources import files
 
 __all__ = [
     "BRIEF_SECTIONS",
+    "SUMMARY_LANGUAGES",
     "UnknownRules",
     "available",
     "brief",
     "page",
     "ruling",
     "ruling_ids",
+    "summary",
     "title",
 ]
 
 BRIEF_SECTIONS = ("Goal", "Setup", "A turn", "Scoring", "The end", "Variants")
 """The sections of "In brief", in the order every page gives them."""
+
+SUMMARY_LANGUAGES = ("nl", "fr", "de")
+"""The languages with a short summary of every game (English has the full page)."""
 
 _FOLDER = "rulebook_pages"
 _RULING = re.compile(r"^### ([A-Z]+-\d+) · ")
@@ -119,3 +128,17 @@ def ruling(game_id: str, ruling_id: str) -> str | None:
         if m is not None and m.group(1) == wanted:
             return _section(page(game_id), 3, line)
     return None
+
+
+def summary(game_id: str, lang: str) -> str | None:
+    """The short summary of ``game_id`` in ``lang`` (one of :data:`SUMMARY_LANGUAGES`) as
+    Markdown; ``None`` for another language. :class:`UnknownRules` if the game has no page."""
+    page(game_id)  # the game must have rules at all
+    if lang not in SUMMARY_LANGUAGES:
+        return None
+    return _read_summary(game_id, lang)
+
+
+@cache
+def _read_summary(game_id: str, lang: str) -> str:
+    return files("racedeck").joinpath(_FOLDER, lang, f"{game_id}.md").read_text(encoding="utf-8")

@@ -63,3 +63,83 @@ def test_a_name_with_markup_is_escaped(server: LiveServer) -> None:
     res = server.http.get("/rules/<b>x")
     assert res.status_code == 404
     assert "<b>x" not in res.text and "No rules for &lt;b&gt;x</h1>" in res.text
+
+
+# -- the short summaries in Dutch, French and German -----------------------------------------------
+
+SUMMARY_HEADINGS = {
+    "nl": (
+        "Doel",
+        "Voorbereiding",
+        "Een kaartronde|Een beurt",
+        "Puntentelling",
+        "Einde van het spel",
+        "Varianten",
+    ),
+    "fr": (
+        "But du jeu",
+        "Préparation",
+        "Une phase|Un tour",
+        "Décompte des points",
+        "Fin de la partie",
+        "Variantes",
+    ),
+    "de": ("Ziel", "Vorbereitung", "Eine Runde|Ein Zug", "Wertung", "Spielende", "Varianten"),
+}
+
+
+@pytest.mark.parametrize("lang", rulebook.SUMMARY_LANGUAGES)
+def test_every_game_has_a_summary_with_the_brief_sections(lang: str) -> None:
+    """Each summary has a title, one paragraph, the six brief sections in English's order
+    and a link to the full English page."""
+    for game_id in available_games():
+        text = rulebook.summary(game_id, lang)
+        assert text is not None
+        lines = text.splitlines()
+        assert lines[0].startswith(f"# {rulebook.title(game_id)} — ")
+        headings = [line[4:] for line in lines if line.startswith("### ")]
+        assert len(headings) == len(rulebook.BRIEF_SECTIONS)
+        for heading, wanted in zip(headings, SUMMARY_HEADINGS[lang], strict=True):
+            assert re.fullmatch(wanted, heading), (game_id, heading)
+        assert not [line for line in lines if line.startswith("## ")]
+        assert f"(/rules/{game_id}?lang=en)" in text
+
+
+def test_english_and_unknown_languages_have_no_summary() -> None:
+    assert rulebook.summary("why-first", "en") is None
+    assert rulebook.summary("why-first", "xx") is None
+    with pytest.raises(rulebook.UnknownRules):
+        rulebook.summary("chess", "nl")
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "label"),
+    [
+        ("nl", "Why First? — spelregels in het kort", "Spelregels: "),
+        ("fr", "Why First? — règles en bref", "Règles: "),
+        ("de", "Why First? — Regeln in Kürze", "Regeln: "),
+    ],
+)
+def test_the_summary_page_is_in_its_language(
+    server: LiveServer, lang: str, title: str, label: str
+) -> None:
+    res = server.http.get(f"/rules/why-first?lang={lang}")
+    assert res.status_code == 200
+    page = res.text
+    assert f'<html lang="{lang}">' in page
+    assert f"<title>{title} · racedeck</title>" in page
+    assert label in page
+    # The other games' links keep the language; every language links to this game's page.
+    assert f'href="/rules/setback?lang={lang}"' in page
+    for code in ("en", "nl", "fr", "de"):
+        assert f'href="/rules/why-first?lang={code}"' in page
+    assert f'<a href="/rules/why-first?lang={lang}" lang="{lang}" aria-current="page">' in page
+    assert '<h2 id="rulings">' not in page  # the rulings stay on the English page
+    assert 'href="/rules/why-first?lang=en"' in page
+
+
+@pytest.mark.parametrize("asked", ["en", "xx", "EN", ""])
+def test_other_languages_get_the_full_english_page(server: LiveServer, asked: str) -> None:
+    page = server.http.get(f"/rules/six-day-race?lang={asked}").text
+    assert '<html lang="en">' in page
+    assert '<h2 id="rulings">Rulings</h2>' in page

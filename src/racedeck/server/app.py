@@ -177,9 +177,10 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    async def rules_page(game_id: str) -> HTMLResponse:
+    async def rules_page(game_id: str, lang: str = "en") -> HTMLResponse:
+        # A language without summaries (or a mistyped one) gets the full English page.
         try:
-            return HTMLResponse(rules_html(game_id), headers={"Cache-Control": "no-cache"})
+            return HTMLResponse(rules_html(game_id, lang), headers={"Cache-Control": "no-cache"})
         except UnknownRules:
             return HTMLResponse(not_found_html(game_id), status_code=404)
 

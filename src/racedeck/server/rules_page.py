@@ -4,6 +4,10 @@ The Markdown is the same the terminal shows; here it is rendered with markdown-i
 the source is not passed through) into a small page in the client's style. Every heading gets
 an id, a ruling's its own (``/rules/setback#SB-9``), so a link can point at one ruling; the
 ``Option:`` line of a ruling has the class ``option``.
+
+``/rules/<game-id>?lang=nl`` (or ``fr``, ``de``) shows the game's short summary in that language
+(:func:`racedeck.rulebook.summary`) in the same page, its few words of chrome in that language
+too; English, and any language without summaries, gets the full page.
 """
 
 from __future__ import annotations
@@ -19,6 +23,15 @@ from racedeck import rulebook
 __all__ = ["not_found_html", "rules_html"]
 
 _RULING = re.compile(r"^([A-Z]+-\d+) · ")
+
+# The page's own words by language: the label before the games' links, the navigation's names.
+_CHROME = {
+    "en": ("Rules", "rules of the games", "languages"),
+    "nl": ("Spelregels", "spelregels van de spellen", "talen"),
+    "fr": ("Règles", "règles des jeux", "langues"),
+    "de": ("Regeln", "Regeln der Spiele", "Sprachen"),
+}
+_LANGUAGES = {"en": "English", "nl": "Nederlands", "fr": "Français", "de": "Deutsch"}
 
 
 def _anchor(text: str) -> str:
@@ -41,31 +54,56 @@ def _markdown(text: str) -> str:
     return str(md.renderer.render(tokens, md.options, {}))
 
 
-def _shell(title: str, current: str | None, body: str) -> str:
-    """The page around ``body``: the client's top bar and style, links to every game's rules."""
+def _shell(title: str, current: str | None, body: str, lang: str = "en") -> str:
+    """The page around ``body``: the client's top bar and style, links to every game's rules
+    (in ``lang``) and, on a game's page, to the same page in the other languages."""
     here = ' aria-current="page"'
+    query = "" if lang == "en" else f"?lang={lang}"
+    label, nav, langs_label = _CHROME[lang]
     links = " · ".join(
-        f'<a href="/rules/{g}"{here if g == current else ""}>{html.escape(rulebook.title(g))}</a>'
+        f'<a href="/rules/{g}{query}"{here if g == current else ""}>'
+        f"{html.escape(rulebook.title(g))}</a>"
         for g in rulebook.available()
     )
+    langs = ""
+    if current is not None:
+        langs = (
+            f'<nav class="rules-langs" aria-label="{langs_label}">'
+            + " · ".join(
+                f'<a href="/rules/{current}?lang={code}" lang="{code}"'
+                f"{here if code == lang else ''}>{name}</a>"
+                for code, name in _LANGUAGES.items()
+            )
+            + "</nav>"
+        )
     return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)} · racedeck</title>\n"
         '<link rel="stylesheet" href="/static/style.css">\n</head>\n<body>\n'
         '<header class="topbar"><a class="brand" href="/" data-testid="home">racedeck</a>'
-        f'<nav class="rules-nav" aria-label="rules of the games">Rules: {links}</nav></header>\n'
+        f'<nav class="rules-nav" aria-label="{nav}">{label}: {links}</nav>{langs}</header>\n'
         f'<main class="rules-page"><article class="panel rules" data-testid="rules">\n{body}'
         "</article></main>\n</body>\n</html>\n"
     )
 
 
-@cache
-def rules_html(game_id: str) -> str:
-    """The rules page of ``game_id`` as a whole HTML document; raises
+def rules_html(game_id: str, lang: str = "en") -> str:
+    """The rules page of ``game_id`` as a whole HTML document: the full English page, or the
+    short summary in ``lang`` where there is one; raises
     :class:`~racedeck.rulebook.UnknownRules` when the game has no page."""
-    text = rulebook.page(game_id)
-    return _shell(f"{rulebook.title(game_id)} rules", game_id, _markdown(text))
+    # Only known languages reach the cache, so made-up ones cannot fill it.
+    return _rules_html(game_id, lang if lang in rulebook.SUMMARY_LANGUAGES else "en")
+
+
+@cache
+def _rules_html(game_id: str, lang: str) -> str:
+    text = rulebook.summary(game_id, lang)
+    if text is None:
+        text = rulebook.page(game_id)
+        return _shell(f"{rulebook.title(game_id)} rules", game_id, _markdown(text))
+    heading = text.split("\n", 1)[0].removeprefix("# ")
+    return _shell(heading, game_id, _markdown(text), lang)
 
 
 def not_found_html(game_id: str) -> str:

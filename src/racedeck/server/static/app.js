@@ -17,12 +17,18 @@
 // link, /t/<id>/watch), "watching" (the label a spectator sees), "spectators" (how many watch),
 // "finished-games", "finished-game" (data-game-no), "download-record", "replay-link" (a finished
 // game's replay, in the list and in the standings), "fork-origin" (a what-if table's origin),
-// "replay-open-link" (the lobby's way to /replay, to open a record file).
+// "replay-open-link" (the lobby's way to /replay, to open a record file), "lang-switch" (the
+// language <select> in the top bar).
 // The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
+//
+// Every text goes through t() (static/i18n.js). The server's own words (event `text`, the
+// header's `waiting`, a game's summary and option help) are English; the client words them
+// itself from the structured fields with static/words/<game-id>.js and the catalogues, and
+// falls back to the server's text only for what it has no words for yet.
 
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
-import { t } from "./i18n.js";
+import { LANGUAGES, has, label, lang, listOf, onLanguage, relabel, setLang, t, tn } from "./i18n.js";
 
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
@@ -32,8 +38,9 @@ const NAME_KEY = "racedeck.name";
 
 // -- small helpers --------------------------------------------------------------------------------
 
-function toast(message, kind = "error") {
-  const node = el("div", { class: `toast ${kind}`, text: message });
+function toast(message, kind = "error", detail = "") {
+  const node = el("div", { class: `toast ${kind}`, text: message },
+    detail ? el("div", { class: "toast-detail small", text: detail }) : "");
   toastsEl.append(node);
   setTimeout(() => node.remove(), kind === "error" ? 6000 : 3000);
 }
@@ -41,6 +48,13 @@ function toast(message, kind = "error") {
 function setStatus(state, text) {
   statusEl.dataset.state = state;
   statusEl.textContent = text;
+  delete statusEl.dataset.i18n;
+}
+
+// The connection line, kept as a message key so a language change words it again.
+function setConn(state, key) {
+  statusEl.dataset.state = state;
+  label(statusEl, key);
 }
 
 function seatsStore() {
@@ -75,6 +89,45 @@ async function sha256Hex(text) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// An error from the server in this language: its stable code worded here, the server's own
+// message (English) kept as the detail.
+function errorText(code, message) {
+  const key = `error.${code}`;
+  return has(key) ? t(key) : message || t("error.unknown");
+}
+
+function showError(e) {
+  const text = errorText(e.code, e.message);
+  toast(text, "error", e.message && e.message !== text && lang() !== "en" ? e.message : "");
+}
+
+// A game's title, summary, win rule, option help …: our words when we have them, else the
+// server's (a game or option added since keeps its English text).
+function gameWord(gameId, what, fallback) {
+  const key = `games.${gameId}.${what}`;
+  return has(key) ? t(key) : fallback;
+}
+
+// The server names a seat nobody named "random bot" or "Player 2"; those names are worded here.
+// (A person who calls themself "random bot" is worded the same way, which does no harm.)
+function localName(name) {
+  if (typeof name !== "string") return name;
+  let m = /^([a-z]+)(?:@\d+)? bot$/.exec(name);
+  if (m && has(`names.bot.${m[1]}`)) return t(`names.bot.${m[1]}`);
+  m = /^Player (\d+)$/.exec(name);
+  if (m) return t("names.player", { n: m[1] });
+  return name;
+}
+
+// A view with the seats' default names worded in this language (the renderers and the
+// narration take their names from the header).
+function localView(view) {
+  const h = view.header;
+  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
+  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
+    score_names: (h.score_names || []).map(localName), outcome } };
+}
+
 async function api(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -92,7 +145,7 @@ async function api(method, path, body) {
 // A link to a game's rules page (served from docs/rules), opened in a new tab so a table or a
 // half-filled form stays where it is.
 function rulesLink(gameId, text) {
-  return el("a", { class: "rules-link", href: `/rules/${gameId}`, target: "_blank", rel: "noopener",
+  return el("a", { class: "rules-link", href: `/rules/${gameId}${lang() === "en" ? "" : `?lang=${lang()}`}`, target: "_blank", rel: "noopener",
     "data-testid": "rules-link", "data-game": gameId, text });
 }
 
@@ -102,10 +155,12 @@ function go(path) {
 }
 
 let leave = null; // what the current page does when the user navigates away
+let relang = null; // how the current page redraws its words in another language
 
 function route() {
   if (leave) leave();
   leave = null;
+  relang = null;
   app.replaceChildren();
   setStatus("idle", "");
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)(\/watch)?$/);
@@ -139,6 +194,26 @@ function replayLink(tableId, gameNo, text) {
     onclick: (e) => { e.preventDefault(); go(href); } });
 }
 
+// The language switch in the top bar. A page without its own way of redrawing (the lobby, the
+// join form) is drawn again; the table page redraws in place and keeps its socket.
+function languageSwitch() {
+  const select = el("select", { class: "lang-switch", "data-testid": "lang-switch",
+    "aria-label": t("top.language") },
+  ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, text: name, selected: code === lang() })));
+  select.addEventListener("change", () => setLang(select.value));
+  document.querySelector(".topbar").append(select);
+  onLanguage(() => {
+    select.value = lang();
+    select.setAttribute("aria-label", t("top.language"));
+    relabel();
+    if (relang) relang();
+    else route();
+  });
+}
+
+relabel();
+languageSwitch();
+
 // -- the lobby ------------------------------------------------------------------------------------
 
 let gamesCache = null;
@@ -154,9 +229,9 @@ async function lobbyPage() {
   const form = el("form", { class: "panel new-table", "data-testid": "new-table" });
   app.append(
     el("section", { class: "lobby" },
-      el("div", { class: "panel lobby-open" }, el("h1", { text: "Open tables" }), list),
+      el("div", { class: "panel lobby-open" }, el("h1", { text: t("lobby.open") }), list),
       form,
-      el("div", { class: "panel lobby-games" }, el("h2", { text: "The games" }), gameList,
+      el("div", { class: "panel lobby-games" }, el("h2", { text: t("lobby.games") }), gameList,
         el("p", { class: "small" }, el("a", { href: "/replay", "data-testid": "replay-open-link", text: t("lobby.replay"),
           onclick: (e) => { e.preventDefault(); go("/replay"); } })))),
   );
@@ -165,9 +240,10 @@ async function lobbyPage() {
   const refresh = async () => {
     if (!alive) return;
     try {
-      drawLobby(list, await api("GET", "/api/tables"));
+      const [tables, specs] = await Promise.all([api("GET", "/api/tables"), games().catch(() => [])]);
+      drawLobby(list, tables, specs);
     } catch (e) {
-      list.replaceChildren(el("li", { class: "muted", text: "The lobby cannot be read: " + e.message }));
+      list.replaceChildren(el("li", { class: "muted", text: t("lobby.unreadable", { error: errorText(e.code, e.message) }) }));
     }
     if (alive) setTimeout(refresh, 4000);
   };
@@ -177,39 +253,77 @@ async function lobbyPage() {
     drawGames(gameList, list);
     newTableForm(form, list);
   } catch (e) {
-    toast("Games cannot be listed: " + e.message);
+    toast(t("lobby.noGames", { error: errorText(e.code, e.message) }));
   }
 }
 
-function drawLobby(list, tables) {
+// The options of a table that differ from the game's defaults, in words (the server's summary
+// when the game is not known here).
+function tableSummary(info, specs) {
+  const g = specs.find((s) => s.id === info.game);
+  if (!g || !info.config) return info.summary || "";
+  const parts = [];
+  for (const opt of g.options) {
+    if (opt.name === "players" || !(opt.name in info.config)) continue;
+    const v = info.config[opt.name];
+    if (JSON.stringify(v) === JSON.stringify(opt.default)) continue;
+    parts.push(`${optionLabel(g.id, opt.name)}: ${optionValue(g.id, opt.name, v)}`);
+  }
+  return parts.join(", ");
+}
+
+function drawLobby(list, tables, specs) {
   if (!tables.length) {
-    list.replaceChildren(el("li", { class: "muted", text: "No open tables. Create one!" }));
+    list.replaceChildren(el("li", { class: "muted", text: t("lobby.none") }));
     return;
   }
   const mine = seatsStore();
-  list.replaceChildren(...tables.map((t) => {
-    const who = t.seats.map((s) => s.taken ? s.name : "free seat").join(", ");
-    const seated = mine[t.id] !== undefined;
-    const label = seated ? "Return" : t.status === "open" ? "Join" : "Watch";
-    return el("li", { class: "lobby-row", "data-testid": "lobby-table", "data-table": t.id },
+  list.replaceChildren(...tables.map((tb) => {
+    const who = tb.seats.map((s) => s.taken ? localName(s.name) : t("lobby.freeSeat")).join(", ");
+    const seated = mine[tb.id] !== undefined;
+    const action = seated ? t("lobby.return") : tb.status === "open" ? t("lobby.join") : t("lobby.watch");
+    const summary = tableSummary(tb, specs);
+    return el("li", { class: "lobby-row", "data-testid": "lobby-table", "data-table": tb.id },
       el("div", {},
-        el("strong", { text: t.title }),
-        el("span", { class: "muted", text: ` · ${t.players} players${t.summary ? " · " + t.summary : ""}` }),
-        el("div", { class: "muted small", text: `${t.status === "open" ? `${t.free} free` : "playing"} · ${who}` })),
-      el("button", { type: "button", onclick: () => go(`/t/${t.id}`), text: label }));
+        el("strong", { text: gameWord(tb.game, "title", tb.title) }),
+        el("span", { class: "muted", text: ` · ${tn("lobby.players", tb.players)}${summary ? " · " + summary : ""}` }),
+        el("div", { class: "muted small", text: `${tb.status === "open" ? t("lobby.free", { n: tb.free }) : t("lobby.playing")} · ${who}` })),
+      el("button", { type: "button", onclick: () => go(`/t/${tb.id}`), text: action }));
   }));
 }
 
 function drawGames(list, gameSpecs) {
   list.replaceChildren(...gameSpecs.map((g) => el("li", { class: "lobby-row game-row" },
     el("div", {},
-      el("strong", { text: g.title }),
-      el("span", { class: "muted", text: ` · ${g.min_players}–${g.max_players} players` }),
-      el("div", { class: "muted small", text: g.summary })),
-    rulesLink(g.id, "Rules"))));
+      el("strong", { text: gameWord(g.id, "title", g.title) }),
+      el("span", { class: "muted", text: ` · ${t("lobby.playerRange", { min: g.min_players, max: g.max_players })}` }),
+      el("div", { class: "muted small", text: gameWord(g.id, "summary", g.summary) })),
+    rulesLink(g.id, t("lobby.rules")))));
 }
 
-function optionInput(opt) {
+function optionLabel(gameId, name) {
+  return gameWord(gameId, `option.${name}.label`, name);
+}
+
+function optionValue(gameId, name, value) {
+  const key = `games.${gameId}.option.${name}.${value}`;
+  return typeof value !== "object" && has(key) ? t(key) : typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+// The server's "allowed" line ("integer, 2 to 6", "one of base, tactical" …) in words.
+function allowedText(allowed) {
+  if (!allowed) return "";
+  let m = /^integer, (-?\d+) to (-?\d+)$/.exec(allowed);
+  if (m) return t("form.allowed.range", { min: m[1], max: m[2] });
+  if (allowed === "integer") return t("form.allowed.integer");
+  if (allowed === "true/false") return "";
+  if (/^one of /.test(allowed)) return "";
+  m = /(-?\d+) to (-?\d+)$/.exec(allowed);
+  if (/^a list/.test(allowed)) return m ? t("form.allowed.listRange", { min: m[1], max: m[2] }) : t("form.allowed.list");
+  return allowed;
+}
+
+function optionInput(gameId, opt) {
   const id = "opt-" + opt.name;
   const d = opt.default;
   const common = { id, name: opt.name, "data-testid": "option", "data-option": opt.name };
@@ -219,7 +333,7 @@ function optionInput(opt) {
     input = el("input", { ...common, type: "checkbox", checked: d });
   } else if (choices) {
     input = el("select", common, ...choices[1].split(", ").map((c) =>
-      el("option", { value: c, selected: String(d) === c, text: c })));
+      el("option", { value: c, selected: String(d) === c, text: optionValue(gameId, opt.name, c) })));
   } else if (typeof d === "number") {
     const range = /(-?\d+) to (-?\d+)/.exec(opt.allowed || "");
     input = el("input", { ...common, type: "number", step: 1, value: d,
@@ -229,9 +343,10 @@ function optionInput(opt) {
   } else {
     input = el("input", { ...common, type: "text", value: JSON.stringify(d), spellcheck: "false" });
   }
+  const allowed = allowedText(opt.allowed);
   return el("div", { class: "field" },
-    el("label", { for: id, text: opt.name }), input,
-    el("small", { class: "muted", text: opt.help + (opt.allowed ? ` (${opt.allowed})` : "") }));
+    el("label", { for: id, text: optionLabel(gameId, opt.name) }), input,
+    el("small", { class: "muted", text: gameWord(gameId, `option.${opt.name}.help`, opt.help) + (allowed ? ` (${allowed})` : "") }));
 }
 
 function readOption(opt, input) {
@@ -241,42 +356,42 @@ function readOption(opt, input) {
   try {
     return JSON.parse(input.value);
   } catch {
-    throw new Error(`option ${opt.name}: write a JSON value such as ${JSON.stringify(opt.default)}`);
+    throw new Error(t("form.badJson", { option: opt.name, example: JSON.stringify(opt.default) }));
   }
 }
 
 function newTableForm(form, list) {
   const gameSel = el("select", { id: "game", "data-testid": "game-select" },
-    ...list.map((g) => el("option", { value: g.id, text: g.title })));
+    ...list.map((g) => el("option", { value: g.id, text: gameWord(g.id, "title", g.title) })));
   const players = el("select", { id: "players", "data-testid": "players" });
   const seatsBox = el("div", { class: "seats" });
-  const optsBox = el("details", { class: "options" }, el("summary", { text: "Options" }));
+  const optsBox = el("details", { class: "options" }, el("summary", { text: t("form.options") }));
   const name = el("input", { id: "your-name", "data-testid": "your-name", maxlength: 24,
-    value: savedName(), placeholder: "your name", autocomplete: "nickname" });
+    value: savedName(), placeholder: t("form.namePlaceholder"), autocomplete: "nickname" });
   const summary = el("p", { class: "muted small" });
   const create = el("button", { type: "submit", class: "primary", "data-testid": "create-table",
-    text: "Create table" });
+    text: t("form.create") });
   form.replaceChildren(
-    el("h2", { text: "New table" }),
-    el("div", { class: "field" }, el("label", { for: "game", text: "Game" }), gameSel),
+    el("h2", { text: t("form.title") }),
+    el("div", { class: "field" }, el("label", { for: "game", text: t("form.game") }), gameSel),
     summary,
-    el("div", { class: "field" }, el("label", { for: "your-name", text: "Your name" }), name),
-    el("div", { class: "field" }, el("label", { for: "players", text: "Players" }), players),
+    el("div", { class: "field" }, el("label", { for: "your-name", text: t("form.yourName") }), name),
+    el("div", { class: "field" }, el("label", { for: "players", text: t("form.players") }), players),
     seatsBox, optsBox, create);
 
   const spec = () => list.find((g) => g.id === gameSel.value);
   const seatRow = (i, g) => {
-    const kind = el("select", { "data-testid": "seat-kind", "data-seat": i, "aria-label": `seat ${i + 1}` },
-      el("option", { value: "human", text: i === 0 ? "You" : "A person (invite)" }),
+    const kind = el("select", { "data-testid": "seat-kind", "data-seat": i, "aria-label": t("form.seat", { n: i + 1 }) },
+      el("option", { value: "human", text: i === 0 ? t("form.you") : t("form.person") }),
       ...g.bots.map((b) => el("option", { value: b.name,
-        text: b.name === "search" ? "Bot: search (strong)" : `Bot: ${b.name}`,
+        text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }),
         selected: i > 0 && b.name === "heuristic" })));
     const searchBot = g.bots.find((b) => b.name === "search");
     const budget = el("input", { type: "number", min: searchBot.budget.min, max: searchBot.budget.max,
       value: searchBot.budget.default, "data-testid": "seat-budget", "data-seat": i,
-      "aria-label": `search budget of seat ${i + 1}`, class: "budget", hidden: true });
+      "aria-label": t("form.budget", { n: i + 1 }), title: t("form.budget", { n: i + 1 }), class: "budget", hidden: true });
     kind.addEventListener("change", () => { budget.hidden = kind.value !== "search"; });
-    return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, budget);
+    return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: t("form.seat", { n: i + 1 }) }), kind, budget);
   };
   const drawSeats = () => {
     const g = spec();
@@ -285,15 +400,16 @@ function newTableForm(form, list) {
   };
   const drawGame = () => {
     const g = spec();
-    summary.replaceChildren(g.summary + (g.win_rule ? ` Who wins: ${g.win_rule}.` : "") + " ",
-      rulesLink(g.id, `Rules of ${g.title}`));
+    const winRule = gameWord(g.id, "winRule", g.win_rule);
+    summary.replaceChildren(gameWord(g.id, "summary", g.summary) + (winRule ? " " + t("form.whoWins", { rule: winRule }) : "") + " ",
+      rulesLink(g.id, t("form.rulesOf", { game: gameWord(g.id, "title", g.title) })));
     const def = g.options.find((o) => o.name === "players");
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => {
       const n = g.min_players + k;
       return el("option", { value: n, text: n, selected: def && def.default === n });
     }));
-    optsBox.replaceChildren(el("summary", { text: "Options" }),
-      ...g.options.filter((o) => o.name !== "players").map(optionInput));
+    optsBox.replaceChildren(el("summary", { text: t("form.options") }),
+      ...g.options.filter((o) => o.name !== "players").map((o) => optionInput(g.id, o)));
     drawSeats();
   };
   gameSel.addEventListener("change", drawGame);
@@ -331,7 +447,7 @@ function newTableForm(form, list) {
       if (res.token) rememberSeat(res.table_id, res.seat, res.token);
       go(`/t/${res.table_id}`);
     } catch (e) {
-      toast(e.message);
+      showError(e);
     } finally {
       create.disabled = false;
     }
@@ -345,8 +461,8 @@ async function tablePage(tableId, watch) {
   try {
     info = await api("GET", `/api/tables/${tableId}`);
   } catch (e) {
-    app.append(el("section", { class: "panel" }, el("h1", { text: "No such table" }),
-      el("p", { text: e.message }), el("a", { href: "/", text: "Back to the lobby" })));
+    app.append(el("section", { class: "panel" }, el("h1", { text: t("table.notFound") }),
+      el("p", { text: errorText(e.code, e.message) }), el("a", { href: "/", text: t("table.backToLobby") })));
     return;
   }
   // The spectator link always watches, even in a browser that holds a seat here.
@@ -358,46 +474,46 @@ async function tablePage(tableId, watch) {
   tableScreen(info, mine || null);
 }
 
-function linkBox(label, url, name) {
+function linkBox(url, name) {
   const full = new URL(url, location.href).href;
   const input = el("input", { readonly: true, value: full, "data-testid": `${name}-link`,
-    "aria-label": `${label.toLowerCase()} link`, onfocus: (e) => e.target.select() });
-  const copy = el("button", { type: "button", "data-testid": `copy-${name}`, text: "Copy",
+    "aria-label": t(`link.${name}`), onfocus: (e) => e.target.select() });
+  const copy = el("button", { type: "button", "data-testid": `copy-${name}`, text: t("link.copy"),
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(full);
-        toast(`${label} link copied`, "info");
+        toast(t(`link.${name}.copied`), "info");
       } catch {
         input.select();
-        toast("Select the link and copy it", "info");
+        toast(t("link.selectIt"), "info");
       }
     } });
-  return el("div", { class: "invite" }, el("span", { class: "link-label", text: `${label} link: ` }), input, copy);
+  return el("div", { class: "invite" }, el("span", { class: "link-label", text: t(`link.${name}`) + ": " }), input, copy);
 }
 
 function inviteBox(url) {
-  return linkBox("Invite", url, "invite");
+  return linkBox(url, "invite");
 }
 
 // The spectator link: the invite link with /watch, which opens the table to watch.
 function watchBox(inviteUrl) {
-  return linkBox("Spectator", `${inviteUrl}/watch`, "watch");
+  return linkBox(`${inviteUrl}/watch`, "watch");
 }
 
 function joinPanel(info) {
   const free = info.seats.filter((s) => !s.taken);
   const seatSel = el("select", { id: "join-seat", "data-testid": "join-seat" },
-    ...free.map((s) => el("option", { value: s.seat, text: `Seat ${s.seat + 1}` })));
+    ...free.map((s) => el("option", { value: s.seat, text: t("form.seat", { n: s.seat + 1 }) })));
   const name = el("input", { id: "join-name", "data-testid": "your-name", maxlength: 24,
-    value: savedName(), placeholder: "your name", autocomplete: "nickname" });
-  const join = el("button", { type: "submit", class: "primary", "data-testid": "join", text: "Take the seat" });
+    value: savedName(), placeholder: t("form.namePlaceholder"), autocomplete: "nickname" });
+  const join = el("button", { type: "submit", class: "primary", "data-testid": "join", text: t("join.take") });
   const form = el("form", { class: "panel join", "data-testid": "join-form" },
-    el("h1", { text: `${info.title}: join the table` }),
-    el("p", { class: "muted", text: info.seats.map((s) => `Seat ${s.seat + 1}: ${s.taken ? s.name : "free"}`).join(" · ") }),
-    el("div", { class: "field" }, el("label", { for: "join-name", text: "Your name" }), name),
-    el("div", { class: "field" }, el("label", { for: "join-seat", text: "Seat" }), seatSel),
+    el("h1", { text: t("join.title", { game: gameWord(info.game, "title", info.title) }) }),
+    el("p", { class: "muted", text: info.seats.map((s) => t("join.seatIs", { n: s.seat + 1, who: s.taken ? localName(s.name) : t("join.free") })).join(" · ") }),
+    el("div", { class: "field" }, el("label", { for: "join-name", text: t("form.yourName") }), name),
+    el("div", { class: "field" }, el("label", { for: "join-seat", text: t("join.seat") }), seatSel),
     el("div", { class: "buttons" }, join,
-      el("button", { type: "button", "data-testid": "watch", text: "Just watch",
+      el("button", { type: "button", "data-testid": "watch", text: t("join.watch"),
         onclick: () => go(`/t/${info.id}/watch`) })),
     el("div", { class: "invite-slot" }, inviteBox(info.invite_url), watchBox(info.invite_url)));
   form.addEventListener("submit", async (ev) => {
@@ -411,7 +527,7 @@ function joinPanel(info) {
       rememberSeat(info.id, res.seat, res.token);
       route();
     } catch (e) {
-      toast(e.message);
+      showError(e);
       join.disabled = false;
       if (e.code === "seat/taken" || e.code === "table/full") route();
     }
@@ -425,34 +541,47 @@ function forgetSeat(tableId) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
 
+// The words of a game (static/words/<game-id>.js): its events, its "waiting for" line. Without
+// them, the server's English text is shown.
+const wordsCache = new Map();
+function wordsFor(gameId) {
+  if (!wordsCache.has(gameId)) {
+    wordsCache.set(gameId, import(`/static/words/${gameId}.js`).catch((e) => {
+      console.warn("no words for", gameId, e);
+      return null;
+    }));
+  }
+  return wordsCache.get(gameId);
+}
+
 function tableScreen(info, saved) {
   let mine = saved;
   let seat = mine ? mine.seat : null;
   const title = el("h1", { class: "title" });
   const meta = el("span", { class: "meta muted" });
   const waiting = el("span", { class: "waiting", "data-testid": "waiting" });
-  const scoreboard = el("ol", { class: "scoreboard", "data-testid": "scoreboard", "aria-label": "scores" });
+  const scoreboard = el("ol", { class: "scoreboard", "data-testid": "scoreboard" });
   const board = el("div", { class: "board", "data-testid": "board" });
-  const log = el("ol", { class: "log", "data-testid": "log", "aria-label": "what happened", "aria-live": "polite" });
+  const log = el("ol", { class: "log", "data-testid": "log", "aria-live": "polite" });
   const standings = el("section", { class: "standings panel", "data-testid": "standings", hidden: true });
   const invite = el("div", { class: "invite-slot" });
   const fairLine = el("div", { class: "fair muted", "data-testid": "fairness" });
   let fairShown = null;
   const faceDown = createFaceDown(sha256Hex);
-  const watching = el("span", { class: "badge watching", "data-testid": "watching", text: "Watching",
-    title: "You are watching: you see what every player sees, no one's hand" });
+  const watching = label(el("span", { class: "badge watching", "data-testid": "watching" }), "table.watching");
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
-  const finished = el("ol", { class: "finished", "data-testid": "finished-games", "aria-label": "finished games" });
-  const finishedPanel = el("div", { class: "panel", hidden: true }, el("h2", { text: "Finished games" }), finished);
+  const finished = el("ol", { class: "finished", "data-testid": "finished-games" });
+  const finishedPanel = el("div", { class: "panel", hidden: true }, label(el("h2"), "table.finished"), finished);
+  const rules = el("span");
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
-      el("div", {}, watching, title, meta, " · ", rulesLink(info.game, "Rules"), spectators),
+      el("div", {}, watching, title, meta, " · ", rules, spectators),
       waiting, fairLine, faceDown.element, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
-        el("div", { class: "panel" }, el("h2", { text: "Scores" }), scoreboard),
-        el("div", { class: "panel" }, el("h2", { text: "What happened" }), log),
+        el("div", { class: "panel" }, label(el("h2"), "table.scores"), scoreboard),
+        el("div", { class: "panel" }, label(el("h2"), "table.log"), log),
         finishedPanel))));
 
   let table = info;
@@ -467,18 +596,31 @@ function tableScreen(info, saved) {
   let pingTimer = null;
   let nextId = 1;
   let greeted = false;
+  let specs = [];
+  let events = []; // every event of the current game this page has seen, to narrate again
+  games().then((s) => { specs = s; drawTable(); }).catch(() => {});
 
-  const names = () => (view && view.header.seat_names) || table.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+  const names = () => (view && view.header.seat_names) || table.seats.map((s) => localName(s.name) || t("form.seat", { n: s.seat + 1 }));
+
+  // Labels a language change redraws (the attributes label() does not reach).
+  function drawLabels() {
+    watching.title = t("table.watchingHint");
+    scoreboard.setAttribute("aria-label", t("table.scores"));
+    log.setAttribute("aria-label", t("table.log"));
+    finished.setAttribute("aria-label", t("table.finished"));
+    rules.replaceChildren(rulesLink(info.game, t("lobby.rules")));
+  }
 
   function drawTable() {
-    title.textContent = table.title;
-    const parts = seat === null ? [] : [`you are seat ${seat + 1}`];
+    title.textContent = gameWord(table.game, "title", table.title);
+    const parts = seat === null ? [] : [t("table.youAreSeat", { n: seat + 1 })];
     watching.hidden = seat !== null;
-    if (table.summary) parts.push(table.summary);
-    if (table.game_no > 1) parts.push(`game ${table.game_no}`);
+    const summary = tableSummary(table, specs);
+    if (summary) parts.push(summary);
+    if (table.game_no > 1) parts.push(t("table.gameNo", { n: table.game_no }));
     meta.textContent = parts.length ? " · " + parts.join(" · ") : "";
     const n = table.spectators;
-    spectators.textContent = n ? ` · ${n} watching` : "";
+    spectators.textContent = n ? ` · ${t("table.watchers", { n })}` : "";
     invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "",
       watchBox(table.invite_url));
     loadFinished();
@@ -486,8 +628,7 @@ function tableScreen(info, saved) {
     faceDown.table(table);
     if (!view) {
       const missing = table.seats.filter((s) => !s.taken).length;
-      waiting.textContent = table.status === "open"
-        ? `Waiting for ${missing} more ${missing === 1 ? "person" : "people"} to join.` : "";
+      waiting.textContent = table.status === "open" ? tn("table.waitingPeople", missing) : "";
       drawScores();
     }
   }
@@ -495,7 +636,7 @@ function tableScreen(info, saved) {
   // The finished games change when a game ends or the next is dealt: fetch them then.
   let finishedFor = null;
   async function loadFinished() {
-    const key = `${table.game_no}:${table.status}`;
+    const key = `${table.game_no}:${table.status}:${lang()}`;
     if (key === finishedFor) return;
     finishedFor = key;
     let list;
@@ -507,16 +648,16 @@ function tableScreen(info, saved) {
     }
     finished.replaceChildren(...list.games.slice().reverse().map((g) => {
       const when = new Date(g.finished);
-      const won = g.winners.length ? `${g.winners.join(" and ")} ${g.winners.length > 1 ? "win" : "wins"}` : "";
+      const won = g.winners.length ? tn("table.wins", g.winners.length, { names: listOf(g.winners.map(localName)) }) : "";
       return el("li", { "data-testid": "finished-game", "data-game-no": g.game_no },
-        el("span", { class: "what", text: `Game ${g.game_no}` }),
-        el("span", { class: "muted", text: ` · ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}` }),
+        el("span", { class: "what", text: t("table.gameTitle", { n: g.game_no }) }),
+        el("span", { class: "muted", text: ` · ${when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" })}` }),
         won ? el("div", { class: "won", text: won }) : "",
         el("div", { class: "finished-links" },
           replayLink(table.id, g.game_no, t("replay.link")), " · ",
           el("a", { href: g.record_url, download: `racedeck-${table.id}-game-${g.game_no}.json`,
-            "data-testid": "download-record", text: "Download record",
-            title: "The game's record: racedeck replay FILE steps through it" })));
+            "data-testid": "download-record", text: t("table.download"),
+            title: t("table.downloadHint") })));
     }));
     finishedPanel.hidden = list.games.length === 0;
   }
@@ -525,7 +666,7 @@ function tableScreen(info, saved) {
   // checked against it here, in the browser.
   function drawFairness() {
     const f = table.fair;
-    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}` : table.fork ? "fork" : null;
+    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}:${lang()}` : table.fork ? `fork:${lang()}` : null;
     if (key === fairShown) return;
     fairShown = key;
     if (!f && table.fork) {
@@ -539,20 +680,20 @@ function tableScreen(info, saved) {
     if (!f) { fairLine.replaceChildren(); return; }
     const short = el("code", { title: f.commitment, "data-testid": "commitment", text: f.commitment.slice(0, 12) });
     if (!f.server_seed) {
-      fairLine.replaceChildren("Fair deal · server seed committed: ", short, "…");
+      fairLine.replaceChildren(t("fair.committed") + " ", short, "…");
       return;
     }
     const record = el("a", { href: `/api/tables/${table.id}/record`, download: `racedeck-${table.id}-${table.game_no}.json`,
-      "data-testid": "record-link", text: "record" });
-    fairLine.replaceChildren("Fair deal · checking the revealed server seed…");
+      "data-testid": "record-link", text: t("fair.record") });
+    fairLine.replaceChildren(t("fair.checking"));
     sha256Hex(f.server_seed).then((hash) => {
       if (fairShown !== key) return;
-      const verdict = hash === null ? el("span", { text: "This browser cannot check it here (it needs https)." })
+      const verdict = hash === null ? el("span", { text: t("fair.cannotCheck") })
         : hash === f.commitment
-          ? el("span", { class: "verified", "data-testid": "fair-verified", text: "verified: the revealed server seed matches the commitment " })
-          : el("span", { class: "tampered", "data-testid": "fair-mismatch", text: "NOT verified: the revealed server seed does not match the commitment " });
-      fairLine.replaceChildren("Fair deal · ", verdict, short, "… · ", record,
-        " (check it with racedeck verify)");
+          ? el("span", { class: "verified", "data-testid": "fair-verified", text: t("fair.verified") + " " })
+          : el("span", { class: "tampered", "data-testid": "fair-mismatch", text: t("fair.mismatch") + " " });
+      fairLine.replaceChildren(t("fair.label") + " · ", verdict, short, "… · ", record,
+        " " + t("fair.verifyHint"));
     });
   }
 
@@ -566,20 +707,42 @@ function tableScreen(info, saved) {
       const online = s ? s.connected : true;
       return el("li", { class: ["score", acting.has(i) ? "acting" : "", i === seat ? "me" : ""].join(" "),
         "data-testid": "score", "data-seat": i },
-        el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? "connected" : "not connected" }),
-        el("span", { class: "name", text: n + (i === seat ? " (you)" : "") }),
+        el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("table.connected") : t("table.notConnected") }),
+        el("span", { class: "name", text: i === seat ? t("table.you", { name: n }) : n }),
         el("span", { class: "pts", text: scores[i] !== undefined ? String(scores[i]) : "" }));
     }));
   }
 
-  function narrate(events, reset) {
+  // The narration: each event in this language from its fields (the game's words module), the
+  // server's English text only for an event the module does not know.
+  async function narrate(fresh, reset, again = false) {
+    if (reset && !again) events = [];
+    events.push(...fresh);
+    const words = table.game ? await wordsFor(table.game) : null;
+    const ctx = { view, names: view ? view.header.score_names : names(), seats: names(), config: table.config };
+    const lines = (reset ? events : fresh).map((e) => {
+      let text = null;
+      try {
+        text = words ? words.describeEvent(e, ctx) : null;
+      } catch (err) {
+        console.warn("cannot word event", e, err);
+      }
+      return text === null || text === undefined ? e.text : text;
+    });
     if (reset) log.replaceChildren();
-    for (const e of events) {
-      if (!e.text) continue;
-      log.append(el("li", { class: e.audience !== undefined ? "private" : "", text: e.text }));
-    }
+    (reset ? events : fresh).forEach((e, i) => {
+      if (lines[i]) log.append(el("li", { class: e.audience !== undefined ? "private" : "", text: lines[i] }));
+    });
     while (log.children.length > 300) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
+  }
+
+  async function waitingText(h) {
+    if (h.terminal) return t("table.over");
+    const words = await wordsFor(h.game);
+    const ctx = { view, names: h.score_names, seats: h.seat_names, config: h.config };
+    const text = words ? words.describeWaiting(view, ctx) : null;
+    return text === null || text === undefined ? h.waiting : text;
   }
 
   function drawStandings() {
@@ -591,26 +754,27 @@ function tableScreen(info, saved) {
     const o = h.outcome;
     const who = o.names && o.names.length ? o.names : h.score_names;
     const order = who.map((_, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
-    const winners = o.winners.map((i) => who[i]).join(" and ");
+    const winners = listOf(o.winners.map((i) => who[i]));
+    const winRule = gameWord(h.game, "winRule", table.win_rule);
     standings.replaceChildren(
-      el("h2", { text: `${winners} ${o.winners.length > 1 ? "win" : "wins"}!` }),
-      table.win_rule ? el("p", { class: "muted", "data-testid": "win-rule", text: `Why: ${table.win_rule}.` }) : "",
+      el("h2", { text: tn("table.winsBang", o.winners.length, { names: winners }) }),
+      winRule ? el("p", { class: "muted", "data-testid": "win-rule", text: t("table.why", { rule: winRule }) }) : "",
       el("ol", { class: "ranks" }, ...order.map((i) => el("li", { class: o.winners.includes(i) ? "winner" : "" },
         el("span", { class: "rank", text: `${o.ranks[i]}.` }),
         el("span", { class: "name", text: who[i] }),
         el("span", { class: "pts", text: String(o.scores[i]) })))),
-      mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: "Play again",
+      mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: t("table.again"),
         onclick: async (ev) => {
           ev.target.disabled = true;
           try {
             await api("POST", `/api/tables/${table.id}/again`, { token: mine.token, client_seed: clientSeed() });
           } catch (e) {
-            toast(e.message);
+            showError(e);
             ev.target.disabled = false;
           }
         } }) : "",
       replayLink(table.id, table.game_no, t("replay.this-game")),
-      el("a", { href: "/", text: "Back to the lobby", onclick: (e) => { e.preventDefault(); go("/"); } }));
+      el("a", { href: "/", text: t("table.backToLobby"), onclick: (e) => { e.preventDefault(); go("/"); } }));
     standings.hidden = false;
   }
 
@@ -619,7 +783,7 @@ function tableScreen(info, saved) {
       ws.send(JSON.stringify(obj));
       return true;
     }
-    toast("Not connected: the move was not sent");
+    toast(t("table.notSent"));
     return false;
   }
 
@@ -649,24 +813,52 @@ function tableScreen(info, saved) {
   }
 
   let drawing = Promise.resolve();
-  function show(newView, events, initial) {
+  function show(newView, evs, initial) {
     // Frames are drawn strictly in order, even while a renderer module is still loading.
     drawing = drawing.then(async () => {
-      view = newView;
+      view = localView(newView);
       const h = view.header;
-      document.title = `${h.title} · racedeck`;
-      waiting.textContent = h.terminal ? "The game is over." : h.waiting;
+      document.title = `${gameWord(h.game, "title", h.title)} · racedeck`;
+      waiting.textContent = await waitingText(h);
       drawScores();
       const r = await mountRenderer(h.game);
       try {
-        r.update(view, events, { initial });
+        r.update(view, evs, { initial });
       } catch (e) {
         console.error(e);
-        toast("The board could not be drawn: " + e.message);
+        toast(t("table.drawFailed"), "error", e.message);
       }
       drawStandings();
     });
   }
+
+  // Narration waits for the frames before it, so it is worded with the view it belongs to.
+  function tell(evs, reset) {
+    drawing = drawing.then(() => narrate(evs, reset));
+  }
+
+  // Another language: every word on the page again, the board drawn afresh from the last view;
+  // the socket stays open.
+  function redraw() {
+    drawLabels();
+    drawTable();
+    drawing = drawing.then(async () => {
+      if (!view) return;
+      if (renderer) renderer.destroy();
+      renderer = null;
+      rendererFor = null;
+      waiting.textContent = await waitingText(view.header);
+      drawScores();
+      const r = await mountRenderer(view.header.game);
+      try {
+        r.update(view, [], { initial: true });
+      } catch (e) {
+        console.error(e);
+      }
+      drawStandings();
+    }).then(() => narrate([], true, true));
+  }
+  relang = redraw;
 
   function onFrame(frame) {
     switch (frame.type) {
@@ -675,9 +867,9 @@ function tableScreen(info, saved) {
         drawTable();
         const fresh = gameNo !== frame.game_no;
         gameNo = frame.game_no;
-        narrate(frame.events, true);
         if (frame.view) show(frame.view, frame.events, true);
         else if (fresh && renderer) { renderer.destroy(); renderer = null; rendererFor = null; }
+        tell(frame.events, true);
         break;
       }
       case "update": {
@@ -687,9 +879,9 @@ function tableScreen(info, saved) {
           if (renderer) { renderer.destroy(); renderer = null; rendererFor = null; }
           standings.hidden = true;
         }
-        narrate(frame.events, fresh);
         show(frame.view, frame.events, fresh);
         faceDown.update(frame);
+        tell(frame.events, fresh);
         break;
       }
       case "table":
@@ -700,12 +892,12 @@ function tableScreen(info, saved) {
       case "error":
         if (frame.code === "auth/invalid" && mine && !greeted) {
           // The server does not know this seat's key (a new database?): watch instead.
-          toast("Your seat's key is not valid here any more; you are watching.");
+          toast(t("table.keyInvalid"));
           forgetSeat(table.id);
           mine = null;
           seat = null;
         } else if (frame.code !== "action/stale") {
-          toast(frame.message);
+          showError(frame);
         }
         break;
       default:
@@ -715,7 +907,7 @@ function tableScreen(info, saved) {
 
   function connect() {
     if (closed) return;
-    setStatus("connecting", retry ? "reconnecting…" : "connecting…");
+    setConn("connecting", retry ? "conn.reconnecting" : "conn.connecting");
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${proto}//${location.host}/ws/${table.id}`);
     greeted = false;
@@ -732,14 +924,14 @@ function tableScreen(info, saved) {
       if (frame.type === "welcome") {
         greeted = true;
         retry = 0;
-        setStatus("online", "connected");
+        setConn("online", "conn.online");
       }
       onFrame(frame);
     });
     ws.addEventListener("close", () => {
       clearInterval(pingTimer);
       if (closed) return;
-      setStatus("offline", "offline, reconnecting…");
+      setConn("offline", "conn.offline");
       // Back off 0.5 s, 1 s, 2 s … up to 15 s, with jitter so a restarted server is not stormed.
       const delay = Math.min(15000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
       retry += 1;
@@ -751,6 +943,7 @@ function tableScreen(info, saved) {
     }, 25000);
   }
 
+  drawLabels();
   drawTable();
   connect();
   leave = () => {
@@ -770,7 +963,7 @@ function plainRenderer(root, ctx) {
     update(view) {
       const acts = view.legal_actions || [];
       box.replaceChildren(
-        el("p", { class: "muted", text: acts.length ? "Your choices:" : "Nothing to choose now." }),
+        el("p", { class: "muted", text: acts.length ? t("plain.choices") : t("plain.nothing") }),
         el("div", { class: "choices" }, ...acts.map((a) => el("button", { type: "button",
           "data-testid": "legal-action", "data-action": JSON.stringify(a),
           text: Object.entries(a).map(([k, v]) => (k === "type" ? v : `${k}: ${JSON.stringify(v)}`)).join(" · "),

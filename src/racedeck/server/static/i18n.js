@@ -2,18 +2,33 @@
 //
 // Every text a person reads goes through t(key, vars): the key names the message, vars fill its
 // {placeholders}. A message missing from the chosen language falls back to English, and a key
-// missing from English is shown as it is (a test checks that none is). The language is the one
-// chosen with the switch (kept in localStorage), else the first of the browser's languages that
-// racedeck speaks, else English.
+// missing from English is shown as it is (a test checks that none is, and that every language
+// has every English key with the same placeholders). The language is the one chosen with the
+// switch (kept in localStorage), else the first of the browser's languages that racedeck speaks,
+// else English. Choosing another one tells every listener (onLanguage) so the page can draw its
+// words again without reloading: a live table keeps its socket.
 
 import en from "./i18n/en.js";
+import nl from "./i18n/nl.js";
+import fr from "./i18n/fr.js";
+import de from "./i18n/de.js";
 
-export const LANGUAGES = { en: "English" };
-const CATALOGS = { en };
+/** The languages, each named in itself (the switch shows these). */
+export const LANGUAGES = { en: "English", nl: "Nederlands", fr: "Français", de: "Deutsch" };
+const CATALOGS = { en, nl, fr, de };
 const LANG_KEY = "racedeck.lang";
+const listeners = new Set();
+
+function stored() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch {
+    return null; // storage may be off (private windows): the browser's languages decide
+  }
+}
 
 function pick() {
-  const chosen = localStorage.getItem(LANG_KEY);
+  const chosen = stored();
   if (chosen && chosen in CATALOGS) return chosen;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];
@@ -29,18 +44,61 @@ export function lang() {
   return current;
 }
 
-/** Choose `code` for this browser from now on. */
+/** Choose `code` for this browser from now on and tell every listener. */
 export function setLang(code) {
-  if (!(code in CATALOGS)) return;
+  if (!(code in CATALOGS) || code === current) return;
   current = code;
-  localStorage.setItem(LANG_KEY, code);
+  try {
+    localStorage.setItem(LANG_KEY, code);
+  } catch {
+    // the choice then lasts for this page only
+  }
   document.documentElement.lang = code;
+  for (const fn of [...listeners]) fn(code);
+}
+
+/** Call `fn(code)` whenever the language changes; returns a function that stops it. */
+export function onLanguage(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Whether English has a message `key` (for texts the server sends that may be new to us). */
+export function has(key) {
+  return key in en;
 }
 
 /** The message `key` in the current language, its {placeholders} filled from `vars`. */
 export function t(key, vars = {}) {
   const text = CATALOGS[current][key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/** `key.one` when `n` is 1, else `key.other`, with {n} and `vars` filled in. */
+export function tn(key, n, vars = {}) {
+  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...vars, n });
+}
+
+/** Words joined as a list: "A, B and C" in the current language. */
+export function listOf(words) {
+  const w = words.map(String);
+  if (w.length <= 1) return w.join("");
+  return t("list.and", { head: w.slice(0, -1).join(", "), last: w[w.length - 1] });
+}
+
+/** Mark a node whose text is the message `key`, so a language change can redraw it in place. */
+export function label(node, key, vars = {}) {
+  node.dataset.i18n = key;
+  node.dataset.i18nVars = JSON.stringify(vars);
+  node.textContent = t(key, vars);
+  return node;
+}
+
+/** Redraw every node marked with label() under `root`. */
+export function relabel(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) {
+    node.textContent = t(node.dataset.i18n, JSON.parse(node.dataset.i18nVars || "{}"));
+  }
 }
 
 document.documentElement.lang = current;

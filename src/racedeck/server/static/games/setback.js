@@ -21,18 +21,12 @@
 //   data-testid="sb-status"    whose turn and which part of it; the winner at the end
 
 import { el, svg } from "../dom.js";
+import { t, tn } from "../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
 const MOVEMENT = ["MOVE", "FOE", "ALL"];
-const ACTION_NOTES = {
-  SHIFT: "move a token to another lane of its row",
-  TRADE: "swap two tokens' places",
-  CUT: "put a token just in front of another",
-  DRAW: "draw cards (FREE)",
-  REVAMP: "add or remove a lane",
-  SKIP: "an opponent loses a turn",
-  BLOCK: "cancels an action, any time",
-};
+// What an action card does, by kind (the message keys sbr.note.<kind>).
+const ACTION_NOTES = new Set(["SHIFT", "TRADE", "CUT", "DRAW", "REVAMP", "SKIP", "BLOCK"]);
 const ICONS = { SHIFT: "⇆", TRADE: "⇄", CUT: "✂", DRAW: "+2", REVAMP: "▥", SKIP: "»", BLOCK: "⊘" };
 
 /** A card face name ("FOE-1*", "CUT") as {kind, amount, free}. */
@@ -57,9 +51,9 @@ export function createRenderer(root, ctx) {
   const status = el("div", { class: "sb-status", "data-testid": "sb-status", role: "status", "aria-live": "polite" });
   const boardBox = el("div", { class: "sb-board" });
   const side = el("div", { class: "sb-side" });
-  const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": "Your choice" });
-  const handBox = el("section", { class: "sb-hand", "aria-label": "Your hand" });
-  const players = el("section", { class: "sb-players", "aria-label": "Players" });
+  const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": t("sbr.yourChoice") });
+  const handBox = el("section", { class: "sb-hand", "aria-label": t("sbr.yourHand") });
+  const players = el("section", { class: "sb-players", "aria-label": t("sbr.players") });
   side.append(prompt, handBox, players);
   root.replaceChildren(status, el("div", { class: "sb-main" }, boardBox, side));
 
@@ -78,8 +72,9 @@ export function createRenderer(root, ctx) {
   const nameOf = (seat) => names()[seat] || `P${seat + 1}`;
   const colour = (seat) => COLOURS[seat % COLOURS.length];
   const isMe = (seat) => ctx.seat !== null && ctx.seat !== undefined && seat === ctx.seat;
-  const you = (seat) => (isMe(seat) ? "you" : nameOf(seat));
-  const who = (seat, verbs, verb) => (isMe(seat) ? `you ${verb}` : `${nameOf(seat)} ${verbs}`);
+  const you = (seat) => (isMe(seat) ? t("sbr.you") : nameOf(seat));
+  // A message about a seat: its second-person form (key.you) for your own seat.
+  const who = (seat, key, vars = {}) => (isMe(seat) ? t(`${key}.you`, vars) : t(`${key}.other`, { ...vars, name: nameOf(seat) }));
   const rows = () => view.grid.length;
   const lanes = () => (view.grid.length ? view.grid[0].length : 0);
   const config = () => (view.header && view.header.config) || ctx.options || {};
@@ -88,8 +83,8 @@ export function createRenderer(root, ctx) {
     const [row, lane] = view.tokens[seat];
     if (row < 0) return "START";
     if (row >= rows()) return "FINISH";
-    if (lane < 0) return `row ${row + 1}, waiting for a lane`;
-    return `row ${row + 1}, lane ${lane + 1}`;
+    if (lane < 0) return t("sbr.where.noLane", { row: row + 1 });
+    return t("sbr.where.at", { row: row + 1, lane: lane + 1 });
   }
 
   // Optional helper fields of the view: never computed here.
@@ -112,7 +107,7 @@ export function createRenderer(root, ctx) {
   function landingText(l) {
     if (l === null || l === undefined) return "";
     if (typeof l === "string") return l;
-    if (Array.isArray(l)) return l[0] < 0 ? "START" : l[0] >= rows() ? "FINISH" : `row ${l[0] + 1}`;
+    if (Array.isArray(l)) return l[0] < 0 ? "START" : l[0] >= rows() ? "FINISH" : t("sbr.row", { row: l[0] + 1 });
     if (l.text) return l.text;
     return "";
   }
@@ -122,33 +117,34 @@ export function createRenderer(root, ctx) {
   /** What a play does, in words, as its option button says it (whose view: ctx.seat). */
   function describePlay(play, by) {
     const c = parseCard(play.card);
-    const t = play.target;
-    const hasTarget = t !== undefined && t >= 0;
+    const tg = play.target;
+    const hasTarget = tg !== undefined && tg >= 0;
     const lane = play.lane !== undefined && play.lane >= 0 ? play.lane : null;
     const amt = `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}`;
     switch (c.kind) {
       case "MOVE":
-        return lane !== null ? `${by === undefined ? "move" : "moves"} ${amt}, entering lane ${lane + 1} from START` : `${by === undefined ? "move yourself" : "moves"} ${amt}`;
+        if (lane !== null) return t(by === undefined ? "sbr.do.moveEnter.you" : "sbr.do.moveEnter.other", { amt, lane: lane + 1 });
+        return t(by === undefined ? "sbr.do.move.you" : "sbr.do.move.other", { amt });
       case "FOE":
-        if (!hasTarget) return "no opponent to move: played for no effect";
-        return `${who(t, "moves", "move")} ${amt}${lane !== null ? `, entering lane ${lane + 1}` : ""}`;
+        if (!hasTarget) return t("sbr.do.foeNone");
+        return lane !== null ? who(tg, "sbr.do.foeEnter", { amt, lane: lane + 1 }) : who(tg, "sbr.do.foe", { amt });
       case "ALL":
-        return `every token not on a BLOCK moves ${amt}`;
+        return t("sbr.do.all", { amt });
       case "DRAW":
-        return `draw ${config().draw_count ?? 2} cards`;
+        return t("sbr.do.draw", { n: config().draw_count ?? 2 });
       case "SKIP":
-        return hasTarget ? `${who(t, "loses", "lose")} the next turn` : "lose this turn";
+        return hasTarget ? who(tg, "sbr.do.skip") : t("sbr.do.skipSelf");
       case "SHIFT":
-        return hasTarget ? `${who(t, "shifts", "shift")} to lane ${lane + 1}` : "no token to shift: no effect";
+        return hasTarget ? who(tg, "sbr.do.shift", { lane: lane + 1 }) : t("sbr.do.shiftNone");
       case "TRADE":
-        return hasTarget ? `${isMe(t) ? "you" : nameOf(t)} and ${you(play.other)} swap places` : "nothing to trade: no effect";
+        return hasTarget ? t("sbr.do.trade", { a: you(tg), b: you(play.other) }) : t("sbr.do.tradeNone");
       case "CUT":
-        return hasTarget ? `${who(t, "cuts", "cut")} in front of ${you(play.other)}` : "nobody to cut: no effect";
+        return hasTarget ? who(tg, "sbr.do.cut", { other: you(play.other) }) : t("sbr.do.cutNone");
       case "REVAMP":
-        if (play.mode === "remove") return `remove lane ${lane + 1}`;
-        if (play.mode === "add-left") return "add a lane on the left";
-        if (play.mode === "add-right") return "add a lane on the right";
-        return "no lane to add or remove: no effect";
+        if (play.mode === "remove") return t("sbr.do.removeLane", { lane: lane + 1 });
+        if (play.mode === "add-left") return t("sbr.do.addLeft");
+        if (play.mode === "add-right") return t("sbr.do.addRight");
+        return t("sbr.do.revampNone");
       default:
         return play.card;
     }
@@ -158,7 +154,7 @@ export function createRenderer(root, ctx) {
     const by = decl.player;
     const line = el("div", { class: "sb-declared" });
     line.append(tokenChip(by), " ");
-    line.append(el("strong", { text: decl.source === "board" ? `${isMe(by) ? "Your" : `${nameOf(by)}'s`} Board Action` : `${isMe(by) ? "You play" : `${nameOf(by)} plays`}` }), " ");
+    line.append(el("strong", { text: who(by, decl.source === "board" ? "sbr.declared.board" : "sbr.declared.plays") }), " ");
     line.append(cardMini(decl.play.card), ": ");
     line.append(el("span", { text: describePlay(decl.play, by) }));
     return line;
@@ -196,13 +192,12 @@ export function createRenderer(root, ctx) {
       g.append(svg("rect", { x: fx, y: fy, width: 38, height: 14, rx: 7, class: "sb-free-bg" }));
       g.append(svg("text", { x: fx + 19, y: fy + 11, class: "sb-free", text: "FREE" }));
     }
-    g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${MOVEMENT.includes(c.kind) ? describeMovementCard(c) : ACTION_NOTES[c.kind] || ""}` }));
+    g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${MOVEMENT.includes(c.kind) ? describeMovementCard(c) : (ACTION_NOTES.has(c.kind) ? t(`sbr.note.${c.kind}`) : "")}` }));
     return g;
   }
 
   function describeMovementCard(c) {
-    const who = { MOVE: "the player who plays or stands on it", FOE: "a chosen opponent", ALL: "every token not on a BLOCK" }[c.kind];
-    return `${who} moves ${c.amount > 0 ? "+" : ""}${c.amount}`;
+    return t(`sbr.card.${c.kind}`, { amt: `${c.amount > 0 ? "+" : ""}${c.amount}` });
   }
 
   function drawBoard() {
@@ -211,7 +206,7 @@ export function createRenderer(root, ctx) {
     const L = lanes();
     const width = LABEL + L * (CW + GAP);
     const height = BAR + GAP + R * (CH + GAP) + BAR;
-    const g = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "sb-svg", role: "img", "aria-label": `Board: ${R} rows of ${L} lanes`, "data-testid": "sb-board" });
+    const g = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "sb-svg", role: "img", "aria-label": t("sbr.boardLabel", { rows: R, lanes: L }), "data-testid": "sb-board" });
     const laneX = (lane) => LABEL + lane * (CW + GAP);
     const rowY = (row) => BAR + GAP + (R - 1 - row) * (CH + GAP);
     const lit = highlight || { tokens: [], lanes: [] };
@@ -255,18 +250,18 @@ export function createRenderer(root, ctx) {
       if (seat === v.current && v.phase !== "over") cls.push("sb-current");
       if (isMe(seat)) cls.push("sb-mine");
       if ((lit.tokens || []).includes(seat)) cls.push("sb-token-lit");
-      const t = svg("g", { class: cls.join(" "), transform: `translate(${pt.x},${pt.y})`, "data-testid": "token", "data-seat": seat, "data-row": v.tokens[seat][0], "data-lane": v.tokens[seat][1] });
-      t.append(svg("title", { text: `${nameOf(seat)}: ${where(seat)}` }));
-      if ((lit.tokens || []).includes(seat)) t.append(svg("circle", { r: 24, class: "sb-token-ring" }));
-      if (seat === v.current && v.phase !== "over") t.append(svg("circle", { r: 21, class: "sb-halo" }));
-      t.append(svg("circle", { r: 15, fill: colour(seat), class: "sb-disc" }));
-      t.append(svg("text", { y: 6, class: "sb-token-text", text: String(seat + 1) }));
-      if (v.winner === seat) t.append(svg("text", { x: 30, y: 8, class: "sb-crown", text: "★" }));
-      tokensG.append(t);
+      const tok = svg("g", { class: cls.join(" "), transform: `translate(${pt.x},${pt.y})`, "data-testid": "token", "data-seat": seat, "data-row": v.tokens[seat][0], "data-lane": v.tokens[seat][1] });
+      tok.append(svg("title", { text: `${nameOf(seat)}: ${where(seat)}` }));
+      if ((lit.tokens || []).includes(seat)) tok.append(svg("circle", { r: 24, class: "sb-token-ring" }));
+      if (seat === v.current && v.phase !== "over") tok.append(svg("circle", { r: 21, class: "sb-halo" }));
+      tok.append(svg("circle", { r: 15, fill: colour(seat), class: "sb-disc" }));
+      tok.append(svg("text", { y: 6, class: "sb-token-text", text: String(seat + 1) }));
+      if (v.winner === seat) tok.append(svg("text", { x: 30, y: 8, class: "sb-crown", text: "★" }));
+      tokensG.append(tok);
     }
     g.append(tokensG);
     if (v.rows_removed) {
-      g.append(svg("text", { x: width - GAP - 10, y: startY + BAR / 2 + 5, class: "sb-removed", text: `${v.rows_removed} row${v.rows_removed > 1 ? "s" : ""} removed` }));
+      g.append(svg("text", { x: width - GAP - 10, y: startY + BAR / 2 + 5, class: "sb-removed", text: tn("sbr.rowsRemoved", v.rows_removed) }));
     }
     boardBox.replaceChildren(g);
     return spots;
@@ -326,7 +321,7 @@ export function createRenderer(root, ctx) {
         "data-testid": "card",
         "data-card": face,
         "aria-pressed": selected ? "true" : "false",
-        "aria-label": `${face}${c.free ? " (FREE)" : ""}`,
+        "aria-label": c.free ? t("sbr.free", { card: face }) : face,
         onclick: () => {
           chosen = chosen === face ? null : face;
           highlight = null;
@@ -402,27 +397,27 @@ export function createRenderer(root, ctx) {
       groups.get(heading).push([action, label]);
     };
     for (const a of plays) {
-      const t = a.target !== undefined && a.target >= 0 ? a.target : null;
+      const tg = a.target !== undefined && a.target >= 0 ? a.target : null;
       const lane = a.lane !== undefined && a.lane >= 0 ? a.lane : null;
       const land = landingText(landingOf(a));
       const tail = land ? ` → ${land}` : "";
       if ((c.kind === "MOVE" || c.kind === "FOE") && lane !== null) {
-        const who = c.kind === "FOE" ? `${nameOf(t)} (on START) enters lane:` : "Enter from START into lane:";
-        add(who, a, `lane ${lane + 1}${tail}`);
-      } else if (c.kind === "FOE" && t !== null) {
-        add("Which opponent?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : tail}`);
-      } else if (c.kind === "SHIFT" && t !== null) {
-        add(`Shift ${you(t)} to:`, a, `lane ${lane + 1}`);
-      } else if (c.kind === "CUT" && t !== null) {
-        add(`${isMe(t) ? "You cut" : `${nameOf(t)} cuts`} in front of:`, a, nameOf(a.other));
-      } else if (c.kind === "TRADE" && t !== null) {
-        add(`${isMe(t) ? "You" : nameOf(t)} swap${isMe(t) ? "" : "s"} places with:`, a, nameOf(a.other));
-      } else if (c.kind === "SKIP" && t !== null) {
-        add("Who loses the next turn?", a, `${nameOf(t)}${onBlock(t) ? " (on BLOCK: no effect)" : ""}`);
+        const heading = c.kind === "FOE" ? t("sbr.opt.foeEnters", { name: nameOf(tg) }) : t("sbr.opt.enterFromStart");
+        add(heading, a, t("sbr.opt.lane", { lane: lane + 1 }) + tail);
+      } else if (c.kind === "FOE" && tg !== null) {
+        add(t("sbr.opt.whichOpponent"), a, `${nameOf(tg)}${onBlock(tg) ? " " + t("sbr.opt.onBlock") : tail}`);
+      } else if (c.kind === "SHIFT" && tg !== null) {
+        add(t("sbr.opt.shift", { name: you(tg) }), a, t("sbr.opt.lane", { lane: lane + 1 }));
+      } else if (c.kind === "CUT" && tg !== null) {
+        add(who(tg, "sbr.opt.cut"), a, nameOf(a.other));
+      } else if (c.kind === "TRADE" && tg !== null) {
+        add(who(tg, "sbr.opt.trade"), a, nameOf(a.other));
+      } else if (c.kind === "SKIP" && tg !== null) {
+        add(t("sbr.opt.whoSkips"), a, `${nameOf(tg)}${onBlock(tg) ? " " + t("sbr.opt.onBlock") : ""}`);
       } else if (c.kind === "REVAMP" && a.mode === "remove") {
-        add("Remove a lane:", a, `lane ${lane + 1}`);
+        add(t("sbr.opt.removeLane"), a, t("sbr.opt.lane", { lane: lane + 1 }));
       } else if (c.kind === "REVAMP" && a.mode) {
-        add("Add a lane:", a, a.mode === "add-left" ? "on the left" : "on the right");
+        add(t("sbr.opt.addLane"), a, a.mode === "add-left" ? t("sbr.opt.left") : t("sbr.opt.right"));
       } else {
         add("", a, `${describePlay(a)}${tail}`);
       }
@@ -453,11 +448,11 @@ export function createRenderer(root, ctx) {
     if (v.window_open) {
       prompt.classList.add("sb-window-open");
       const w = el("div", { class: "sb-window", "data-testid": "window" });
-      w.append(el("div", { class: "sb-window-title", text: "BLOCK window" }));
+      w.append(el("div", { class: "sb-window-title", text: t("sbr.window") }));
       if (v.declared) w.append(declaredLine(v.declared));
       if (v.blocks && v.blocks.length) {
-        const b = el("div", { class: "sb-blocks" }, el("span", { text: "BLOCKed by " }));
-        v.blocks.forEach((seat, i) => b.append(i ? ", then " : "", tokenChip(seat), ` ${nameOf(seat)}`));
+        const b = el("div", { class: "sb-blocks" }, el("span", { text: t("sbr.blockedBy") + " " }));
+        v.blocks.forEach((seat, i) => b.append(i ? `, ${t("sbr.then")} ` : "", tokenChip(seat), ` ${nameOf(seat)}`));
         w.append(b);
       }
       if (legal.length) {
@@ -466,23 +461,23 @@ export function createRenderer(root, ctx) {
         w.append(
           el("p", {
             class: "sb-question",
-            text: (v.blocks || []).length ? "Do you BLOCK the BLOCK?" : "Do you BLOCK it?",
+            text: (v.blocks || []).length ? t("sbr.ask.blockBlock") : t("sbr.ask.block"),
           }),
           el("p", {
             class: "sb-dim",
-            text: cancels ? "A BLOCK from your hand would cancel the action." : "A BLOCK from your hand would cancel that BLOCK: the action would stand.",
+            text: cancels ? t("sbr.ask.cancels") : t("sbr.ask.restores"),
           }),
         );
         const btns = el("div", { class: "sb-option-btns" });
         for (const a of legal) {
-          if (a.type === "block") btns.append(actionButton(a, "BLOCK", "sb-block-btn"));
+          if (a.type === "block") btns.append(actionButton(a, t("sbr.blockButton"), "sb-block-btn"));
         }
         for (const a of legal) {
-          if (a.type === "pass") btns.append(actionButton(a, "Pass", "sb-pass-btn"));
+          if (a.type === "pass") btns.append(actionButton(a, t("sbr.pass"), "sb-pass-btn"));
         }
         w.append(btns);
       } else {
-        w.append(el("p", { class: "sb-dim", text: "Waiting for answers: anyone may BLOCK it." }));
+        w.append(el("p", { class: "sb-dim", text: t("sbr.waitingAnswers") }));
       }
       prompt.append(w);
       return;
@@ -499,8 +494,8 @@ export function createRenderer(root, ctx) {
     const faces = [...new Set(plays.map((a) => a.card))];
     if (v.phase === "board") {
       const face = faces[0];
-      prompt.append(el("p", { class: "sb-question", text: "Board Action: the card under your token acts as if you played it." }));
-      if (faces.length === 1) prompt.append(renderOptions(face, plays, "How?"));
+      prompt.append(el("p", { class: "sb-question", text: t("sbr.boardAction") }));
+      if (faces.length === 1) prompt.append(renderOptions(face, plays, t("sbr.how")));
       return;
     }
     // The Hand Action.
@@ -508,19 +503,19 @@ export function createRenderer(root, ctx) {
     prompt.append(
       el("p", {
         class: "sb-question",
-        text: v.hand_played ? "Play another FREE card, or end your turn." : "Hand Action: choose a card to play.",
+        text: v.hand_played ? t("sbr.another") : t("sbr.handAction"),
       }),
     );
-    if (!v.hand_played) prompt.append(el("p", { class: "sb-dim", text: "One card, plus any FREE cards, before or after it." }));
+    if (!v.hand_played) prompt.append(el("p", { class: "sb-dim", text: t("sbr.handHint") }));
     if (chosen && faces.includes(chosen)) {
-      prompt.append(renderOptions(chosen, plays.filter((a) => a.card === chosen), "what should it do?"));
+      prompt.append(renderOptions(chosen, plays.filter((a) => a.card === chosen), t("sbr.whatDo")));
     } else if (faces.length) {
-      prompt.append(el("p", { class: "sb-hint", text: "Pick a highlighted card in your hand." }));
+      prompt.append(el("p", { class: "sb-hint", text: t("sbr.pick") }));
     }
     const extra = el("div", { class: "sb-option-btns" });
     for (const a of legal) {
-      if (a.type === "end") extra.append(actionButton(a, "End turn", "sb-end-btn"));
-      if (a.type === "discard") extra.append(actionButton(a, "Discard a BLOCK (you hold only BLOCKs)", "sb-end-btn"));
+      if (a.type === "end") extra.append(actionButton(a, t("sbr.endTurn"), "sb-end-btn"));
+      if (a.type === "discard") extra.append(actionButton(a, t("sbr.discard"), "sb-end-btn"));
     }
     if (extra.childElementCount) prompt.append(extra);
     void nonfree;
@@ -529,12 +524,12 @@ export function createRenderer(root, ctx) {
   function renderStep(legal) {
     const v = view;
     const kind = v.context && v.context.kind;
-    let q = "Choose:";
+    let q = t("sbr.step.choose");
     if (kind === "all") {
       const amount = v.context.amount;
-      q = `ALL ${amount > 0 ? "+" : ""}${amount}: which token moves next?`;
-    } else if (kind === "place") q = "REVAMP: the lane is gone. Which lane does the token go to?";
-    else if (kind === "join") q = `REVAMP: a new lane ${Number(v.context.lane) + 1}. Move into it?`;
+      q = t("sbr.step.all", { amt: `${amount > 0 ? "+" : ""}${amount}` });
+    } else if (kind === "place") q = t("sbr.step.place");
+    else if (kind === "join") q = t("sbr.step.join", { lane: Number(v.context.lane) + 1 });
     prompt.append(el("p", { class: "sb-question", text: q }));
     const groups = new Map();
     for (const a of legal) {
@@ -542,9 +537,9 @@ export function createRenderer(root, ctx) {
       let label;
       if (kind === "join") {
         heading = "";
-        label = a.lane >= 0 ? `move into lane ${a.lane + 1}` : "stay where you are";
-      } else if (kind === "place") label = `lane ${a.lane + 1}`;
-      else label = a.lane >= 0 ? `enter lane ${a.lane + 1}` : `move ${nameOf(a.token)}`;
+        label = a.lane >= 0 ? t("sbr.step.moveInto", { lane: a.lane + 1 }) : t("sbr.step.stay");
+      } else if (kind === "place") label = t("sbr.opt.lane", { lane: a.lane + 1 });
+      else label = a.lane >= 0 ? t("sbr.step.enter", { lane: a.lane + 1 }) : t("sbr.step.move", { name: nameOf(a.token) });
       if (!groups.has(heading)) groups.set(heading, []);
       groups.get(heading).push([a, label]);
     }
@@ -563,8 +558,8 @@ export function createRenderer(root, ctx) {
 
   function lastDeclaredBox() {
     const box = el("div", { class: `sb-last${lastDeclared.cancelled ? " sb-cancelled" : ""}` });
-    box.append(el("div", { class: "sb-dim", text: "Last action" }), declaredLine(lastDeclared));
-    if (lastDeclared.cancelled) box.append(el("div", { class: "sb-cancel-note", text: "BLOCKed: cancelled" }));
+    box.append(el("div", { class: "sb-dim", text: t("sbr.last") }), declaredLine(lastDeclared));
+    if (lastDeclared.cancelled) box.append(el("div", { class: "sb-cancel-note", text: t("sbr.cancelled") }));
     return box;
   }
 
@@ -574,9 +569,9 @@ export function createRenderer(root, ctx) {
     if (ctx.seat === null || ctx.seat === undefined || v.phase === "over") return;
     const legal = v.legal_actions || [];
     const playable = new Set(v.phase === "hand" && !v.window_open ? legal.filter((a) => a.type === "play").map((a) => a.card) : []);
-    handBox.append(el("h3", { text: `Your hand (${v.hand.length})` }));
+    handBox.append(el("h3", { text: t("sbr.handCount", { n: v.hand.length }) }));
     const row = el("div", { class: "sb-hand-cards" });
-    if (!v.hand.length) row.append(el("span", { class: "sb-dim", text: "no cards" }));
+    if (!v.hand.length) row.append(el("span", { class: "sb-dim", text: t("sbr.noCards") }));
     // Equal cards are one card with a count: playing either is the same choice.
     const counts = new Map();
     for (const face of v.hand) counts.set(face, (counts.get(face) || 0) + 1);
@@ -592,19 +587,19 @@ export function createRenderer(root, ctx) {
     const v = view;
     players.replaceChildren();
     const tbl = el("table", { class: "sb-table" });
-    tbl.append(el("thead", {}, el("tr", {}, ...["player", "where", "cards", ""].map((h) => el("th", { scope: "col", text: h })))));
+    tbl.append(el("thead", {}, el("tr", {}, ...[t("sbr.col.player"), t("sbr.col.where"), t("sbr.col.cards"), ""].map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
     for (let seat = 0; seat < v.players; seat++) {
       const notes = [];
-      if (v.skips && v.skips[seat]) notes.push(`SKIP ×${v.skips[seat]}: loses the next turn${v.skips[seat] > 1 ? "s" : ""}`);
-      if (onBlock(seat)) notes.push("on BLOCK: protected");
-      if (seat === v.current && v.phase !== "over") notes.push("on turn");
-      if (v.winner === seat) notes.push("winner");
+      if (v.skips && v.skips[seat]) notes.push(tn("sbr.skips", v.skips[seat]));
+      if (onBlock(seat)) notes.push(t("sbr.protected"));
+      if (seat === v.current && v.phase !== "over") notes.push(t("sbr.onTurn"));
+      if (v.winner === seat) notes.push(t("sbr.winner"));
       body.append(
         el(
           "tr",
           { class: `${isMe(seat) ? "sb-mine-row" : ""}${seat === v.current && v.phase !== "over" ? " sb-current-row" : ""}` },
-          el("td", {}, tokenChip(seat), ` ${nameOf(seat)}${isMe(seat) ? " (you)" : ""}`),
+          el("td", {}, tokenChip(seat), ` ${isMe(seat) ? t("sbr.youName", { name: nameOf(seat) }) : nameOf(seat)}`),
           el("td", { text: where(seat) }),
           el("td", { class: "num", text: String(v.hand_sizes[seat]) }),
           el("td", { class: "sb-note", text: notes.join(" · ") }),
@@ -615,7 +610,7 @@ export function createRenderer(root, ctx) {
     players.append(tbl);
     const top = v.discard && v.discard.length ? v.discard[v.discard.length - 1] : null;
     players.append(
-      el("p", { class: "sb-dim sb-piles" }, `Draw pile ${v.draw_size} · discards ${v.discard.length}`, top ? " · top " : "", top ? cardMini(top) : null),
+      el("p", { class: "sb-dim sb-piles" }, t("sbr.piles", { draw: v.draw_size, discards: v.discard.length }), top ? ` · ${t("sbr.top")} ` : "", top ? cardMini(top) : null),
     );
   }
 
@@ -624,12 +619,12 @@ export function createRenderer(root, ctx) {
     status.replaceChildren();
     status.classList.toggle("sb-your-turn", (v.legal_actions || []).length > 0);
     if (v.phase === "over") {
-      status.append(el("strong", { text: v.winner >= 0 ? `${isMe(v.winner) ? "You win" : `${nameOf(v.winner)} wins`}: first to reach FINISH.` : "Game over." }));
+      status.append(el("strong", { text: v.winner >= 0 ? who(v.winner, "sbr.status.wins") : t("sbr.status.over") }));
       return;
     }
-    const phase = { board: "Board Action", hand: "Hand Action", window: "BLOCK window", step: "a card is resolving" }[v.phase] || v.phase;
-    status.append(tokenChip(v.current), " ", el("strong", { text: isMe(v.current) ? "Your turn" : `${nameOf(v.current)}'s turn` }), ` · ${phase}`);
-    if ((v.legal_actions || []).length && !isMe(v.current)) status.append(el("strong", { text: " · you are asked" }));
+    const phase = ["board", "hand", "window", "step"].includes(v.phase) ? t(`sbr.phase.${v.phase}`) : v.phase;
+    status.append(tokenChip(v.current), " ", el("strong", { text: who(v.current, "sbr.status.turn") }), ` · ${phase}`);
+    if ((v.legal_actions || []).length && !isMe(v.current)) status.append(el("strong", { text: ` · ${t("sbr.status.asked")}` }));
   }
 
   function renderSide() {

@@ -16,6 +16,8 @@
 //   data-testid="turn"             the line saying whose turn it is
 
 import { el, svg } from "../dom.js";
+import { t, tn } from "../i18n.js";
+import { ordinal } from "../words/six-day-race.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c", "#d63384", "#4b5563"];
 const GLYPHS = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾" };
@@ -51,10 +53,6 @@ export function formatPoints(value) {
   return whole ? `${whole}${GLYPHS[`${rest}/${d}`] ? "" : " "}${part}` : part;
 }
 
-function ordinal(n) {
-  if (n % 100 >= 10 && n % 100 <= 20) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
-}
 
 // --- the oval ------------------------------------------------------------------------------
 
@@ -145,7 +143,7 @@ export function createRenderer(root, ctx) {
   root.classList.add("sdr");
   const boardBox = el("div", { class: "sdr-board" });
   const turnLine = el("div", { class: "sdr-turn", "data-testid": "turn", role: "status", "aria-live": "polite" });
-  const handBox = el("section", { class: "sdr-hands", "aria-label": "Your cards" });
+  const handBox = el("section", { class: "sdr-hands", "aria-label": t("sdr.yourCards") });
   const infoBox = el("div", { class: "sdr-info" });
   root.replaceChildren(turnLine, boardBox, handBox, infoBox);
 
@@ -190,7 +188,7 @@ export function createRenderer(root, ctx) {
       viewBox: `${-MARGIN} ${-MARGIN} ${oval.width + 2 * MARGIN} ${oval.height + 2 * MARGIN}`,
       class: `sdr-svg${upright ? " sdr-upright" : ""}`,
       role: "img",
-      "aria-label": `Track of ${v.line} spaces with ${v.positions.length} riders`,
+      "aria-label": t("sdr.trackLabel", { spaces: v.line, riders: v.positions.length }),
       "data-testid": "sdr-board",
     });
     // Infield and track.
@@ -220,7 +218,7 @@ export function createRenderer(root, ctx) {
       const mid = oval.at(b * oval.cell, oval.track / 2 + 4);
       const out = oval.at((b - 0.9) * oval.cell, oval.track / 2 + 14);
       marks.append(svg("line", { x1: mid.x, y1: mid.y, x2: oval.at(b * oval.cell, oval.track / 4).x, y2: oval.at(b * oval.cell, oval.track / 4).y }));
-      marks.append(svg("text", { x: out.x, y: out.y, text: `${k}L` }));
+      marks.append(svg("text", { x: out.x, y: out.y, text: t("sdr.lapsMark", { n: k }) }));
       void a;
     }
     g.append(marks);
@@ -229,13 +227,13 @@ export function createRenderer(root, ctx) {
       const a = oval.across(s, 6);
       g.append(svg("line", { ...a, class: "sdr-sprint" }));
       const lab = oval.at(s * oval.cell, oval.track / 2 + 22);
-      g.append(svg("text", { x: lab.x, y: lab.y, class: "sdr-sprint-label", text: `Sprint ${i + 1}` }));
+      g.append(svg("text", { x: lab.x, y: lab.y, class: "sdr-sprint-label", text: t("sdr.sprint", { n: i + 1 }) }));
     });
     const fin = oval.across(0, 6);
     g.append(svg("line", { ...fin, class: "sdr-finish-bg" }));
     g.append(svg("line", { ...fin, class: "sdr-finish" }));
     const finLab = upright ? oval.at(-2.5 * oval.cell, -oval.track / 2 - 50) : oval.at(0, oval.track / 2 + 22);
-    g.append(svg("text", { x: finLab.x, y: finLab.y, class: "sdr-finish-label", text: "Start / Finish" }));
+    g.append(svg("text", { x: finLab.x, y: finLab.y, class: "sdr-finish-label", text: t("sdr.startFinish") }));
     // Names of the special spaces.
     for (const [space, label, cls] of [
       [v.rider_change, "FAHRERWECHSEL", "change"],
@@ -243,7 +241,7 @@ export function createRenderer(root, ctx) {
     ]) {
       const at = oval.centre(space, -oval.track / 2 - (upright ? 62 : 46));
       g.append(svg("text", { x: at.x, y: at.y - 8, class: `sdr-special-label sdr-${cls}-label`, text: label }));
-      g.append(svg("text", { x: at.x, y: at.y + 10, class: "sdr-special-sub", text: cls === "change" ? "new grey hand" : "lose a turn" }));
+      g.append(svg("text", { x: at.x, y: at.y + 10, class: "sdr-special-sub", text: cls === "change" ? t("sdr.changeSub") : t("sdr.crashSub") }));
     }
     // The latest move: the card's spaces solid, the slipstream's dashed.
     if (lastPlay) {
@@ -305,7 +303,7 @@ export function createRenderer(root, ctx) {
         ridersG.append(riderToken(r, pt, 13, ordinal(i + 1)));
       });
       const label = oval.at(0, -oval.track / 2 - 40 - 36 * rowsOf + 6);
-      g.append(svg("text", { x: label.x, y: label.y, class: "sdr-finished-label", text: "crossed the line" }));
+      g.append(svg("text", { x: label.x, y: label.y, class: "sdr-finished-label", text: t("sdr.crossedLabel") }));
     }
     g.append(ridersG);
     // The selected card: the space it brings the rider to first (before any slipstream).
@@ -339,10 +337,10 @@ export function createRenderer(root, ctx) {
     const midY = upright ? oval.height / 2 - 60 : oval.height / 2;
     const title = svg("text", { x: oval.width / 2, y: midY - 12, class: "sdr-infield-title" });
     const raceNo = Math.min(v.race + 1, v.races);
-    title.textContent = v.phase === "over" ? "Series over" : `Race ${raceNo} of ${v.races}`;
+    title.textContent = v.phase === "over" ? t("sdr.seriesOver") : t("sdr.raceOf", { race: raceNo, races: v.races });
     g.append(title);
     const sub = svg("text", { x: oval.width / 2, y: midY + 16, class: "sdr-infield-sub" });
-    sub.textContent = `${v.line} spaces · one lap`;
+    sub.textContent = t("sdr.oneLap", { spaces: v.line });
     g.append(sub);
     boardBox.replaceChildren(g);
     return { oval, spots };
@@ -361,7 +359,7 @@ export function createRenderer(root, ctx) {
       "data-rider": r,
       "data-position": v.positions[r],
     });
-    g.append(svg("title", { text: `${riderName(r)} at ${v.positions[r]}${v.crashed[r] ? " (crashed: loses its next turn)" : ""}` }));
+    g.append(svg("title", { text: t(v.crashed[r] ? "sdr.riderAtCrashed" : "sdr.riderAt", { rider: riderName(r), space: v.positions[r] }) }));
     if (r === v.current && v.phase === "race") g.append(svg("circle", { r: size + 5, class: "sdr-halo" }));
     g.append(svg("circle", { r: size, fill: colour(r), class: "sdr-disc" }));
     g.append(svg("text", { y: size * 0.36, class: "sdr-token-text", "font-size": size * 1.05, text: riderMark(r) }));
@@ -416,10 +414,10 @@ export function createRenderer(root, ctx) {
     const to = p.to ?? p.landing;
     const first = p.first ?? to;
     let text = `${value} → ${first}`;
-    if (p.multiplier > 1 && to !== first) text += ` · slipstream ×${p.multiplier} → ${to}`;
+    if (p.multiplier > 1 && to !== first) text += ` · ${t("sdr.preview.slipstream", { times: p.multiplier, to })}`;
     if (p.special === "rider_change" || to === view.rider_change) text += " · FAHRERWECHSEL";
     if (p.special === "crash" || to === view.crash) text += " · STURZ";
-    if (to >= view.line) text += " · crosses the line";
+    if (to >= view.line) text += ` · ${t("sdr.preview.crosses")}`;
     return text;
   }
 
@@ -430,7 +428,7 @@ export function createRenderer(root, ctx) {
     if (opts.selected) cls.push("sdr-selected");
     const inner = [el("span", { class: "sdr-card-value", text: String(value) })];
     if (count > 1) inner.push(el("span", { class: "sdr-card-count", text: `×${count}` }));
-    if (!opts.button) return el("span", { class: cls.join(" "), title: pile ? "grey card" : "green card" }, ...inner);
+    if (!opts.button) return el("span", { class: cls.join(" "), title: pile ? t("sdr.greyCard") : t("sdr.greenCard") }, ...inner);
     const action = { type: "play", value };
     return el(
       "button",
@@ -441,7 +439,7 @@ export function createRenderer(root, ctx) {
         "data-value": value,
         "data-action": JSON.stringify(action),
         "aria-pressed": opts.selected ? "true" : "false",
-        "aria-label": `Card ${value}${count > 1 ? `, ${count} in hand` : ""}`,
+        "aria-label": count > 1 ? t("sdr.cardCount", { value, n: count }) : t("sdr.card", { value }),
         onclick: () => {
           if (selected === value) return play(value);
           selected = value;
@@ -487,12 +485,12 @@ export function createRenderer(root, ctx) {
       head.append(
         el("span", {
           class: "sdr-hand-meta",
-          text: ` · at ${v.positions[rider] >= v.line ? "the finish" : v.positions[rider]} · ${cards.length} ${grey ? "grey" : "green"} card${cards.length === 1 ? "" : "s"}`,
+          text: ` · ${t("sdr.hand.at", { space: v.positions[rider] >= v.line ? t("sdr.hand.finish") : v.positions[rider] })} · ${tn(grey ? "sdr.hand.grey" : "sdr.hand.green", cards.length)}`,
         }),
       );
       row.append(head);
-      const list = el("div", { class: "sdr-cards", role: moving ? "group" : null, "aria-label": moving ? "Play a card" : null });
-      if (!cards.length) list.append(el("span", { class: "sdr-empty", text: "no cards left" }));
+      const list = el("div", { class: "sdr-cards", role: moving ? "group" : null, "aria-label": moving ? t("sdr.playACard") : null });
+      if (!cards.length) list.append(el("span", { class: "sdr-empty", text: t("sdr.noCardsLeft") }));
       const shown = new Set();
       for (const code of codes) {
         const value = code % 10;
@@ -509,7 +507,7 @@ export function createRenderer(root, ctx) {
         const p = selected !== null ? previewFor(selected) : null;
         const bar = el("div", { class: "sdr-play-bar" });
         if (selected === null) {
-          bar.append(el("span", { class: "sdr-hint", text: "Choose a card, then play it. It moves your rider that many spaces; landing on riders doubles (×2), triples (×3) the move." }));
+          bar.append(el("span", { class: "sdr-hint", text: t("sdr.chooseHint") }));
         } else {
           bar.append(
             el("button", {
@@ -517,21 +515,21 @@ export function createRenderer(root, ctx) {
               class: "sdr-confirm",
               "data-testid": "confirm",
               "data-action": JSON.stringify({ type: "play", value: selected }),
-              text: `Play ${selected}`,
+              text: t("sdr.play", { value: selected }),
               onclick: () => play(selected),
             }),
           );
           const from = v.positions[rider];
-          const fallback = `${from} → ${from + selected} (the marked space), further in a slipstream`;
+          const fallback = t("sdr.fallback", { from, to: from + selected });
           bar.append(el("span", { class: "sdr-preview", text: p ? previewText(p, selected) : fallback }));
-          bar.append(el("button", { type: "button", class: "sdr-cancel", text: "Cancel", onclick: () => { selected = null; drawBoard(); renderHands(); } }));
+          bar.append(el("button", { type: "button", class: "sdr-cancel", text: t("sdr.cancel"), onclick: () => { selected = null; drawBoard(); renderHands(); } }));
         }
         row.append(bar);
       }
       handBox.append(row);
     }
     if (waiting) {
-      handBox.prepend(el("div", { class: "sdr-hint", text: "Card played: the race moves on…" }));
+      handBox.prepend(el("div", { class: "sdr-hint", text: t("sdr.played") }));
       turnLine.classList.remove("sdr-your-turn");
     }
   }
@@ -542,25 +540,25 @@ export function createRenderer(root, ctx) {
     const v = view;
     turnLine.replaceChildren();
     if (v.phase === "over") {
-      turnLine.append(el("strong", { text: "The series is over." }), " See the series table below.");
+      turnLine.append(el("strong", { text: t("sdr.turn.over") }), " " + t("sdr.turn.seeTable"));
       return;
     }
     if (v.current < 0) return;
     const legal = legalValues();
     if (legal.length) {
       turnLine.classList.add("sdr-your-turn");
-      turnLine.append(el("strong", { text: "Your turn: " }), riderLabel(v.current), ` moves from ${v.positions[v.current]}.`);
+      turnLine.append(el("strong", { text: t("sdr.turn.yours") + " " }), riderLabel(v.current), " " + t("sdr.turn.movesFrom", { space: v.positions[v.current] }));
     } else {
       turnLine.classList.remove("sdr-your-turn");
-      turnLine.append(riderLabel(v.current), ` to move (at ${v.positions[v.current]}).`);
+      turnLine.append(riderLabel(v.current), " " + t("sdr.turn.toMove", { space: v.positions[v.current] }));
     }
     if (v.final_queue) {
       turnLine.append(
         el("span", {
           class: "sdr-final",
           text: v.final_queue.length
-            ? ` Last turns: ${[v.current, ...v.final_queue].filter((r, i, a) => a.indexOf(r) === i).map(riderName).join(", ")}.`
-            : " The last turn of the race.",
+            ? " " + t("sdr.turn.lastTurns", { riders: [v.current, ...v.final_queue].filter((r, i, a) => a.indexOf(r) === i).map(riderName).join(", ") })
+            : " " + t("sdr.turn.lastTurn"),
         }),
       );
     }
@@ -579,8 +577,8 @@ export function createRenderer(root, ctx) {
     const riders = v.positions.map((_, r) => r);
     riders.sort((a, b) => (crossed.has(a) ? crossed.get(a) : 99) - (crossed.has(b) ? crossed.get(b) : 99) || v.positions[b] - v.positions[a] || a - b);
     const tbl = el("table", { class: "sdr-table sdr-riders-table" });
-    tbl.append(el("caption", { text: v.phase === "over" ? "Riders at the end" : `Race ${v.race + 1}: riders` }));
-    tbl.append(el("thead", {}, el("tr", {}, ...["", "rider", "space", "cards", "sprint pts", ""].map((h) => el("th", { scope: "col", text: h })))));
+    tbl.append(el("caption", { text: v.phase === "over" ? t("sdr.riders.end") : t("sdr.riders.race", { race: v.race + 1 }) }));
+    tbl.append(el("thead", {}, el("tr", {}, ...["", t("sdr.col.rider"), t("sdr.col.space"), t("sdr.col.cards"), t("sdr.col.sprintPts"), ""].map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
     riders.forEach((r, i) => {
       let pts = 0;
@@ -589,10 +587,10 @@ export function createRenderer(root, ctx) {
         if (k >= 0) pts += sprintPoints(k + 1);
       });
       const notes = [];
-      if (crossed.has(r)) notes.push(`crossed ${ordinal(crossed.get(r) + 1)}`);
-      if (v.crashed[r]) notes.push("crashed: sits out a turn");
-      if (r === v.current && v.phase === "race") notes.push("to move");
-      if (v.phase === "race" && !v.hand_sizes[r]) notes.push("no cards");
+      if (crossed.has(r)) notes.push(t("sdr.note.crossed", { place: ordinal(crossed.get(r) + 1) }));
+      if (v.crashed[r]) notes.push(t("sdr.note.crashed"));
+      if (r === v.current && v.phase === "race") notes.push(t("sdr.note.toMove"));
+      if (v.phase === "race" && !v.hand_sizes[r]) notes.push(t("sdr.note.noCards"));
       const grey = v.drawn && v.drawn[r];
       body.append(
         el(
@@ -601,7 +599,7 @@ export function createRenderer(root, ctx) {
           el("td", { text: `${i + 1}.` }),
           el("td", {}, riderLabel(r)),
           el("td", { class: "num", text: v.positions[r] >= v.line ? "✓" : String(v.positions[r]) }),
-          el("td", { class: "num" }, el("span", { class: grey ? "sdr-grey-count" : null, title: grey ? "grey cards (after FAHRERWECHSEL)" : "green cards", text: String(v.hand_sizes[r]) })),
+          el("td", { class: "num" }, el("span", { class: grey ? "sdr-grey-count" : null, title: grey ? t("sdr.greyCards") : t("sdr.greenCards"), text: String(v.hand_sizes[r]) })),
           el("td", { class: "num", text: pts ? String(pts) : "·" }),
           el("td", { class: "sdr-note", text: notes.join(", ") }),
         ),
@@ -612,8 +610,8 @@ export function createRenderer(root, ctx) {
     // Sprints.
     const sp = el("div", { class: "sdr-sprints" });
     (v.sprint_order || []).forEach((order, i) => {
-      const line = el("div", { class: "sdr-sprint-line" }, el("strong", { text: `Sprint ${i + 1} (space ${v.sprints[i]}): ` }));
-      if (!order.length) line.append(el("span", { class: "sdr-dim", text: "nobody yet" }));
+      const line = el("div", { class: "sdr-sprint-line" }, el("strong", { text: t("sdr.sprintAt", { n: i + 1, space: v.sprints[i] }) + " " }));
+      if (!order.length) line.append(el("span", { class: "sdr-dim", text: t("sdr.nobodyYet") }));
       order.forEach((r, k) => {
         if (k >= (config().sprint_points || [5, 3, 2, 1]).length) return;
         line.append(riderLabel(r), el("span", { class: "sdr-pts", text: ` +${sprintPoints(k + 1)}` }), k < order.length - 1 ? "  " : "");
@@ -621,7 +619,7 @@ export function createRenderer(root, ctx) {
       sp.append(line);
     });
     sp.append(
-      el("div", { class: "sdr-dim sdr-key" }, `Sprints pay ${(config().sprint_points || [5, 3, 2, 1]).join("/")}, the finish ${(config().finish_points || [10, 6, 4, 2]).join("/")}. The 1L … ${config().max_laps_lost || 5}L marks: laps lost by a rider still behind them when the race ends.`),
+      el("div", { class: "sdr-dim sdr-key" }, t("sdr.key", { sprints: (config().sprint_points || [5, 3, 2, 1]).join("/"), finish: (config().finish_points || [10, 6, 4, 2]).join("/"), max: config().max_laps_lost || 5 })),
     );
     infoBox.append(sp);
     // The latest race's sheet and the series.
@@ -635,9 +633,9 @@ export function createRenderer(root, ctx) {
     const v = view;
     const results = v.results[race];
     const det = el("details", { class: "sdr-sheet", "data-testid": "race-result", open: v.phase === "over" || v.race === race + 1 ? true : null });
-    det.append(el("summary", { text: `Race ${race + 1} of ${v.races}: result` }));
+    det.append(el("summary", { text: t("sdr.sheet.title", { race: race + 1, races: v.races }) }));
     const tbl = el("table", { class: "sdr-table" });
-    const heads = ["", "rider", ...v.sprints.map((_, i) => `S${i + 1}`), "finish", "points", "laps lost"];
+    const heads = ["", t("sdr.col.rider"), ...v.sprints.map((_, i) => t("sdr.col.sprintNo", { n: i + 1 })), t("sdr.col.finish"), t("sdr.col.points"), t("sdr.col.lapsLost")];
     tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
     const riders = results.map((_, r) => r).sort((a, b) => results[a].place - results[b].place || a - b);
@@ -667,9 +665,9 @@ export function createRenderer(root, ctx) {
     const v = view;
     const wrap = el("section", { class: "sdr-series", "data-testid": "series" });
     const played = v.results.length;
-    wrap.append(el("h3", { text: `Series after ${played} of ${v.races} race${v.races === 1 ? "" : "s"}` }));
+    wrap.append(el("h3", { text: tn("sdr.series.title", v.races, { played }) }));
     const tbl = el("table", { class: "sdr-table" });
-    const heads = ["player", ...v.results.map((_, i) => `R${i + 1}`), "laps lost", "points"];
+    const heads = [t("sdr.col.player"), ...v.results.map((_, i) => t("sdr.col.raceNo", { n: i + 1 })), t("sdr.col.lapsLost"), t("sdr.col.points")];
     tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
     const outcome = v.header && v.header.outcome;
@@ -686,13 +684,13 @@ export function createRenderer(root, ctx) {
           for (const s of r.sprints) pts = addFrac(pts, [s, 1]);
           laps += r.laps;
         });
-        return el("td", { class: "num", text: `${formatPoints(pts)}${laps ? ` ${laps}L` : ""}` });
+        return el("td", { class: "num", text: `${formatPoints(pts)}${laps ? ` ${t("sdr.lapsMark", { n: laps })}` : ""}` });
       });
       body.append(
         el(
           "tr",
           { class: `${p === ctx.seat ? "sdr-mine-row" : ""}${winners.has(p) ? " sdr-winner" : ""}` },
-          el("td", {}, el("span", { class: "sdr-chip", style: `--c:${COLOURS[p % COLOURS.length]}`, text: String(p + 1) }), ` ${seatName(p)}`, winners.has(p) ? el("strong", { class: "sdr-won", text: " ★ winner" }) : null),
+          el("td", {}, el("span", { class: "sdr-chip", style: `--c:${COLOURS[p % COLOURS.length]}`, text: String(p + 1) }), ` ${seatName(p)}`, winners.has(p) ? el("strong", { class: "sdr-won", text: ` ★ ${t("sdr.winner")}` }) : null),
           ...cells,
           el("td", { class: "num strong", text: String(v.laps[p]) }),
           el("td", { class: "num strong", text: formatPoints(v.points[p]) }),
@@ -704,7 +702,7 @@ export function createRenderer(root, ctx) {
     wrap.append(
       el("p", {
         class: "sdr-dim",
-        text: v.races > 1 ? "Fewest laps lost wins the series; then most points. A cell shows the race's points and laps lost (2L: two laps)." : "One race: the most points win.",
+        text: v.races > 1 ? t("sdr.series.rule") : t("sdr.series.oneRace"),
       }),
     );
     return wrap;
@@ -720,25 +718,25 @@ export function createRenderer(root, ctx) {
       if (e.kind === "race_started") {
         lastPlay = null;
         notes.length = 0;
-        notes.push({ kind: "race", s: 0.5, text: `Race ${e.race} starts` });
+        notes.push({ kind: "race", s: 0.5, text: t("sdr.notes.raceStarts", { race: e.race }) });
       } else if (e.kind === "card_played") {
         moved = e;
         notes.length = 0;
-        if (e.multiplier > 1) notes.push({ kind: "slipstream", s: e.first + 0.5, text: `slipstream ×${e.multiplier}` });
-        else if (e.riders_there && e.special) notes.push({ kind: "no-slip", s: e.first + 0.5, text: "no slipstream here" });
+        if (e.multiplier > 1) notes.push({ kind: "slipstream", s: e.first + 0.5, text: t("sdr.notes.slipstream", { times: e.multiplier }) });
+        else if (e.riders_there && e.special) notes.push({ kind: "no-slip", s: e.first + 0.5, text: t("sdr.notes.noSlipstream") });
       } else if (e.kind === "sprint") {
         const line = v.sprints[e.sprint - 1];
         notes.push({ kind: "sprint", s: line, text: `${riderName(e.rider)} +${e.points}`, stack: notes.filter((n) => n.kind === "sprint").length });
       } else if (e.kind === "crossed_line") {
-        notes.push({ kind: "finish", s: 0, text: e.place === 1 ? `${riderName(e.rider)} wins the race!` : `${riderName(e.rider)} ${ordinal(e.place)}` });
+        notes.push({ kind: "finish", s: 0, text: e.place === 1 ? t("sdr.notes.wins", { rider: riderName(e.rider) }) : `${riderName(e.rider)} ${ordinal(e.place)}` });
       } else if (e.kind === "rider_change") {
-        notes.push({ kind: "change", s: v.rider_change + 0.5, text: `${riderName(e.rider)}: new grey hand` });
+        notes.push({ kind: "change", s: v.rider_change + 0.5, text: t("sdr.notes.change", { rider: riderName(e.rider) }) });
       } else if (e.kind === "crash") {
-        notes.push({ kind: "crash", s: v.crash + 0.5, text: `${riderName(e.rider)} crashes!` });
+        notes.push({ kind: "crash", s: v.crash + 0.5, text: t("sdr.notes.crash", { rider: riderName(e.rider) }) });
       } else if (e.kind === "turn_lost") {
-        notes.push({ kind: "crash", s: v.positions[e.rider] + 0.5, text: `${riderName(e.rider)} sits out` });
+        notes.push({ kind: "crash", s: v.positions[e.rider] + 0.5, text: t("sdr.notes.sitsOut", { rider: riderName(e.rider) }) });
       } else if (e.kind === "race_scored") {
-        notes.push({ kind: "race", s: 0, text: `Race ${e.race} over` });
+        notes.push({ kind: "race", s: 0, text: t("sdr.notes.raceOver", { race: e.race }) });
       }
     }
     if (moved) lastPlay = moved;

@@ -27,6 +27,7 @@
 //   data-testid="history"        points by stage and totals
 
 import { el, svg } from "../dom.js";
+import { listOf, t, tn } from "../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#d99a00", "#7b2cbf", "#e8590c"];
 const LEO_COLOUR = "#5b616b";
@@ -53,13 +54,10 @@ function space(value) {
 
 /** Points as a person writes them: 1 pt, −3 pts. */
 function points(n) {
-  return `${space(n)} pt${Math.abs(n) === 1 ? "" : "s"}`;
+  return tn("wf.points", Math.abs(n) === 1 ? 1 : 2, { pts: space(n) });
 }
 
-function listWords(words) {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-}
+const listWords = listOf;
 
 /** The cards of a `cards_revealed` event, or of the view's `last_reveal` when no event is at
  * hand (after a reload without a feed): [{by, value, target, card?}]. */
@@ -116,7 +114,7 @@ export function createRenderer(root, ctx) {
 
   // ---- skeleton ------------------------------------------------------------------------------
 
-  const board = el("section", { class: "wf", "data-testid": "wf-board", "data-animating": "false", "aria-label": "Why First? table" });
+  const board = el("section", { class: "wf", "data-testid": "wf-board", "data-animating": "false", "aria-label": t("wf.board") });
   const where = el("p", { class: "wf-where" });
   const prompt = el("p", { class: "wf-prompt", "data-testid": "prompt", "aria-live": "polite" });
   const trackSvg = svg("svg", { class: "wf-track", "data-testid": "track", role: "img" });
@@ -270,7 +268,7 @@ export function createRenderer(root, ctx) {
     const g = geometry;
     const { numH, numFont } = g.m;
     trackSvg.setAttribute("viewBox", `0 0 ${g.width} ${g.height}`);
-    trackSvg.setAttribute("aria-label", `The track from ${space(lo)} to ${space(hi)}; the start space is 0.`);
+    trackSvg.setAttribute("aria-label", t("wf.trackLabel", { lo: space(lo), hi: space(hi) }));
     cellsLayer.replaceChildren();
     for (let s = lo; s <= hi; s++) {
       const { x, y, pawnH } = g.cell(s);
@@ -291,7 +289,7 @@ export function createRenderer(root, ctx) {
       );
       if (s === 0) {
         cellG.append(
-          svg("text", { class: "wf-starttext", x: x + CELL_W / 2, y: y + pawnH + numH + 9, "text-anchor": "middle", text: "START" }),
+          svg("text", { class: "wf-starttext", x: x + CELL_W / 2, y: y + pawnH + numH + 9, "text-anchor": "middle", text: t("wf.start") }),
         );
       }
       if (s === lo || s === hi) {
@@ -321,7 +319,7 @@ export function createRenderer(root, ctx) {
         "font-size": geometry.m.pawnFont,
         text: labels()[i],
       }),
-      svg("title", { text: `${nameOf(i)}${you ? " (you)" : ""}` }),
+      svg("title", { text: you ? t("wf.you", { name: nameOf(i) }) : nameOf(i) }),
     );
     pawns.set(i, g);
     pawnsLayer.append(g);
@@ -367,7 +365,7 @@ export function createRenderer(root, ctx) {
     for (const to of stops) {
       const { x, y, pawnH } = g.cell(to);
       marksLayer.append(
-        svg("text", { class: "wf-clampmark", x: x + CELL_W / 2, y: y + pawnH + g.m.numH + 9, "text-anchor": "middle", text: "STOP" }),
+        svg("text", { class: "wf-clampmark", x: x + CELL_W / 2, y: y + pawnH + g.m.numH + 9, "text-anchor": "middle", text: t("wf.stop") }),
       );
     }
   }
@@ -392,7 +390,7 @@ export function createRenderer(root, ctx) {
   function moveText(m) {
     const values = (m.values || []).map(signed).join(" ");
     const sum = m.values && m.values.length > 1 ? ` = ${signed(m.net)}` : "";
-    const by = m.by !== undefined && m.by !== null ? ` from ${nameOf(m.by)}` : "";
+    const by = m.by !== undefined && m.by !== null ? " " + t("wf.from", { name: nameOf(m.by) }) : "";
     return `${space(m.from)} \u2192 ${space(m.to)} (${values}${sum}${by})`;
   }
 
@@ -402,14 +400,14 @@ export function createRenderer(root, ctx) {
     if (i >= players()) {
       const left = view.leo_cards_left;
       if (tactical() && view.phase === "move" && acting().length === 0) return { text: "", cls: "" };
-      return { text: left ? `plays his top card (${left} left)` : "plays no more cards", cls: "wf-status--leo" };
+      return { text: left ? t("wf.status.leoPlays", { n: left }) : t("wf.status.leoDone"), cls: "wf-status--leo" };
     }
     if (view.phase === "move") {
-      if (acting().includes(i)) return { text: isYou(i) ? "your move" : "moving\u2026", cls: "wf-status--acting" };
+      if (acting().includes(i)) return { text: isYou(i) ? t("wf.status.yourMove") : t("wf.status.moving"), cls: "wf-status--acting" };
       return { text: "", cls: "" };
     }
-    if ((view.committed || []).includes(i)) return { text: "card chosen", cls: "wf-status--done" };
-    if (acting().includes(i)) return { text: isYou(i) ? "your choice" : "choosing\u2026", cls: "wf-status--acting" };
+    if ((view.committed || []).includes(i)) return { text: t("wf.status.chosen"), cls: "wf-status--done" };
+    if (acting().includes(i)) return { text: isYou(i) ? t("wf.status.yourChoice") : t("wf.status.choosing"), cls: "wf-status--acting" };
     return { text: "", cls: "" };
   }
 
@@ -418,8 +416,8 @@ export function createRenderer(root, ctx) {
     const totals = disp.totals || view.totals;
     const reveal = disp.reveal;
     tableCaption.textContent = reveal
-      ? `Cards revealed in round ${reveal.round} of stage ${reveal.stage}${tactical() ? ", in front of their owners" : ", in front of the figures they move"}:`
-      : "At the table:";
+      ? t(tactical() ? "wf.caption.revealedOwners" : "wf.caption.revealed", { round: reveal.round, stage: reveal.stage })
+      : t("wf.caption.table");
     const rows = [];
     let landing = 0;
     for (let i = 0; i < figureCount(); i++) {
@@ -431,7 +429,7 @@ export function createRenderer(root, ctx) {
         for (const c of mine) {
           const from = tactical()
             ? null
-            : el("span", { class: "wf-from", style: `--c:${colourOf(c.by)}`, title: `from ${nameOf(c.by)}`, text: labels()[c.by] });
+            : el("span", { class: "wf-from", style: `--c:${colourOf(c.by)}`, title: t("wf.from", { name: nameOf(c.by) }), text: labels()[c.by] });
           const face = cardFace(
             c.value,
             {
@@ -439,7 +437,7 @@ export function createRenderer(root, ctx) {
               "data-value": c.value,
               "data-by": c.by,
               "data-target": c.target,
-              title: `${signed(c.value)} from ${nameOf(c.by)}`,
+              title: `${signed(c.value)} ${t("wf.from", { name: nameOf(c.by) })}`,
               class: disp.fresh ? "wf-land" : "",
               style: disp.fresh ? `animation-delay:${landing++ * 70}ms` : null,
             },
@@ -453,7 +451,7 @@ export function createRenderer(root, ctx) {
           }
         }
       } else if (committed && view.phase === "commit" && !narrow && !running) {
-        cards.append(el("span", { class: "wf-card wf-card--back", title: "a card chosen, face down" }));
+        cards.append(el("span", { class: "wf-card wf-card--back", title: t("wf.cardBack") }));
       }
       const moved = movesOf(i);
       const moveLine = moved.length
@@ -462,7 +460,7 @@ export function createRenderer(root, ctx) {
             { class: "wf-move" },
             moved.map(moveText).join("; "),
             moved.some((m) => m.clamped)
-              ? el("span", { class: "wf-clamp", text: ` stopped at ${space(moved[moved.length - 1].to)}, the end of the track` })
+              ? el("span", { class: "wf-clamp", text: " " + t("wf.clamped", { space: space(moved[moved.length - 1].to) }) })
               : null,
           )
         : null;
@@ -481,11 +479,11 @@ export function createRenderer(root, ctx) {
             "span",
             { class: "wf-who" },
             el("span", { class: "wf-name", text: nameOf(i) }),
-            isYou(i) ? el("span", { class: "wf-you", text: "you" }) : null,
+            isYou(i) ? el("span", { class: "wf-you", text: t("wf.youTag") }) : null,
             el("span", { class: `wf-status ${status.cls}`, text: status.text }),
           ),
-          el("span", { class: "wf-at", title: "space on the track", text: `on ${space(positions[i])}` }),
-          el("span", { class: "wf-pts", title: "points so far", text: points(totals[i]) }),
+          el("span", { class: "wf-at", title: t("wf.atHint"), text: t("wf.at", { space: space(positions[i]) }) }),
+          el("span", { class: "wf-pts", title: t("wf.ptsHint"), text: points(totals[i]) }),
           cards,
           moveLine,
         ),
@@ -518,15 +516,15 @@ export function createRenderer(root, ctx) {
             "li",
             { class: scored ? "wf-finish--scorer" : "" },
             chip(i),
-            el("span", { text: `${nameOf(i)} on ${space(p)}` }),
-            scored ? el("strong", { text: `scores ${signed(r.points[i])}` }) : null,
+            el("span", { text: t("wf.result.on", { name: nameOf(i), space: space(p) }) }),
+            scored ? el("strong", { text: t("wf.result.scores", { points: signed(r.points[i]) }) }) : null,
           ),
         );
       }
       const headline =
         r.space === null
-          ? `Stage ${r.stage}: every figure ended on one space, so nobody scores.`
-          : `Stage ${r.stage}: the second-farthest space is ${space(r.space)}, so ${listWords(r.scorers.map(nameOf))} score${r.scorers.length === 1 ? "s" : ""} ${signed(r.space)}.`;
+          ? t("wf.result.nobody", { stage: r.stage })
+          : tn("wf.result.head", r.scorers.length, { stage: r.stage, space: space(r.space), names: listWords(r.scorers.map(nameOf)), points: signed(r.space) });
       parts.push(el("p", { class: "wf-result-head", text: headline }), line);
     }
     if (outcome && Array.isArray(outcome.winners) && Array.isArray(outcome.scores)) {
@@ -535,13 +533,13 @@ export function createRenderer(root, ctx) {
       const totals = order.map(([s, i]) => `${nm(i)} ${space(s)}`).join(", ");
       const won = outcome.winners.map(nm);
       const best = outcome.winners.length ? Number(outcome.scores[outcome.winners[0]]) : null;
-      const why = order.length && best === order[0][0] ? "every total is equal, so everyone shares the win" : "the second-highest total wins";
+      const why = order.length && best === order[0][0] ? t("wf.final.allEqual") : t("wf.final.rule");
       parts.unshift(
         el(
           "p",
           { class: "wf-final", "data-testid": "winners" },
-          el("strong", { text: `Game over: ${listWords(won)} win${won.length === 1 ? "s" : ""} with ${space(best)} point${Math.abs(best) === 1 ? "" : "s"}` }),
-          ` \u2014 ${why}. Totals: ${totals}.`,
+          el("strong", { text: tn("wf.final.head", won.length, { names: listWords(won), points: points(best) }) }),
+          ` \u2014 ${t("wf.final.totals", { why, totals })}`,
         ),
       );
     }
@@ -554,8 +552,8 @@ export function createRenderer(root, ctx) {
     const rowsH = view.stage_history || [];
     const n = stages();
     const head = el("tr", {}, el("th", { scope: "col", text: "" }));
-    for (let s = 1; s <= n; s++) head.append(el("th", { scope: "col", text: `S${s}` }));
-    head.append(el("th", { scope: "col", text: "Total" }));
+    for (let s = 1; s <= n; s++) head.append(el("th", { scope: "col", text: t("wf.history.stage", { n: s }) }));
+    head.append(el("th", { scope: "col", text: t("wf.history.total") }));
     const body = [];
     for (let i = 0; i < figureCount(); i++) {
       const tr = el("tr", { class: isYou(i) ? "wf-row--you" : "" }, el("th", { scope: "row" }, chip(i), ` ${nameOf(i)}`));
@@ -568,7 +566,7 @@ export function createRenderer(root, ctx) {
     }
     const open = history.open;
     history.replaceChildren(
-      el("summary", { text: `Points by stage (${view.stage_history.length} of ${n} scored)` }),
+      el("summary", { text: t("wf.history.title", { done: view.stage_history.length, n }) }),
       el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)),
     );
     history.open = open;
@@ -577,18 +575,14 @@ export function createRenderer(root, ctx) {
   function drawRules() {
     if (rules.childElementCount) return;
     const [lo, hi] = track();
-    const leo = hasLeo()
-      ? " Leo is an imaginary third player: he flips his top card onto himself in rounds 1\u20134, you may put cards in front of him, he scores and can win."
-      : "";
-    const how = tactical()
-      ? `Each round everyone plays one card face down. After the reveal, the highest white number goes first: its owner moves any one figure by the card's value, then the next highest, and so on.`
-      : `Each round everyone secretly puts one card face down in front of any figure (their own included). On \u201cNOW!\u201d all cards are turned over and each figure moves by the sum of its cards. In round ${handSize()} your last card goes in front of your own figure.`;
+    const leo = hasLeo() ? " " + t("wf.how.leo", { last: handSize() - 1 }) : "";
+    const how = tactical() ? t("wf.how.tactical") : t("wf.how.base", { round: handSize(), now: t("wf.now") });
     rules.append(
-      el("summary", { text: "How to play" }),
+      el("summary", { text: t("wf.how.title") }),
       el(
         "p",
         {},
-        `${how} Figures stop at ${space(lo)} and ${space(hi)}. After ${handSize()} rounds the figures on the second-farthest space score that space's number (negative too). After ${stages()} stage${stages() === 1 ? "" : "s"} the second-highest total wins.${leo}`,
+        `${how} ${t("wf.how.track", { lo: space(lo), hi: space(hi), rounds: handSize() })} ${tn("wf.how.stages", stages())}${leo}`,
       ),
     );
   }
@@ -624,9 +618,8 @@ export function createRenderer(root, ctx) {
   function waitingWords() {
     // The table's own names for the seats; the header's words when it names nobody.
     const names = acting().map(nameOf);
-    if (names.length) return `Waiting for ${listWords(names)}.`;
-    const h = header();
-    return typeof h.waiting === "string" && h.waiting ? h.waiting.charAt(0).toUpperCase() + h.waiting.slice(1) + "." : "";
+    if (names.length) return t("wf.waitingFor", { names: listWords(names) });
+    return "";
   }
 
   /** Your own commit: {value, target|null, card|null} or null. */
@@ -691,21 +684,21 @@ export function createRenderer(root, ctx) {
   }
 
   function handRow(cards, playable, onPick, isPicked, placed) {
-    const row = el("div", { class: "wf-hand", role: "group", "aria-label": "Your hand" });
+    const row = el("div", { class: "wf-hand", role: "group", "aria-label": t("wf.hand") });
     for (const c of cards) {
       const can = playable(c);
-      const label = `${signed(c.value)}${c.card !== null && tactical() ? `, white number ${c.card}` : ""}`;
+      const label = c.card !== null && tactical() ? t("wf.card.white", { value: signed(c.value), card: c.card }) : signed(c.value);
       const attrs = {
         "data-testid": "card",
         "data-value": c.value,
         "data-card": c.card ?? null,
         "data-k": c.k,
         class: `${isPicked(c) ? "wf-card--picked" : ""}${placed(c) ? " wf-card--placed" : ""}`,
-        title: placed(c) ? `${label}: placed face down` : label,
+        title: placed(c) ? t("wf.card.placed", { card: label }) : label,
       };
       if (can) {
         row.append(
-          cardFace(c.value, { ...attrs, button: true, type: "button", "aria-pressed": isPicked(c) ? "true" : "false", "aria-label": `Play ${label}`, onclick: () => onPick(c) }, c.card),
+          cardFace(c.value, { ...attrs, button: true, type: "button", "aria-pressed": isPicked(c) ? "true" : "false", "aria-label": t("wf.card.play", { card: label }), onclick: () => onPick(c) }, c.card),
         );
       } else {
         row.append(cardFace(c.value, { ...attrs, button: true, type: "button", disabled: true, "aria-label": label }, c.card));
@@ -724,12 +717,12 @@ export function createRenderer(root, ctx) {
         "data-figure": i,
         "data-action": JSON.stringify(action),
         onclick: () => send(action),
-        "aria-label": `${nameOf(i)}${isYou(i) ? " (you)" : ""}, on ${space(view.positions[i])}${note ? `, ${note}` : ""}`,
+        "aria-label": `${isYou(i) ? t("wf.you", { name: nameOf(i) }) : nameOf(i)}, ${t("wf.at", { space: space(view.positions[i]) })}${note ? `, ${note}` : ""}`,
       },
       chip(i),
       el("span", { class: "wf-target-name", text: nameOf(i) }),
-      isYou(i) ? el("span", { class: "wf-you", text: "you" }) : null,
-      el("span", { class: "wf-target-at", text: note || `on ${space(view.positions[i])}` }),
+      isYou(i) ? el("span", { class: "wf-you", text: t("wf.youTag") }) : null,
+      el("span", { class: "wf-target-at", text: note || t("wf.at", { space: space(view.positions[i]) }) }),
     );
   }
 
@@ -770,37 +763,37 @@ export function createRenderer(root, ctx) {
       (c) => c.k === placedK,
     );
     if (over()) {
-      title.textContent = "The game is over.";
+      title.textContent = t("wf.over");
       return cards.length ? [title, hand] : [title];
     }
     if (busy) {
-      title.textContent = "Sending your choice\u2026";
+      title.textContent = t("wf.sending");
       out.push(hand);
       return out;
     }
     if (places.length) {
       if (picked === null) {
-        title.textContent = "Choose a card to play in secret";
-        out.push(hand, el("p", { class: "wf-hint", text: "Then choose the figure it goes in front of. Nobody sees your choice until everyone has chosen." }));
+        title.textContent = t("wf.base.choose");
+        out.push(hand, el("p", { class: "wf-hint", text: t("wf.base.chooseHint") }));
       } else {
-        title.textContent = `Put your ${signed(picked)} in front of which figure?`;
-        const targets = el("div", { class: "wf-targets", role: "group", "aria-label": "Figures" });
+        title.textContent = t("wf.base.which", { value: signed(picked) });
+        const targets = el("div", { class: "wf-targets", role: "group", "aria-label": t("wf.figures") });
         for (const a of byValue.get(picked)) targets.append(targetButton(a.target, a, null));
         out.push(
           hand,
           targets,
-          el("p", { class: "wf-hint", text: "Another card? Pick it above. The figures move only when every card is revealed." }),
+          el("p", { class: "wf-hint", text: t("wf.base.another") }),
         );
       }
       return out;
     }
     if (mine && view.phase === "commit") {
-      const where = mine.target === null || mine.target === undefined ? "" : ` in front of ${isYou(mine.target) ? "your own figure" : nameOf(mine.target)}`;
-      title.textContent = `Your ${signed(mine.value)} lies face down${where}.`;
+      const where = mine.target === null || mine.target === undefined ? "" : " " + t("wf.base.inFront", { name: isYou(mine.target) ? t("wf.base.ownFigure") : nameOf(mine.target) });
+      title.textContent = t("wf.base.lies", { value: signed(mine.value), where });
       out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
       return out;
     }
-    title.textContent = "Your hand";
+    title.textContent = t("wf.hand");
     out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
     return out;
   }
@@ -815,7 +808,7 @@ export function createRenderer(root, ctx) {
     for (const c of cards) {
       const moved = disp.moves.find((m) => m.by === c.by && (m.card === undefined || m.card === c.card));
       const now = queue.length && queue[0] === c.card && view.phase === "move";
-      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? (isYou(c.by) ? "your turn" : "now") : queue.includes(c.card) ? "to come" : "";
+      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? (isYou(c.by) ? t("wf.order.yourTurn") : t("wf.order.now")) : queue.includes(c.card) ? t("wf.order.toCome") : "";
       list.append(
         el(
           "li",
@@ -827,7 +820,7 @@ export function createRenderer(root, ctx) {
         ),
       );
     }
-    return el("div", { class: "wf-orderbox" }, el("p", { class: "wf-order-title", id: "wf-order-title", text: "Order this round: highest white number first" }), list);
+    return el("div", { class: "wf-orderbox" }, el("p", { class: "wf-order-title", id: "wf-order-title", text: t("wf.order.title") }), list);
   }
 
   function tacticalChoice(acts, busy) {
@@ -854,18 +847,18 @@ export function createRenderer(root, ctx) {
       (c) => Boolean(mine) && view.phase === "commit" && c.card === mine.card,
     );
     if (over()) {
-      title.textContent = "The game is over.";
+      title.textContent = t("wf.over");
       return cards.length ? [title, hand] : [title];
     }
     if (busy) {
-      title.textContent = "Sending your choice\u2026";
+      title.textContent = t("wf.sending");
       out.push(hand);
       return out;
     }
     if (commits.length) {
       if (picked === null) {
-        title.textContent = "Choose a card to play face down";
-        out.push(hand, el("p", { class: "wf-hint", text: "After the reveal, the highest white number (the small number) moves a figure first." }));
+        title.textContent = t("wf.tac.choose");
+        out.push(hand, el("p", { class: "wf-hint", text: t("wf.tac.chooseHint") }));
       } else {
         const value = view.card_values[picked - 1];
         const action = commits.find((a) => a.card === picked);
@@ -880,12 +873,12 @@ export function createRenderer(root, ctx) {
               "data-testid": "action",
               "data-action": JSON.stringify(action),
               onclick: () => send(action),
-              text: `Play ${signed(value)} (white ${picked}) face down`,
+              text: t("wf.tac.play", { value: signed(value), card: picked }),
             }),
           ),
-          el("p", { class: "wf-hint", text: `After the reveal, every card with a white number above ${picked} moves a figure before yours.` }),
+          el("p", { class: "wf-hint", text: t("wf.tac.playHint", { card: picked }) }),
         );
-        title.textContent = "Play this card?";
+        title.textContent = t("wf.tac.confirm");
       }
       return out;
     }
@@ -893,8 +886,8 @@ export function createRenderer(root, ctx) {
     if (moves.length) {
       const card = mine && mine.card !== null ? mine : null;
       const value = card ? card.value : null;
-      title.textContent = value !== null ? `Your ${signed(value)} moves one figure: which one?` : "Choose the figure your card moves";
-      const targets = el("div", { class: "wf-targets", role: "group", "aria-label": "Figures" });
+      title.textContent = value !== null ? t("wf.tac.which", { value: signed(value) }) : t("wf.tac.whichAny");
+      const targets = el("div", { class: "wf-targets", role: "group", "aria-label": t("wf.figures") });
       const [lo, hi] = track();
       for (const a of moves) {
         const from = view.positions[a.target];
@@ -906,17 +899,17 @@ export function createRenderer(root, ctx) {
       return out;
     }
     if (view.phase === "move") {
-      title.textContent = "Cards are moving figures, highest white number first";
+      title.textContent = t("wf.tac.moving");
       if (order) out.push(order);
       out.push(el("p", { class: "wf-hint", text: waitingWords() }), hand);
       return out;
     }
     if (mine && view.phase === "commit") {
-      title.textContent = `Your ${signed(mine.value)} (white ${mine.card}) lies face down.`;
+      title.textContent = t("wf.tac.lies", { value: signed(mine.value), card: mine.card });
       out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
       return out;
     }
-    title.textContent = "Your hand";
+    title.textContent = t("wf.hand");
     out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
     return out;
   }
@@ -933,22 +926,22 @@ export function createRenderer(root, ctx) {
     const rd = Math.min(view.round + 1, handSize());
     where.replaceChildren(
       ...[
-        el("span", { class: "wf-pill", text: over() ? `Game over after ${n} stage${n === 1 ? "" : "s"}` : `Stage ${st} of ${n}` }),
-        over() ? null : el("span", { class: "wf-pill", text: `Round ${rd} of ${handSize()}` }),
-        tactical() ? el("span", { class: "wf-pill wf-pill--variant", text: "Tactical variant" }) : null,
-        hasLeo() ? el("span", { class: "wf-pill wf-pill--leo", text: "with Leo" }) : null,
+        el("span", { class: "wf-pill", text: over() ? tn("wf.pill.over", n) : t("wf.pill.stage", { stage: st, n }) }),
+        over() ? null : el("span", { class: "wf-pill", text: t("wf.pill.round", { round: rd, n: handSize() }) }),
+        tactical() ? el("span", { class: "wf-pill wf-pill--variant", text: t("wf.pill.tactical") }) : null,
+        hasLeo() ? el("span", { class: "wf-pill wf-pill--leo", text: t("wf.pill.leo") }) : null,
       ].filter(Boolean),
     );
     let text;
     const seat = mySeat();
     const acts = legal();
-    if (over()) text = "The game is over: the second-highest total wins.";
-    else if (seat === null) text = `You are watching. ${waitingWords()}`;
-    else if (sending()) text = "Sending\u2026";
-    else if (acts.some((a) => a.type === "place")) text = picked === null ? "Your turn: choose a card." : "Your turn: now choose a figure.";
-    else if (acts.some((a) => a.type === "commit")) text = "Your turn: choose a card.";
-    else if (acts.some((a) => a.type === "move")) text = "Your turn: move a figure with your card.";
-    else text = waitingWords() || "Waiting\u2026";
+    if (over()) text = t("wf.prompt.over");
+    else if (seat === null) text = `${t("wf.prompt.watching")} ${waitingWords()}`;
+    else if (sending()) text = t("wf.prompt.sending");
+    else if (acts.some((a) => a.type === "place")) text = picked === null ? t("wf.prompt.chooseCard") : t("wf.prompt.chooseFigure");
+    else if (acts.some((a) => a.type === "commit")) text = t("wf.prompt.chooseCard");
+    else if (acts.some((a) => a.type === "move")) text = t("wf.prompt.move");
+    else text = waitingWords() || t("wf.prompt.waiting");
     prompt.textContent = text;
     prompt.classList.toggle("wf-prompt--you", acts.length > 0 && !sending());
   }
@@ -992,13 +985,14 @@ export function createRenderer(root, ctx) {
   }
 
   async function showCountdown() {
-    const t = timing();
+    const tm = timing();
     countdown.hidden = false;
-    const words = t.count ? ["3", "2", "1", "NOW!"] : ["NOW!"];
+    const now = t("wf.now");
+    const words = tm.count ? ["3", "2", "1", now] : [now];
     for (const w of words) {
       // A fresh element for each word restarts its pop.
-      countdown.replaceChildren(el("span", { class: `wf-count wf-pop${w === "NOW!" ? " wf-count--now" : ""}`, text: w }));
-      await sleep(t.count || t.land);
+      countdown.replaceChildren(el("span", { class: `wf-count wf-pop${w === now ? " wf-count--now" : ""}`, text: w }));
+      await sleep(tm.count || tm.land);
     }
     countdown.hidden = true;
   }
@@ -1011,13 +1005,13 @@ export function createRenderer(root, ctx) {
   }
 
   async function playEvents(events) {
-    const t = timing();
+    const tm = timing();
     for (let k = 0; k < events.length; k++) {
       const ev = events[k];
       if (destroyed) return;
       switch (ev.kind) {
         case "last_round_automatic":
-          await showNote(`Round ${ev.round}: last cards go in front of their owners`);
+          await showNote(t("wf.note.lastRound", { round: ev.round }));
           break;
         case "cards_revealed": {
           disp.scoring = null;
@@ -1029,7 +1023,7 @@ export function createRenderer(root, ctx) {
           disp.fresh = !hurry;
           drawTable();
           drawChoice(true);
-          await sleep(t.land);
+          await sleep(tm.land);
           break;
         }
         case "figure_moved": {
@@ -1044,7 +1038,7 @@ export function createRenderer(root, ctx) {
           drawBoard();
           drawTable();
           drawChoice(true);
-          await sleep(t.move);
+          await sleep(tm.move);
           break;
         }
         case "stage_scored":
@@ -1055,7 +1049,7 @@ export function createRenderer(root, ctx) {
           drawBoard();
           drawTable();
           drawResult();
-          await sleep(t.score);
+          await sleep(tm.score);
           break;
         case "stage_started":
           if (k > 0 || disp.reveal) {
