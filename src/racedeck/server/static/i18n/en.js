@@ -624,7 +624,6 @@ export default {
   "sbr.status.turn.other": "{name}'s turn",
   "sbr.status.asked": "you are asked",
 
-  "lang.switch": "Language",
 
   // The table page's fairness box: face-down cards committed during the game, checked at the end.
   "fair.faceDown.committed": "Face-down cards committed: {count}",
