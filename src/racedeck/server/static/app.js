@@ -666,7 +666,7 @@ function tableScreen(info, saved) {
   // checked against it here, in the browser.
   function drawFairness() {
     const f = table.fair;
-    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}:${lang()}` : table.fork ? `fork:${lang()}` : null;
+    const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}:${lang()}` : table.fork ? lang() : null;
     if (key === fairShown) return;
     fairShown = key;
     if (!f && table.fork) {
