@@ -16,6 +16,7 @@ from typing import Any
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.clocks import ClockOptions, TableClock
 from racedeck.server.live import LiveTable, Step
 from racedeck.store.tables import SeatRow
 
@@ -113,6 +114,12 @@ class Room:
     """A window's last answer, checked and held until the window's time is up (SB-9)."""
     timer: asyncio.TimerHandle | None = None
     """The pending call that takes held-back forced answers once a window's time is up."""
+    clock: TableClock = field(default_factory=lambda: TableClock(ClockOptions.untimed(), []))
+    """The seats' clocks and who a bot plays for (:mod:`racedeck.server.clocks`)."""
+
+    def __post_init__(self) -> None:
+        if len(self.clock.seats) != len(self.seats):
+            self.clock = TableClock.fresh(self.clock.options, len(self.seats))
 
     @property
     def has_people(self) -> bool:
