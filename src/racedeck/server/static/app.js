@@ -234,7 +234,7 @@ function newTableForm(form, list) {
   const clockGrace = el("input", { id: "clock-grace", "data-testid": "clock-grace", type: "number",
     min: 0, max: 3600, step: 1, value: 60, class: "budget" });
   const clockBot = el("select", { id: "clock-bot", "data-testid": "clock-bot" });
-  const clockBox = el("details", { class: "options clock-options" },
+  const clockBox = el("details", { class: "clock-box" },
     el("summary", { text: t("clock.form.title") }),
     el("div", { class: "field" }, el("label", { for: "clock-profile", text: t("clock.form.profile") }), clockProfile),
     el("div", { class: "field" }, el("label", { for: "clock-grace", text: t("clock.form.grace") }), clockGrace,
