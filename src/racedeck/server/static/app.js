@@ -616,7 +616,10 @@ function tableScreen(info, saved) {
       if (!s) continue;
       let state = "idle";
       let text = "";
-      if (s.bot) {
+      const seatRow = table.seats[i];
+      if (seatRow && seatRow.kind === "bot") {
+        state = "idle"; // a bot seat has no clock
+      } else if (s.bot) {
         state = "bot";
         text = t("clock.bot");
       } else if (clock.move !== null) {
@@ -628,7 +631,7 @@ function tableScreen(info, saved) {
             : t("clock.bankOnly", { bank: fmt(bank) });
           node.classList.toggle("low", (moveLeft >= 0 ? moveLeft : 0) + Math.max(0, bank) < 10);
         } else {
-          text = t("clock.bankOnly", { bank: fmt(s.bank) });
+          text = clock.bank > 0 ? t("clock.bankOnly", { bank: fmt(s.bank) }) : "";
           node.classList.remove("low");
         }
       }
