@@ -16,6 +16,7 @@ from racedeck.cli.console import console, fail
 from racedeck.cli.records import load_record
 from racedeck.core.errors import InvalidRecord
 from racedeck.core.fairness import FAIR_KEY, verify
+from racedeck.core.record import CLOCK_KEY
 
 __all__ = ["verify_cmd"]
 
@@ -49,5 +50,11 @@ def verify_cmd(
         f"  the actions replay to the stated result: scores {fair['result'].get('scores')}, "
         f"winners (seats from 1) {[w + 1 for w in fair['result'].get('winners', [])]}",
     ]
+    played = record.meta.get(CLOCK_KEY, {}).get("bot_played", [])
+    if played:
+        lines.append(
+            f"  a stand-in bot played for seats {[s + 1 for s in played]} "
+            "(timeouts and takeovers are in meta.clock)"
+        )
     for line in lines:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
