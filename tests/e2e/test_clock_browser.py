@@ -68,7 +68,7 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
             if name == "desktop":
                 # Her clock runs down from the per-move time…
                 expect(mine).to_have_attribute("data-state", "running")
-                expect(mine).to_have_text(re.compile(r"^0:0[0-4] \+ 0:00$"))
+                expect(mine).to_have_text(re.compile(r"^0:0[0-4]$"))
                 snap(page, shots / "clock-running.png")
             # …runs out: the stand-in bot plays for her, and the page says so.
             notice = page.get_by_test_id("clock-notice")
@@ -112,5 +112,43 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
         table_id = page.url.rsplit("/", 1)[1]
         info = httpx.get(f"{live_server}/api/tables/{table_id}", trust_env=False).json()
         assert (info["clock"]["profile"], info["clock"]["bot"]) == ("blitz", "random")
+    finally:
+        context.close()
+
+
+def test_the_results_mark_a_game_a_bot_stood_in(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
+    """Ann never plays: her time runs out at once and the stand-in bot plays the game to its
+    end; the standings and the finished games say a bot stood in for her."""
+    shots = shots_dir(tmp_path)
+    res = httpx.post(
+        live_server + "/api/tables",
+        json={
+            "game": "why-first",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+            "clock": {"move": 1, "bank": 0, "grace": 0, "bot": "random"},
+            "name": "Ann",
+        },
+        trust_env=False,
+    )
+    assert res.status_code == 201, res.text
+    created = res.json()
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        seats = {created["table_id"]: {"seat": 0, "token": created["token"]}}
+        page.evaluate(f"localStorage.setItem('racedeck.seats', {json.dumps(json.dumps(seats))})")
+        page.goto(f"{live_server}/t/{created['table_id']}")
+        standings = page.get_by_test_id("standings")
+        expect(standings).to_be_visible(timeout=60_000)
+        expect(standings.get_by_test_id("bot-played")).to_have_count(1)
+        expect(standings.get_by_test_id("bot-played")).to_have_text("bot stood in")
+        # The game is over: nothing to come back to.
+        expect(page.get_by_test_id("im-back")).to_have_count(0)
+        finished = page.get_by_test_id("finished-game")
+        expect(finished.get_by_test_id("bot-played")).to_have_text("A bot stood in for Ann")
+        snap(page, shots / "clock-standings.png")
     finally:
         context.close()

@@ -234,8 +234,12 @@ function newTableForm(form, list) {
   const clockGrace = el("input", { id: "clock-grace", "data-testid": "clock-grace", type: "number",
     min: 0, max: 3600, step: 1, value: 60, class: "budget" });
   const clockBot = el("select", { id: "clock-bot", "data-testid": "clock-bot" });
+  const clockSummary = el("summary", { text: t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) }) });
+  clockProfile.addEventListener("change", () => {
+    clockSummary.textContent = t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) });
+  });
   const clockBox = el("details", { class: "clock-box" },
-    el("summary", { text: t("clock.form.title") }),
+    clockSummary,
     el("div", { class: "field" }, el("label", { for: "clock-profile", text: t("clock.form.profile") }), clockProfile),
     el("div", { class: "field" }, el("label", { for: "clock-grace", text: t("clock.form.grace") }), clockGrace,
       el("small", { class: "muted", text: t("clock.form.graceHelp") })),
@@ -594,7 +598,9 @@ function tableScreen(info, saved) {
 
   function drawNotice() {
     const who = names();
-    const taken = clock ? clock.seats.map((s, i) => [s, i]).filter(([s]) => s.bot) : [];
+    // Once the game is over there is nothing to come back to: the standings mark it instead.
+    const over = view && view.header.terminal;
+    const taken = clock && !over ? clock.seats.map((s, i) => [s, i]).filter(([s]) => s.bot) : [];
     if (!taken.length) {
       clockNotice.hidden = true;
       clockNotice.replaceChildren();
@@ -627,8 +633,9 @@ function tableScreen(info, saved) {
           state = "running";
           const moveLeft = s.move_left - gone;
           const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
-          text = moveLeft >= 0 ? t("clock.moveAndBank", { move: fmt(moveLeft), bank: fmt(bank) })
-            : t("clock.bankOnly", { bank: fmt(bank) });
+          text = moveLeft < 0 ? t("clock.bankOnly", { bank: fmt(bank) })
+            : clock.bank > 0 ? t("clock.moveAndBank", { move: fmt(moveLeft), bank: fmt(bank) })
+              : t("clock.moveOnly", { move: fmt(moveLeft) });
           node.classList.toggle("low", (moveLeft >= 0 ? moveLeft : 0) + Math.max(0, bank) < 10);
         } else {
           text = clock.bank > 0 ? t("clock.bankOnly", { bank: fmt(s.bank) }) : "";
@@ -739,6 +746,7 @@ function tableScreen(info, saved) {
         toast("The board could not be drawn: " + e.message);
       }
       drawStandings();
+      drawNotice();
     });
   }
 

@@ -1,7 +1,7 @@
 // English: the messages of the web client (see ../i18n.js). Keys are grouped by screen.
 export default {
   "lang.switch": "Language",
-  "clock.form.title": "Clock",
+  "clock.form.summary": "Clock: {profile}",
   "clock.form.profile": "Speed",
   "clock.form.grace": "Reconnect grace (s)",
   "clock.form.graceHelp": "How long a disconnected player may be asked before a bot plays for them (0: never).",
@@ -14,6 +14,7 @@ export default {
   "clock.profile.blitz": "Blitz: 8 s a move, 45 s bank",
   "clock.moveAndBank": "{move} + {bank}",
   "clock.bankOnly": "{bank}",
+  "clock.moveOnly": "{move}",
   "clock.bot": "bot",
   "clock.title": "Time left: this move, then the bank",
   "clock.botTitle": "The {bot} bot plays this seat",
