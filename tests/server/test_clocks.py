@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from racedeck.cli.app import app
@@ -23,7 +24,7 @@ from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.server.live import LiveTable
 from racedeck.server.rooms import Room
-from server.live import Client, FrameChecker, LiveServer, serving
+from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
@@ -183,6 +184,7 @@ def test_takeovers_are_in_the_record_and_it_replays_exactly(
     assert clock["bot_played"] == [0, 1]
     timeouts = [n for n in clock["notes"] if n["kind"] == "timeout"]
     assert sorted(n["seat"] for n in timeouts) == [0, 1]
+    Draft202012Validator({"$ref": BASE + "record.schema.json"}, registry=REGISTRY).validate(record)
     parsed = GameRecord.from_json(record)
     assert [n.kind for n in parsed.clock_notes] == [n["kind"] for n in clock["notes"]]
     replayed = LiveTable.from_record(parsed)
