@@ -23,8 +23,6 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
-const tr = t; // where a table's info is named `t`
-
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
 const toastsEl = document.querySelector("[data-testid=toasts]");
@@ -170,8 +168,7 @@ function drawLobby(list, tables) {
     return el("li", { class: "lobby-row", "data-testid": "lobby-table", "data-table": t.id },
       el("div", {},
         el("strong", { text: t.title }),
-        el("span", { class: "muted", text: ` · ${t.players} players${t.summary ? " · " + t.summary : ""}` +
-          (t.clock ? " · " + tr("clock.lobby", { profile: t.clock.profile }) : "") }),
+        el("span", { class: "muted", text: ` · ${t.players} players${t.summary ? " · " + t.summary : ""}` }),
         el("div", { class: "muted small", text: `${t.status === "open" ? `${t.free} free` : "playing"} · ${who}` })),
       el("button", { type: "button", onclick: () => go(`/t/${t.id}`), text: label }));
   }));

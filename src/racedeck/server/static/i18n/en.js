@@ -2,7 +2,6 @@
 export default {
   "lang.switch": "Language",
   "clock.form.summary": "Clock: {profile}",
-  "clock.lobby": "{profile} clock",
   "clock.form.profile": "Speed",
   "clock.form.grace": "Reconnect grace (s)",
   "clock.form.graceHelp": "How long a disconnected player may be asked before a bot plays for them (0: never).",
