@@ -347,3 +347,16 @@ def test_a_window_keeps_its_minimum_over_a_shorter_clock(server: LiveServer) -> 
     )
     # SB-9: the minimum (3 s) wins over the 1 s clock.
     assert all(length >= 2.95 for length in lengths), lengths
+
+
+def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(server: LiveServer) -> None:
+    table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
+    ann.send({"type": "back", "id": "b1"})
+    ann.send({"type": "ping", "id": "p1"})
+    assert ann.until(lambda f: f["type"] in ("pong", "error"))["type"] == "pong"
+    assert server.service.rooms[table_id].clock.notes == []
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    watcher.send({"type": "back", "id": "b2"})
+    error = watcher.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("auth/invalid", "b2")
