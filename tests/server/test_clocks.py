@@ -360,3 +360,25 @@ def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(server: LiveServe
     watcher.send({"type": "back", "id": "b2"})
     error = watcher.until(lambda f: f["type"] == "error")
     assert (error["code"], error["id"]) == ("auth/invalid", "b2")
+
+
+def test_a_failed_commit_keeps_who_is_connected(server: LiveServer) -> None:
+    """A move the database refuses did not happen: the table is reloaded from the database,
+    and the people still connected are not counted as away (no bot takes their seats)."""
+    table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
+    room = server.service.rooms[table_id]
+    store = server.service.store
+    real = store.append_action
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        store.append_action = real  # type: ignore[method-assign]
+        raise RuntimeError("the disk is full")
+
+    store.append_action = refuse  # type: ignore[method-assign]
+    assert ann.view is not None
+    ann.act(ann.view["legal_actions"][0], cid="a1")
+    error = ann.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("server/error", "a1")
+    assert room.table is not None and room.table.move == 0
+    assert [s.away for s in room.clock.seats] == [None, None]
+    assert [s.since is not None for s in room.clock.seats] == [True, True]

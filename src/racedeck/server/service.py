@@ -730,6 +730,7 @@ class TableService:
                 if room.clock.timer is not None:
                     room.clock.timer.cancel()
                 room.clock = fresh.clock
+                self._mark_away(room)
                 self._clock_sync(room)
             raise ServiceError(
                 "server/error", "the move could not be stored; try again", 500
@@ -894,11 +895,12 @@ class TableService:
 
     @staticmethod
     def _mark_away(room: Room) -> None:
-        """Every person counts as away until a socket of theirs says hello."""
+        """A person counts as away until a socket of theirs says hello."""
         now = time.monotonic()
+        connected = {c.seat for c in room.connections}
         for i, row in enumerate(room.seats):
             if row.kind != "bot":
-                room.clock.seats[i].away = now
+                room.clock.seats[i].away = None if i in connected else now
 
     @staticmethod
     def _clock_sync(room: Room) -> None:
