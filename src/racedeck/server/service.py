@@ -16,6 +16,11 @@ seat stayed pending: nothing this seat may know has changed, so its answer still
 what lets players of *Why First?* commit at the same time. Seats are sent an update after a
 concealed action only when what they may know changed, so nobody learns by the timing of frames
 who answered a silent window.
+
+*Clocks.* Each seat asked has a clock and a bank (:mod:`racedeck.server.clocks`); one timer
+per table hands a seat out of time, or away past the grace period, to the table's takeover bot,
+and closes a silent window on its own clock. The clock goes out with every update and table
+frame and is committed with every action.
 """
 
 from __future__ import annotations
@@ -414,9 +419,9 @@ class TableService:
                 seats=seats,
                 server_seed=server_seed,
                 client_seeds=client_seeds,
+                clock=room.clock.to_store(),
             )
         )
-        self.store.save_clock(room.id, room.game_no, room.clock.to_store())
         self.rooms[room.id] = room
         seat: int | None = None
         token: str | None = None
@@ -480,7 +485,7 @@ class TableService:
         room.start_pending = room.table.pending
         room.seen_at = time.monotonic()
         self._clock_sync(room)
-        self.store.save_clock(room.id, room.game_no, room.clock.to_store())
+        self._save_clock(room)
         self._broadcast_table(room)
         self._broadcast(room, room.table.history[0][1], None)
         self._settle(room)

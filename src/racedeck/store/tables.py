@@ -211,7 +211,7 @@ class TableStore:
     # -- writing ----------------------------------------------------------------------------------
 
     def create(self, table: StoredTable) -> None:
-        """Store a new table with its seats."""
+        """Store a new table with its seats (and its clock, when it has one)."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(
@@ -238,6 +238,8 @@ class TableStore:
                     client_seeds=list(table.client_seeds),
                 )
             )
+            if table.clock is not None:
+                _save_clock(conn, table.id, table.game_no, table.clock)
 
     def take_seat(
         self,
