@@ -35,6 +35,8 @@ def answer_window(page: Page, rng: random.Random) -> bool:
     actions = [
         json.loads(a or "{}") for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")
     ]
+    if not actions:
+        return False  # the window closed between counting its buttons and reading them
     kinds = sorted(a["type"] for a in actions)
     # Everyone asked may pass; only a hand with a BLOCK offers one (SB-9).
     holds_block = page.locator(".sb-hand .sb-hc", has_text="BLOCK").count() > 0

@@ -99,6 +99,15 @@ class FrameChecker:
             for sealed in room.ledger.entries[room.ledger.opened :]:
                 if seat != sealed.seat:
                     assert sealed.salt not in text, "a face-down salt was sent before the reveal"
+        clock = frame.get("clock") or (frame.get("table") or {}).get("clock")
+        if clock is not None and table is not None:
+            # A clock runs only for seats everyone may know are asked (SB-9: nobody in a
+            # silent window), so no clock tells who is asked or who has answered.
+            public = set() if table.is_over else set(room.game.public_acting(table.state))
+            running = {i for i, s in enumerate(clock["seats"]) if s["running"]}
+            assert running <= public, "a clock runs for a seat not known to be asked"
+            if any(s["bot"] for s in clock["seats"]):
+                assert not (running & {i for i, s in enumerate(clock["seats"]) if s["bot"]})
         if "view" in frame and frame["view"] is not None:
             assert table is not None
             view = frame["view"]
@@ -195,8 +204,9 @@ class LiveServer:
         config: dict[str, Any] | None = None,
         name: str | None = "Ann",
         client_seed: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """POST /api/tables; seats are "human" or a bot name."""
+        """POST /api/tables; seats are "human" or a bot name; ``clock`` the table's clock."""
         body: dict[str, Any] = {
             "game": game,
             "config": config or {},
@@ -207,6 +217,8 @@ class LiveServer:
         }
         if client_seed is not None:
             body["client_seed"] = client_seed
+        if clock is not None:
+            body["clock"] = clock
         res = self.http.post("/api/tables", json=body)
         assert res.status_code == 201, res.text
         data: dict[str, Any] = res.json()

@@ -28,7 +28,7 @@ from racedeck.core.errors import InvalidRecord, RacedeckError
 from racedeck.core.events import Event, feed
 from racedeck.core.game import Game
 from racedeck.core.outcome import Outcome
-from racedeck.core.record import GameRecord
+from racedeck.core.record import CLOCK_KEY, ClockNote, GameRecord
 from racedeck.core.record import replay as replay_record
 
 __all__ = [
@@ -117,6 +117,7 @@ def build_frames(
     def scored(events: Sequence[Event]) -> Event | None:
         return next((e for e in reversed(events) if e.kind in ui.stage_end_kinds), None)
 
+    notes = _clock_notes_by_move(record, names)
     frames = [Frame(0, "", lines(start.events), start.state)]
     before = start.state
     for step in steps:
@@ -127,11 +128,45 @@ def build_frames(
             said = f"{who} {'decide' if who == 'You' else 'decides'} in secret."
         else:
             said = f"{who}: {game.describe_action(step.action, names)}"
+        # What the table's clock did before this action (a timeout, a takeover, a return).
+        told = notes.get(step.index, ())
         frames.append(
-            Frame(step.index + 1, said, lines(step.events), step.state, scored(step.events))
+            Frame(
+                step.index + 1,
+                said,
+                told + lines(step.events),
+                step.state,
+                scored(step.events),
+            )
         )
         before = step.state
+    after = notes.get(len(steps), ())
+    if after:
+        last = frames[-1]
+        frames[-1] = Frame(last.index, last.action, last.events + after, last.state, last.scored)
     return frames
+
+
+def _clock_notes_by_move(record: GameRecord, names: Sequence[str]) -> dict[int, tuple[str, ...]]:
+    """The record's clock notes in words, by the number of actions taken before them."""
+    clock = record.meta.get(CLOCK_KEY)
+    bot = clock.get("bot", "stand-in") if isinstance(clock, dict) else "stand-in"
+    out: dict[int, tuple[str, ...]] = {}
+    for note in record.clock_notes:
+        out[note.move] = (*out.get(note.move, ()), clock_words(note, names, str(bot)))
+    return out
+
+
+def clock_words(note: ClockNote, names: Sequence[str], bot: str) -> str:
+    """One clock note as a line of the replay."""
+    who = names[note.seat] if 0 <= note.seat < len(names) else f"seat {note.seat + 1}"
+    if note.kind == "timeout":
+        return f"{who} ran out of time: the {bot} bot plays for them."
+    if note.kind == "away":
+        return f"{who} left: the {bot} bot plays for them."
+    if note.kind == "back":
+        return f"{who} is back."
+    return f"The window's clock ran out for {who}: they pass."
 
 
 @dataclass(frozen=True, slots=True)

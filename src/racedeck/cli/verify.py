@@ -18,6 +18,7 @@ from racedeck.cli.records import load_record
 from racedeck.core.errors import InvalidRecord
 from racedeck.core.fairness import COMMITMENTS_KEY, FAIR_KEY, verify
 from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import CLOCK_KEY
 
 __all__ = ["verify_cmd"]
 
@@ -53,6 +54,12 @@ def verify_cmd(
         f"winners (seats from 1) {[w + 1 for w in fair['result'].get('winners', [])]}",
     ]
     lines.append(_face_down_line(fair))
+    played = record.meta.get(CLOCK_KEY, {}).get("bot_played", [])
+    if played:
+        lines.append(
+            f"  a stand-in bot played for seats {[s + 1 for s in played]} "
+            "(timeouts and takeovers are in meta.clock)"
+        )
     for line in lines:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
 

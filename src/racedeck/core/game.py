@@ -201,6 +201,15 @@ class Game(ABC, Generic[S, A, V]):
         """
         return 0.0
 
+    def timeout_action(self, state: S, seat: int) -> A | None:
+        """The action taken for ``seat`` when a silent reaction window open in ``state`` runs
+        out of time before it answers, or ``None`` (no such window: the default).
+
+        SB-9: an unanswered window closes by itself when its clock runs out; a seat still asked
+        then lets the action stand (a pass), which the others cannot tell from a chosen pass.
+        """
+        return None
+
     # -- the view header --------------------------------------------------------------------
 
     def header(self, state: S, seat: int | None) -> ViewHeader:

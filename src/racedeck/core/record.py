@@ -12,9 +12,25 @@ from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import get_spec
 
-__all__ = ["GameRecord", "RecordedAction", "ReplayStep", "replay"]
+__all__ = ["CLOCK_KEY", "ClockNote", "GameRecord", "RecordedAction", "ReplayStep", "replay"]
 
 RECORD_FORMAT = 1
+CLOCK_KEY = "clock"
+"""``meta.clock`` of a record from an online table: its clock options and the notes of every
+timeout, bot takeover and return (see ``docs/json.md``)."""
+CLOCK_NOTE_KINDS = ("timeout", "away", "back", "window")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockNote:
+    """Something a table's clock did, at move ``move`` (after that many actions): ``seat``
+    ran out of time (``timeout``) or was disconnected past the grace period (``away``) and a
+    bot took it over; its person came back (``back``); or a reaction window's clock answered
+    the next action for it (``window``, SB-9)."""
+
+    move: int
+    seat: int
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +100,7 @@ class GameRecord:
         meta = obj.get("meta", {})
         if not isinstance(meta, dict):
             raise InvalidRecord("record field 'meta' must be an object")
+        _clock_notes(meta, len(actions))
         return cls(
             game=obj["game"],
             rules_version=obj["rules_version"],
@@ -92,6 +109,11 @@ class GameRecord:
             actions=tuple(actions),
             meta=dict(meta),
         )
+
+    @property
+    def clock_notes(self) -> tuple[ClockNote, ...]:
+        """The clock's notes (``meta.clock.notes``) in order; empty for a record without."""
+        return _clock_notes(self.meta, len(self.actions))
 
     def make_game(self) -> Game[Any, Any, Any]:
         """Return the game this record was played under, refusing other rules versions.
@@ -115,6 +137,32 @@ class GameRecord:
 
 
 _NAMES = {str: "text", dict: "an object"}
+
+
+def _clock_notes(meta: JSONObject, actions: int) -> tuple[ClockNote, ...]:
+    clock = meta.get(CLOCK_KEY)
+    if clock is None:
+        return ()
+    notes = clock.get("notes", []) if isinstance(clock, dict) else None
+    if not isinstance(notes, list):
+        raise InvalidRecord("record field meta.clock must be an object with a 'notes' list")
+    out = []
+    last = 0
+    for i, n in enumerate(notes):
+        ok = (
+            isinstance(n, dict)
+            and type(n.get("move")) is int
+            and type(n.get("seat")) is int
+            and n.get("kind") in CLOCK_NOTE_KINDS
+        )
+        if not ok or not last <= n["move"] <= actions:
+            raise InvalidRecord(
+                f"record clock note {i} must be an object with 'move' (in order, at most the "
+                f"number of actions), 'seat' and 'kind' (one of {', '.join(CLOCK_NOTE_KINDS)})"
+            )
+        last = n["move"]
+        out.append(ClockNote(n["move"], n["seat"], n["kind"]))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
     AgainRequest,
+    Back,
     CreateTable,
     Hello,
     JoinRequest,
@@ -341,5 +342,7 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
                 )
         elif isinstance(msg, Ping):
             service.pong(conn, msg.id)
+        elif isinstance(msg, Back):
+            await service.back(conn, msg.id)
         else:
             service.send_error(conn, InvalidMessage("already greeted: hello comes once"), None)

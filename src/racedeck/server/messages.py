@@ -19,7 +19,9 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "Act",
     "AgainRequest",
+    "Back",
     "ClientMessage",
+    "ClockRequest",
     "CreateTable",
     "Hello",
     "JoinRequest",
@@ -78,11 +80,18 @@ class Ping(_Strict):
     id: ClientId | None = None
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(ClientMessage)
+class Back(_Strict):
+    """ "I'm back": the seat's person plays again after a bot took over (a timeout)."""
+
+    type: Literal["back"]
+    id: ClientId | None = None
 
 
-def parse_client_message(text: str) -> Hello | Act | Ping:
+ClientMessage = Annotated[Hello | Act | Ping | Back, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping | Back] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> Hello | Act | Ping | Back:
     """Parse and validate one socket message; raise :class:`InvalidMessage` (or
     :class:`MessageTooLarge`) saying what is wrong."""
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
@@ -119,13 +128,30 @@ class SeatRequest(_Strict):
     bot: Annotated[str, Field(max_length=32)] | None = None
 
 
+Seconds = Annotated[float, Field(ge=0, le=86400, allow_inf_nan=False)]
+
+
+class ClockRequest(_Strict):
+    """The table's clock: a speed profile (``unlimited``, ``slow``, ``normal``, ``fast``,
+    ``blitz``) or ``custom``, per-move time and bank in seconds (given: a custom clock), the
+    disconnect grace in seconds (0: never) and the takeover bot. Checked further by
+    :func:`racedeck.server.clocks.clock_options`."""
+
+    profile: Annotated[str, Field(max_length=16)] | None = None
+    move: Seconds | None = None
+    bank: Seconds | None = None
+    grace: Seconds | None = None
+    bot: Annotated[str, Field(max_length=32)] | None = None
+
+
 class CreateTable(_Strict):
-    """``POST /api/tables``: the game, its options, the seats; ``name`` and ``client_seed``
-    are the creator's."""
+    """``POST /api/tables``: the game, its options, the seats, the clock; ``name`` and
+    ``client_seed`` are the creator's."""
 
     game: Annotated[str, Field(max_length=64)]
     config: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=16)]
+    clock: ClockRequest | None = None
     name: Name | None = None
     client_seed: ClientSeed | None = None
 

@@ -17,6 +17,7 @@ from racedeck.core.commitments import Ledger
 from racedeck.core.errors import RacedeckError
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.clocks import ClockOptions, TableClock
 from racedeck.server.live import LiveTable, Step
 from racedeck.store.tables import SeatRow
 
@@ -119,6 +120,12 @@ class Room:
     origin: JSONObject | None = None
     """For a "what if" table, where its first game was forked from (``meta.fork`` of that
     game's record); such a table is private: the lobby does not list it."""
+    clock: TableClock = field(default_factory=lambda: TableClock(ClockOptions.untimed(), []))
+    """The seats' clocks and who a bot plays for (:mod:`racedeck.server.clocks`)."""
+
+    def __post_init__(self) -> None:
+        if len(self.clock.seats) != len(self.seats):
+            self.clock = TableClock.fresh(self.clock.options, len(self.seats))
 
     @property
     def has_people(self) -> bool:

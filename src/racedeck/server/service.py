@@ -16,6 +16,11 @@ seat stayed pending: nothing this seat may know has changed, so its answer still
 what lets players of *Why First?* commit at the same time. Seats are sent an update after a
 concealed action only when what they may know changed, so nobody learns by the timing of frames
 who answered a silent window.
+
+*Clocks.* Each seat asked has a clock and a bank (:mod:`racedeck.server.clocks`); one timer
+per table hands a seat out of time, or away past the grace period, to the table's takeover bot,
+and closes a silent window on its own clock. The clock goes out with every update and table
+frame and is committed with every action.
 """
 
 from __future__ import annotations
@@ -42,9 +47,18 @@ from racedeck.core.errors import (
 from racedeck.core.events import PUBLIC, Event
 from racedeck.core.fairness import commitment, fair_meta, game_seed, result_of
 from racedeck.core.jsontypes import JSONObject
+from racedeck.core.record import CLOCK_KEY
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
+from racedeck.server.clocks import (
+    TableClock,
+    clock_json,
+    clock_options,
+    hidden_asked,
+    running_seats,
+    window_deadline,
+)
 from racedeck.server.face_down import Published, ledger_for, publish
 from racedeck.server.live import (
     LiveTable,
@@ -135,9 +149,14 @@ class TableService:
             if room.table is not None and not room.table.is_over:
                 async with room.lock:
                     self._settle(room)
+                    self._clock_sync(room)
+                    self._clock_arm(room)
 
     async def close(self) -> None:
         """Stop the bots' work and release the database."""
+        for room in self.rooms.values():
+            if room.clock.timer is not None:
+                room.clock.timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -162,7 +181,9 @@ class TableService:
             seed=stored.seed,
             server_seed=stored.server_seed,
             client_seeds=list(stored.client_seeds) or [""] * len(stored.seats),
+            clock=TableClock.from_store(stored.clock, len(stored.seats)),
         )
+        self._mark_away(room)
         if stored.status != "open":
             table = LiveTable.from_record(stored.record(self._meta(room)))
             assert isinstance(table, LiveTable)
@@ -251,15 +272,18 @@ class TableService:
             "win_rule": _win_rule(spec.id),
             "fair": self._fair_info(room),
             "fork": room.origin if room.game_no == 1 else None,
+            "clock": clock_json(room),
         }
 
     def finished_games(self, room: Room) -> list[JSONObject]:
         """The table's finished games: number, when it ended, the outcome and the winners'
         names, and where to download the record (for ``/api/tables/{id}/games``)."""
         out: list[JSONObject] = []
+        clocks = self.store.clocks(room.id)
         for done in self.store.finished_games(room.id):
             outcome = done.outcome
             names = [str(n) for n in outcome.get("names", [])]
+            played = clocks.get(done.game_no, {}).get("bot_played", [])
             ended = done.finished or datetime.now(UTC)
             out.append(
                 {
@@ -267,6 +291,7 @@ class TableService:
                     "finished": (ended if ended.tzinfo else ended.replace(tzinfo=UTC)).isoformat(),
                     "outcome": outcome,
                     "winners": [names[i] for i in outcome.get("winners", []) if i < len(names)],
+                    "bot_played": [i for i, p in enumerate(played) if p],
                     "record_url": f"{self.public_url}/api/tables/{room.id}/games/"
                     f"{done.game_no}/record",
                 }
@@ -288,6 +313,9 @@ class TableService:
         meta: JSONObject = {"table": room.id, "game_no": game_no, "names": room.names}
         if game_no == 1 and room.origin is not None:
             meta[FORK_KEY] = room.origin
+        stored_clock = self.store.clocks(room.id).get(game_no)
+        if stored_clock is not None:
+            meta[CLOCK_KEY] = TableClock.from_store(stored_clock, len(room.seats)).record_json()
         record = self.store.finished_record(room.id, game_no, meta)
         if record is None:
             raise ServiceError(
@@ -372,6 +400,7 @@ class TableService:
                 seats.append(SeatRow(kind="bot", bot=check_bot_name(spec.id, s.bot)))
             else:
                 seats.append(SeatRow(kind="human"))
+        clock = TableClock.fresh(clock_options(req.clock, spec.id), len(seats))
         server_seed = secrets.token_hex(32)
         client_seeds = [""] * len(seats)
         room = Room(
@@ -384,7 +413,9 @@ class TableService:
             seed=game_seed(server_seed, client_seeds),
             server_seed=server_seed,
             client_seeds=client_seeds,
+            clock=clock,
         )
+        self._mark_away(room)
         self.store.create(
             StoredTable(
                 id=room.id,
@@ -396,6 +427,7 @@ class TableService:
                 seats=seats,
                 server_seed=server_seed,
                 client_seeds=client_seeds,
+                clock=room.clock.to_store(),
             )
         )
         self.rooms[room.id] = room
@@ -453,15 +485,20 @@ class TableService:
     def _start(self, room: Room) -> None:
         """Deal the current game, tell everyone, and let bots and forced moves play."""
         room.status = "playing"
+        if room.table is not None:
+            room.clock.new_game()  # play again: full banks, nobody taken over
         room.table = LiveTable(room.game, room.seed, self._meta(room))
         room.ledger = ledger_for(room.game, room.server_seed)
         room.steps = []
         room.strict_below = 0
         room.start_pending = room.table.pending
         room.seen_at = time.monotonic()
+        self._clock_sync(room)
+        self._save_clock(room)
         self._broadcast_table(room)
         self._broadcast(room, room.table.history[0][1], None)
         self._settle(room)
+        self._clock_arm(room)
 
     async def again(self, table_id: str, token: str, client_seed: str | None = None) -> int:
         """A new game at the same table with the same seats, once the current one is over;
@@ -532,6 +569,10 @@ class TableService:
                 room=room, seat=seat, rate=self.rate, burst=self.burst, tokens=self.burst
             )
             room.connections.add(conn)
+            if seat is not None:
+                # A person who reconnects is back: no bot plays their seat any more.
+                room.clock.seats[seat].away = None
+                self._give_back(room, seat, broadcast=False)
             welcome: JSONObject = {
                 "type": "welcome",
                 "seat": seat,
@@ -547,6 +588,7 @@ class TableService:
                 conn.last_seen = _without_move(view)
             self._send(conn, welcome)
             self._broadcast_table(room, skip=conn)
+            self._clock_arm(room)
             return conn
 
     async def disconnect(self, conn: Connection) -> None:
@@ -555,6 +597,10 @@ class TableService:
         async with room.lock:
             room.connections.discard(conn)
             conn.closed = True
+            seat = conn.seat
+            if seat is not None and not any(c.seat == seat for c in room.connections):
+                room.clock.seats[seat].away = time.monotonic()
+                self._clock_arm(room)
             self._broadcast_table(room)
 
     async def act(self, conn: Connection, msg: Act) -> None:
@@ -564,9 +610,22 @@ class TableService:
             try:
                 if conn.seat is None:
                     raise AuthError("spectators cannot act; join a seat to play")
+                # Acting is coming back: the person plays this seat again from this move on.
+                self._give_back(room, conn.seat)
                 self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
+
+    async def back(self, conn: Connection, client_id: str | None) -> None:
+        """ "I'm back" from a seat a bot took over: its person plays it again (a no-op when no
+        bot plays it)."""
+        room = conn.room
+        async with room.lock:
+            if conn.seat is None:
+                error = AuthError("spectators have no seat to come back to")
+                self.send_error(conn, error, client_id)
+                return
+            self._give_back(room, conn.seat)
 
     def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
         """Send ``exc`` to one socket as an ``error`` frame."""
@@ -668,6 +727,7 @@ class TableService:
         table = room.table
         assert table is not None
         room.status = "over" if table.is_over else "playing"
+        self._clock_sync(room)
         try:
             self.store.append_action(
                 room.id,
@@ -677,6 +737,7 @@ class TableService:
                 table.last_action.action,
                 room.status,
                 self._finished(room) if table.is_over else None,
+                clock=room.clock.to_store(),
             )
         except Exception as exc:
             # The database did not take it: the move did not happen. Rebuild from what is stored.
@@ -689,6 +750,11 @@ class TableService:
                     fresh.status,
                     fresh.strict_below,
                 )
+                if room.clock.timer is not None:
+                    room.clock.timer.cancel()
+                room.clock = fresh.clock
+                self._mark_away(room)
+                self._clock_sync(room)
             raise ServiceError(
                 "server/error", "the move could not be stored; try again", 500
             ) from exc
@@ -714,6 +780,7 @@ class TableService:
             if room.server_seed:
                 room.next_server_seed = secrets.token_hex(32)
             self._broadcast_table(room)
+        self._clock_arm(room)
 
     def _settle(self, room: Room) -> None:
         """Take the forced decisions, then ask the bots whose turn it is.
@@ -746,14 +813,16 @@ class TableService:
         if hold > 0:
             self._settle_later(room, hold)
         for seat in table.pending:
-            row = room.seats[seat]
-            if row.kind != "bot" or seat in room.thinking:
+            bot = self._bot_of(room, seat)
+            if bot is None or seat in room.thinking:
                 continue
             if hold > 0 and room.game.forced_action(table.state, seat) is not None:
                 continue  # answered by the driver when the window's time is up
             room.thinking.add(seat)
             task = asyncio.get_running_loop().create_task(
-                self._bot_turn(room, seat, room.game_no, table.move, table.view(seat).to_json())
+                self._bot_turn(
+                    room, seat, bot, room.game_no, table.move, table.view(seat).to_json()
+                )
             )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -801,11 +870,9 @@ class TableService:
             self._settle(room)
 
     async def _bot_turn(
-        self, room: Room, seat: int, game_no: int, move: int, view: JSONObject
+        self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
     ) -> None:
         """A bot decides off the event loop from its view, then acts through :meth:`_apply`."""
-        bot = room.seats[seat].bot
-        assert bot is not None
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
@@ -842,12 +909,141 @@ class TableService:
             room.thinking.discard(seat)
             if room.game_no != game_no or room.table is None:
                 return
+            if self._bot_of(room, seat) != bot:
+                return  # the seat's person came back while the bot was thinking
             try:
                 self._apply(room, seat, move, action)
             except RacedeckError as exc:
                 # Only a stale answer can happen here (the game moved on); ask again.
                 log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
                 self._settle(room)
+
+    # -- clocks (racedeck.server.clocks) ------------------------------------------------------
+
+    @staticmethod
+    def _bot_of(room: Room, seat: int) -> str | None:
+        """The bot that plays ``seat`` now: a bot seat's own, the takeover bot for a person a
+        bot took over, else ``None``."""
+        row = room.seats[seat]
+        if row.kind == "bot":
+            return row.bot
+        return room.clock.options.bot if room.clock.seats[seat].bot else None
+
+    @staticmethod
+    def _mark_away(room: Room) -> None:
+        """A person counts as away until a socket of theirs says hello."""
+        now = time.monotonic()
+        connected = {c.seat for c in room.connections}
+        for i, row in enumerate(room.seats):
+            if row.kind != "bot":
+                room.clock.seats[i].away = None if i in connected else now
+
+    @staticmethod
+    def _clock_sync(room: Room) -> None:
+        """Run the clocks of the seats asked now, stop the others."""
+        room.clock.sync(running_seats(room), time.monotonic())
+
+    def _save_clock(self, room: Room) -> None:
+        try:
+            self.store.save_clock(room.id, room.game_no, room.clock.to_store())
+        except Exception:
+            # The next accepted action stores the clock again; the game goes on meanwhile.
+            log.exception("table %s: the clock could not be stored", room.id)
+
+    def _give_back(self, room: Room, seat: int, broadcast: bool = True) -> None:
+        """The person of ``seat`` is back: no bot plays it from now on (noted for the record)."""
+        table = room.table
+        if table is None or table.is_over:
+            return
+        if not room.clock.give_back(seat, table.move):
+            return
+        self._clock_sync(room)
+        self._save_clock(room)
+        if broadcast:
+            self._broadcast_table(room)
+        self._clock_arm(room)
+
+    def _clock_arm(self, room: Room) -> None:
+        """Set the table's clock timer for the next thing its clocks must do (one per table)."""
+        clock = room.clock
+        if clock.timer is not None:
+            clock.timer.cancel()
+            clock.timer = None
+        table = room.table
+        if table is None or table.is_over:
+            return
+        due = [
+            t
+            for seat in range(len(room.seats))
+            for t in (clock.timeout_at(seat), clock.away_at(seat))
+            if t is not None
+        ]
+        window = window_deadline(room)
+        if window is not None:
+            due.append(window)
+        if not due:
+            return
+        loop = asyncio.get_running_loop()
+        game_no = room.game_no
+
+        def fire() -> None:
+            clock.timer = None
+            task = loop.create_task(self._clock_due(room, game_no))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        # A hair late rather than early: the deadline must have passed when it is checked.
+        clock.timer = loop.call_later(max(0.0, min(due) - time.monotonic()) + 0.005, fire)
+
+    async def _clock_due(self, room: Room, game_no: int) -> None:
+        """A clock ran out: close a silent window, or hand seats out of time (or away past
+        the grace period) to the takeover bot."""
+        async with room.lock:
+            table = room.table
+            if room.game_no != game_no or table is None or table.is_over:
+                return
+            now = time.monotonic()
+            window = window_deadline(room)
+            if window is not None and window <= now:
+                self._close_window(room)
+            clock = room.clock
+            taken = False
+            for seat in sorted(running_seats(room)):
+                timeout, away = clock.timeout_at(seat), clock.away_at(seat)
+                if timeout is not None and timeout <= now:
+                    clock.take_over(seat, "timeout", table.move, now)
+                elif away is not None and away <= now:
+                    clock.take_over(seat, "away", table.move, now)
+                else:
+                    continue
+                taken = True
+                log.info("table %s: a bot takes over seat %d", room.id, seat)
+            if taken:
+                self._save_clock(room)
+                self._broadcast_table(room)
+                self._settle(room)
+            self._clock_arm(room)
+
+    def _close_window(self, room: Room) -> None:
+        """SB-9: the open window's clock ran out: the seats still asked take the game's
+        timeout action (a pass), exactly as if they had chosen it, and the window closes."""
+        table = room.table
+        assert table is not None
+        self._settle(room)  # forced answers first: the window's minimum is over
+        opened = room.seen_at
+        for seat in hidden_asked(room):
+            if table.is_over or room.seen_at != opened or seat not in table.pending:
+                break
+            if room.deferred is not None and room.deferred[0] == seat:
+                continue  # its answer is in; the window's own timer applies it
+            action = room.game.timeout_action(table.state, seat)
+            if action is None:
+                continue
+            before = table.state
+            room.clock.notes.append({"move": table.move, "seat": seat, "kind": "window"})
+            transition = table.submit(seat, action)
+            self._accepted(room, seat, room.game.conceals(before, seat, action), transition.events)
+        self._settle(room)
 
     # -- sending ------------------------------------------------------------------------------
 
@@ -866,6 +1062,7 @@ class TableService:
         assert table is not None
         names = room.names
         views: dict[int | None, JSONObject] = {}
+        clock = clock_json(room)
         for conn in list(room.connections):
             seat = conn.seat
             if seat not in views:
@@ -888,6 +1085,7 @@ class TableService:
                 "move": table.move,
                 "view": view,
                 "events": feed,
+                "clock": clock,
             }
             if origin is not None and origin[0] is conn and origin[1] is not None:
                 frame["ack"] = origin[1]

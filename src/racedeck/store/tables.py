@@ -5,6 +5,8 @@ number, its status and move number), ``live_seats`` (who sits where: a person wi
 their token, or a bot by name), ``live_actions`` (one row per accepted action of every game at
 the table) and ``live_games`` (one row per finished game: its seed, when it ended and its
 outcome, so every finished game stays downloadable as a record after the next one is dealt).
+``live_clocks`` keeps each game's clock (options, banks, who a bot plays, the timeout, takeover
+and return notes), written with the action that changed it.
 An accepted action and the table's new move number are committed in one transaction (with the
 ``live_games`` row when the action ends the game), so after a crash the stored record replays to
 exactly the state the players last saw. ``live_fairness`` holds the current game's server and
@@ -102,6 +104,14 @@ live_games = Table(
     Column("outcome", JSON, nullable=False),
 )
 
+live_clocks = Table(
+    "live_clocks",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("clock", JSON, nullable=False),
+)
+
 live_fairness = Table(
     "live_fairness",
     metadata,
@@ -165,6 +175,8 @@ class StoredTable:
     """The current game's secret server seed (empty for a table stored before fair deals)."""
     client_seeds: list[str] = field(default_factory=list)
     """Each seat's client seed, in seat order (empty text: none given)."""
+    clock: JSONObject | None = None
+    """The current game's clock (``None``: a table stored before clocks)."""
 
     def record(self, meta: JSONObject | None = None) -> GameRecord:
         """The current game as a record (its config, seed and the actions so far) to replay."""
@@ -214,7 +226,7 @@ class TableStore:
     # -- writing ----------------------------------------------------------------------------------
 
     def create(self, table: StoredTable) -> None:
-        """Store a new table with its seats."""
+        """Store a new table with its seats (and its clock, when it has one)."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(
@@ -241,6 +253,8 @@ class TableStore:
                     client_seeds=list(table.client_seeds),
                 )
             )
+            if table.clock is not None:
+                _save_clock(conn, table.id, table.game_no, table.clock)
 
     def take_seat(
         self,
@@ -286,10 +300,11 @@ class TableStore:
         action: JSONObject,
         status: str,
         finished: FinishedGame | None = None,
+        clock: JSONObject | None = None,
     ) -> None:
         """Store accepted action number ``idx`` (0-based) of game ``game_no`` and the table's new
         move number ``idx + 1`` in one transaction, with ``finished`` when this action ended
-        the game.
+        the game and the game's ``clock`` (its banks after the action) when given.
 
         Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
         """
@@ -327,6 +342,23 @@ class TableStore:
                             table_id=table_id, game_no=finished.game_no, fair=finished.fair
                         )
                     )
+            if clock is not None:
+                _save_clock(conn, table_id, game_no, clock)
+
+    def save_clock(self, table_id: str, game_no: int, clock: JSONObject) -> None:
+        """Store game ``game_no``'s clock (a takeover, a return, a new game)."""
+        with self.engine.begin() as conn:
+            _save_clock(conn, table_id, game_no, clock)
+
+    def clocks(self, table_id: str) -> dict[int, JSONObject]:
+        """Every stored game clock of the table, by game number."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(live_clocks.c.game_no, live_clocks.c.clock).where(
+                    live_clocks.c.table_id == table_id
+                )
+            ).all()
+        return {r.game_no: dict(r.clock) for r in rows}
 
     def new_game(
         self,
@@ -444,6 +476,11 @@ class TableStore:
         fair = conn.execute(
             select(live_fairness).where(live_fairness.c.table_id == m["id"])
         ).first()
+        clock = conn.execute(
+            select(live_clocks.c.clock).where(
+                live_clocks.c.table_id == m["id"], live_clocks.c.game_no == m["game_no"]
+            )
+        ).first()
         return StoredTable(
             id=m["id"],
             game=m["game"],
@@ -458,7 +495,19 @@ class TableStore:
             created=m["created"],
             server_seed=fair.server_seed if fair is not None else "",
             client_seeds=list(fair.client_seeds) if fair is not None else [],
+            clock=dict(clock.clock) if clock is not None else None,
         )
+
+
+def _save_clock(conn: Any, table_id: str, game_no: int, clock: JSONObject) -> None:
+    """Insert or replace the clock row of one game (an update first: the common case)."""
+    done = conn.execute(
+        update(live_clocks)
+        .where(live_clocks.c.table_id == table_id, live_clocks.c.game_no == game_no)
+        .values(clock=clock)
+    )
+    if done.rowcount == 0:
+        conn.execute(live_clocks.insert().values(table_id=table_id, game_no=game_no, clock=clock))
 
 
 def _seat_values(table_id: str, seat: int, row: SeatRow) -> dict[str, Any]:

@@ -188,6 +188,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         """SB-9: an open BLOCK window stays open ``window_seconds`` at an online table."""
         return float(self.cfg.window_seconds) if state.phase == WINDOW else 0.0
 
+    def timeout_action(self, state: SetbackState, seat: int) -> SetbackAction | None:
+        """SB-9: a seat still asked when a BLOCK window's clock runs out passes."""
+        if state.phase == WINDOW and seat in state.pending:
+            return _PASS
+        return None
+
     def forced_action(self, state: SetbackState, seat: int) -> SetbackAction | None:
         """SB-9 amended: a seat asked in a BLOCK window without a BLOCK in hand can only pass;
         a driver answers that for it. Nothing anyone sees tells such a pass from a chosen one

@@ -18,7 +18,9 @@
 // "finished-games", "finished-game" (data-game-no), "download-record", "replay-link" (a finished
 // game's replay, in the list and in the standings), "fork-origin" (a what-if table's origin),
 // "replay-open-link" (the lobby's way to /replay, to open a record file), "lang-switch" (the
-// language <select> in the top bar).
+// language <select> in the top bar); clocks: "clock-profile", "clock-grace", "clock-bot" (the
+// new-table form), "clock" (data-seat, data-state: idle|running|bot; in the scoreboard),
+// "window-clock", "clock-notice", "im-back", "bot-played" (standings and finished games).
 // The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
 //
 // Every text goes through t() (static/i18n.js). The server's own words (event `text`, the
@@ -369,6 +371,23 @@ function newTableForm(form, list) {
   const name = el("input", { id: "your-name", "data-testid": "your-name", maxlength: 24,
     value: savedName(), placeholder: t("form.namePlaceholder"), autocomplete: "nickname" });
   const summary = el("p", { class: "muted small" });
+  const clockProfile = el("select", { id: "clock-profile", "data-testid": "clock-profile" },
+    ...["unlimited", "slow", "normal", "fast", "blitz"].map((p) => el("option", { value: p,
+      text: t(`clock.profile.${p}`), selected: p === "normal" })));
+  const clockGrace = el("input", { id: "clock-grace", "data-testid": "clock-grace", type: "number",
+    min: 0, max: 3600, step: 1, value: 60, class: "budget" });
+  const clockBot = el("select", { id: "clock-bot", "data-testid": "clock-bot" });
+  const clockSummary = el("summary", { text: t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) }) });
+  clockProfile.addEventListener("change", () => {
+    clockSummary.textContent = t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) });
+  });
+  const clockBox = el("details", { class: "clock-box" },
+    clockSummary,
+    el("div", { class: "field" }, el("label", { for: "clock-profile", text: t("clock.form.profile") }), clockProfile),
+    el("div", { class: "field" }, el("label", { for: "clock-grace", text: t("clock.form.grace") }), clockGrace,
+      el("small", { class: "muted", text: t("clock.form.graceHelp") })),
+    el("div", { class: "field" }, el("label", { for: "clock-bot", text: t("clock.form.bot") }), clockBot,
+      el("small", { class: "muted", text: t("clock.form.botHelp") })));
   const create = el("button", { type: "submit", class: "primary", "data-testid": "create-table",
     text: t("form.create") });
   form.replaceChildren(
@@ -377,7 +396,7 @@ function newTableForm(form, list) {
     summary,
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("form.yourName") }), name),
     el("div", { class: "field" }, el("label", { for: "players", text: t("form.players") }), players),
-    seatsBox, optsBox, create);
+    seatsBox, optsBox, clockBox, create);
 
   const spec = () => list.find((g) => g.id === gameSel.value);
   const seatRow = (i, g) => {
@@ -408,6 +427,8 @@ function newTableForm(form, list) {
       const n = g.min_players + k;
       return el("option", { value: n, text: n, selected: def && def.default === n });
     }));
+    clockBot.replaceChildren(...g.bots.map((b) => el("option", { value: b.name, text: b.name,
+      selected: b.name === "heuristic" })));
     optsBox.replaceChildren(el("summary", { text: t("form.options") }),
       ...g.options.filter((o) => o.name !== "players").map((o) => optionInput(g.id, o)));
     drawSeats();
@@ -443,7 +464,8 @@ function newTableForm(form, list) {
     if (who) localStorage.setItem(NAME_KEY, who);
     create.disabled = true;
     try {
-      const res = await api("POST", "/api/tables", { game: g.id, config, seats, name: who || null, client_seed: clientSeed() });
+      const clock = { profile: clockProfile.value, grace: Number(clockGrace.value), bot: clockBot.value };
+      const res = await api("POST", "/api/tables", { game: g.id, config, seats, clock, name: who || null, client_seed: clientSeed() });
       if (res.token) rememberSeat(res.table_id, res.seat, res.token);
       go(`/t/${res.table_id}`);
     } catch (e) {
@@ -573,10 +595,12 @@ function tableScreen(info, saved) {
   const finished = el("ol", { class: "finished", "data-testid": "finished-games" });
   const finishedPanel = el("div", { class: "panel", hidden: true }, label(el("h2"), "table.finished"), finished);
   const rules = el("span");
+  const clockNotice = el("div", { class: "clock-notice", "data-testid": "clock-notice", role: "status", hidden: true });
+  const windowClock = el("span", { class: "window-clock muted", "data-testid": "window-clock", hidden: true });
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
       el("div", {}, watching, title, meta, " · ", rules, spectators),
-      waiting, fairLine, faceDown.element, invite),
+      el("div", { class: "waiting-line" }, waiting, windowClock), clockNotice, fairLine, faceDown.element, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
@@ -599,6 +623,10 @@ function tableScreen(info, saved) {
   let specs = [];
   let events = []; // every event of the current game this page has seen, to narrate again
   games().then((s) => { specs = s; drawTable(); }).catch(() => {});
+  // The table's clock as last sent, and when it came: the countdown runs from there.
+  let clock = null;
+  let clockAt = 0;
+  const clockTimer = setInterval(() => drawClocks(), 250);
 
   const names = () => (view && view.header.seat_names) || table.seats.map((s) => localName(s.name) || t("form.seat", { n: s.seat + 1 }));
 
@@ -653,6 +681,8 @@ function tableScreen(info, saved) {
         el("span", { class: "what", text: t("table.gameTitle", { n: g.game_no }) }),
         el("span", { class: "muted", text: ` · ${when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" })}` }),
         won ? el("div", { class: "won", text: won }) : "",
+        g.bot_played && g.bot_played.length ? el("div", { class: "muted small", "data-testid": "bot-played",
+          text: t("clock.finishedBotPlayed", { names: listOf(g.bot_played.map((i) => localName(g.outcome.names[i]))) }) }) : "",
         el("div", { class: "finished-links" },
           replayLink(table.id, g.game_no, t("replay.link")), " · ",
           el("a", { href: g.record_url, download: `racedeck-${table.id}-game-${g.game_no}.json`,
@@ -709,8 +739,97 @@ function tableScreen(info, saved) {
         "data-testid": "score", "data-seat": i },
         el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("table.connected") : t("table.notConnected") }),
         el("span", { class: "name", text: i === seat ? t("table.you", { name: n }) : n }),
+        s ? el("span", { class: "clock", "data-testid": "clock", "data-seat": i }) : "",
         el("span", { class: "pts", text: scores[i] !== undefined ? String(scores[i]) : "" }));
     }));
+    drawClocks();
+  }
+
+  // -- clocks ----------------------------------------------------------------------------------
+
+  function fmt(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  // A new clock from the server: tell of takeovers and returns, then draw it.
+  function setClock(next) {
+    if (!next) return;
+    const before = clock;
+    clock = next;
+    clockAt = performance.now();
+    if (before && before.seats.length === next.seats.length) {
+      const who = names();
+      next.seats.forEach((s, i) => {
+        const was = before.seats[i];
+        if (s.bot && !was.bot) {
+          const text = t(s.reason === "away" ? "clock.away" : "clock.timeout", { name: who[i], bot: next.bot });
+          narrate([{ text }], false);
+          toast(text, "info");
+        } else if (!s.bot && was.bot) {
+          const text = t("clock.back", { name: who[i] });
+          narrate([{ text }], false);
+          toast(text, "info");
+        }
+      });
+    }
+    drawNotice();
+    drawClocks();
+  }
+
+  function drawNotice() {
+    const who = names();
+    // Once the game is over there is nothing to come back to: the standings mark it instead.
+    const over = view && view.header.terminal;
+    const taken = clock && !over ? clock.seats.map((s, i) => [s, i]).filter(([s]) => s.bot) : [];
+    if (!taken.length) {
+      clockNotice.hidden = true;
+      clockNotice.replaceChildren();
+      return;
+    }
+    clockNotice.hidden = false;
+    clockNotice.replaceChildren(...taken.map(([s, i]) => el("div", { class: "notice-row" },
+      el("span", { text: t(s.reason === "away" ? "clock.away" : "clock.timeout", { name: who[i], bot: clock.bot }) }),
+      i === seat ? el("button", { type: "button", class: "primary", "data-testid": "im-back", text: t("clock.imBack"),
+        onclick: () => send({ type: "back", id: String(nextId++) }) }) : "")));
+  }
+
+  function drawClocks() {
+    if (!clock) return;
+    const gone = (performance.now() - clockAt) / 1000;
+    for (const node of scoreboard.querySelectorAll("[data-testid=clock]")) {
+      const i = Number(node.dataset.seat);
+      const s = clock.seats[i];
+      if (!s) continue;
+      let state = "idle";
+      let text = "";
+      const seatRow = table.seats[i];
+      if (seatRow && seatRow.kind === "bot") {
+        state = "idle"; // a bot seat has no clock
+      } else if (s.bot) {
+        state = "bot";
+        text = t("clock.bot");
+      } else if (clock.move !== null) {
+        if (s.running) {
+          state = "running";
+          const moveLeft = s.move_left - gone;
+          const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
+          text = moveLeft < 0 ? t("clock.bankOnly", { bank: fmt(bank) })
+            : clock.bank > 0 ? t("clock.moveAndBank", { move: fmt(moveLeft), bank: fmt(bank) })
+              : t("clock.moveOnly", { move: fmt(moveLeft) });
+          node.classList.toggle("low", (moveLeft >= 0 ? moveLeft : 0) + Math.max(0, bank) < 10);
+        } else {
+          text = clock.bank > 0 ? t("clock.bankOnly", { bank: fmt(s.bank) }) : "";
+          node.classList.remove("low");
+        }
+      }
+      node.dataset.state = state;
+      node.textContent = text;
+      node.title = s.bot ? t("clock.botTitle", { bot: clock.bot }) : t("clock.title");
+    }
+    const done = view && view.header.terminal;
+    windowClock.hidden = clock.window === null || Boolean(done);
+    if (clock.window !== null) windowClock.textContent = t("clock.window", { time: fmt(clock.window - gone) });
   }
 
   // The narration: each event in this language from its fields (the game's words module), the
@@ -761,7 +880,10 @@ function tableScreen(info, saved) {
       winRule ? el("p", { class: "muted", "data-testid": "win-rule", text: t("table.why", { rule: winRule }) }) : "",
       el("ol", { class: "ranks" }, ...order.map((i) => el("li", { class: o.winners.includes(i) ? "winner" : "" },
         el("span", { class: "rank", text: `${o.ranks[i]}.` }),
-        el("span", { class: "name", text: who[i] }),
+        el("span", { class: "name", text: who[i] },
+          clock && clock.seats[i] && clock.seats[i].bot_played
+            ? el("span", { class: "badge bot-played", "data-testid": "bot-played", text: t("clock.botPlayed"),
+              title: t("clock.botPlayedTitle", { bot: clock.bot }) }) : ""),
         el("span", { class: "pts", text: String(o.scores[i]) })))),
       mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: t("table.again"),
         onclick: async (ev) => {
@@ -829,6 +951,7 @@ function tableScreen(info, saved) {
         toast(t("table.drawFailed"), "error", e.message);
       }
       drawStandings();
+      drawNotice();
     });
   }
 
@@ -865,6 +988,7 @@ function tableScreen(info, saved) {
       case "welcome": {
         table = frame.table;
         drawTable();
+        setClock(table.clock);
         const fresh = gameNo !== frame.game_no;
         gameNo = frame.game_no;
         if (frame.view) show(frame.view, frame.events, true);
@@ -882,12 +1006,14 @@ function tableScreen(info, saved) {
         show(frame.view, frame.events, fresh);
         faceDown.update(frame);
         tell(frame.events, fresh);
+        setClock(frame.clock);
         break;
       }
       case "table":
         table = frame.table;
         drawTable();
         if (view) drawScores();
+        setClock(table.clock);
         break;
       case "error":
         if (frame.code === "auth/invalid" && mine && !greeted) {
@@ -948,6 +1074,7 @@ function tableScreen(info, saved) {
   connect();
   leave = () => {
     closed = true;
+    clearInterval(clockTimer);
     clearTimeout(retryTimer);
     clearInterval(pingTimer);
     if (ws) ws.close();

@@ -1,0 +1,384 @@
+"""Table clocks and leavers: per-move time then the bank, seats asked at once run at once, a
+bot plays a seat out of time or away past the grace period until its person is back, BLOCK
+windows close on their own clock and keep their minimum (SB-9), and all of it is in the record.
+
+Clocks here are tiny (a second or two) so that timeouts come quickly; every wait is for a
+frame, with room to spare on a loaded machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from typer.testing import CliRunner
+
+from racedeck.cli.app import app
+from racedeck.core.errors import InvalidRecord
+from racedeck.core.fairness import verify
+from racedeck.core.record import GameRecord
+from racedeck.server.live import LiveTable
+from racedeck.server.rooms import Room
+from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
+
+SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
+
+
+def _seat(frame: dict[str, Any], seat: int) -> dict[str, Any]:
+    clock = frame.get("clock") or frame["table"]["clock"]
+    return dict(clock["seats"][seat])
+
+
+def _clock_says(seat: int, **want: Any) -> Any:
+    def pred(frame: dict[str, Any]) -> bool:
+        if frame["type"] not in ("update", "table", "welcome"):
+            return False
+        got = _seat(frame, seat)
+        return all(got[k] == v for k, v in want.items())
+
+    return pred
+
+
+def _two(
+    server: LiveServer, game: str, clock: dict[str, Any], config: dict[str, Any] | None = None
+) -> tuple[str, list[Client], list[str]]:
+    created = server.create(game, ["human", "human"], {"players": 2, **(config or {})}, clock=clock)
+    table_id = created["table_id"]
+    joined = server.join(table_id)
+    clients = []
+    for token in (created["token"], joined["token"]):
+        c = server.socket(table_id)
+        c.hello(token)
+        clients.append(c)
+    return table_id, clients, [created["token"], joined["token"]]
+
+
+def _record(server: LiveServer, table_id: str, timeout: float = 120) -> dict[str, Any]:
+    room = server.service.rooms[table_id]
+    deadline = time.monotonic() + timeout
+    while room.table is None or not room.table.is_over:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+    res = server.http.get(f"/api/tables/{table_id}/record")
+    assert res.status_code == 200, res.text
+    record: dict[str, Any] = res.json()
+    return record
+
+
+# -- options ---------------------------------------------------------------------------------------
+
+
+def test_a_table_names_its_clock_and_bad_clocks_are_refused(server: LiveServer) -> None:
+    default = server.create("why-first", ["human", "random"])["table"]["clock"]
+    assert (default["profile"], default["move"], default["bank"]) == ("normal", 45, 300)
+    assert default["bot"] == "heuristic" and default["grace"] == 60
+    blitz = server.create("why-first", ["human", "random"], clock={"profile": "blitz"})
+    assert blitz["table"]["clock"]["move"] == 8
+    custom = server.create("why-first", ["human", "random"], clock={"move": 30, "bank": 0})
+    assert custom["table"]["clock"]["profile"] == "custom"
+    free = server.create("why-first", ["human", "random"], clock={"profile": "unlimited"})
+    assert free["table"]["clock"]["move"] is None
+    for bad in (
+        {"profile": "bullet"},
+        {"move": 0.5},
+        {"bank": 9000},
+        {"grace": 0.5},
+        {"bot": "oracle"},
+        {"profile": "custom"},
+    ):
+        res = server.http.post(
+            "/api/tables",
+            json={"game": "why-first", "seats": SEATS, "clock": bad},
+        )
+        assert res.status_code == 400, (bad, res.text)
+        assert res.json()["error"]["code"] in ("clock/invalid", "message/invalid"), res.text
+    res = server.http.post(
+        "/api/tables",
+        json={"game": "why-first", "seats": SEATS, "clock": {"profile": "bullet"}},
+    )
+    assert res.json()["error"]["code"] == "clock/invalid"
+
+
+# -- running, banks, takeover, return -----------------------------------------------------------
+
+
+def test_the_bank_pays_for_time_beyond_the_move(server: LiveServer) -> None:
+    table_id, (ann, bob), _tokens = _two(server, "setback", {"move": 1, "bank": 6, "grace": 0})
+    room = server.service.rooms[table_id]
+    assert room.table is not None
+    first = room.table.pending[0]
+    mover = (ann, bob)[first]
+    assert mover.view is not None
+    time.sleep(2.5)  # a person thinking: 1 s of move time, then about 1.5 s of bank
+    mover.act(mover.view["legal_actions"][0])
+    frame = mover.until(lambda f: f["type"] == "update" and not _seat(f, first)["running"])
+    bank = _seat(frame, first)["bank"]
+    assert 0 < bank <= 6 - 1.4, bank
+    assert not _seat(frame, first)["bot"]
+
+
+def test_seats_asked_at_once_run_at_once(server: LiveServer) -> None:
+    """Why First?: both seats place at once, both clocks run; a seat's clock stops when it has
+    placed, which the view already says (``committed``)."""
+    _table_id, (ann, bob), _tokens = _two(server, "why-first", {"move": 30, "bank": 30, "grace": 0})
+    welcome = ann.frames[0]
+    assert _seat(welcome, 0)["running"] and _seat(welcome, 1)["running"]
+    assert ann.view is not None
+    ann.act(ann.view["legal_actions"][0])
+    frame = bob.until(lambda f: f["type"] == "update" and not _seat(f, 0)["running"])
+    assert _seat(frame, 1)["running"]
+    assert 0 in frame["view"]["committed"]
+
+
+def test_a_seat_out_of_time_is_played_by_the_bot_until_its_person_is_back(
+    server: LiveServer,
+) -> None:
+    table_id, (ann, bob), _tokens = _two(server, "why-first", {**TINY, "bot": "heuristic"})
+    # Bob places at once; Ann lets her time run out: the bot places for her.
+    assert bob.view is not None
+    bob.act(bob.view["legal_actions"][0])
+    taken = bob.until(_clock_says(0, bot=True), timeout=30)
+    assert _seat(taken, 0)["reason"] == "timeout" and _seat(taken, 0)["bank"] == 0
+    ann.until(_clock_says(0, bot=True), timeout=30)
+    # The bot plays on for her: the round resolves without her.
+    bob.until(lambda f: f["type"] == "update" and f["move"] >= 2, timeout=30)
+    ann.send({"type": "back"})
+    back = ann.until(_clock_says(0, bot=False), timeout=30)
+    assert _seat(back, 0)["bot_played"] and _seat(back, 0)["reason"] is None
+    kinds = [n["kind"] for n in server.service.rooms[table_id].clock.notes]
+    assert kinds[:1] == ["timeout"] and "back" in kinds
+
+
+def test_a_disconnect_past_the_grace_hands_the_seat_over_and_reconnecting_returns_it(
+    server: LiveServer,
+) -> None:
+    table_id, (ann, bob), (ann_token, _bob) = _two(
+        server, "why-first", {"move": 60, "bank": 0, "grace": 1}
+    )
+    room = server.service.rooms[table_id]
+    ann.close()
+    taken = bob.until(_clock_says(0, bot=True), timeout=30)
+    assert _seat(taken, 0)["reason"] == "away"
+    assert room.clock.notes[0]["kind"] == "away"
+    assert not _seat(taken, 1)["bot"], "Bob is connected: his seat stays his"
+    again = server.socket(table_id)
+    welcome = again.hello(ann_token)
+    assert not _seat(welcome, 0)["bot"] and _seat(welcome, 0)["bot_played"]
+    assert [n["kind"] for n in room.clock.notes][-1] == "back"
+
+
+def test_takeovers_are_in_the_record_and_it_replays_exactly(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    """Both people let their time run out: the bots play the game to its end. The record marks
+    the takeovers in ``meta.clock`` at the moves they happened and replays to the same game."""
+    table_id, _clients, _tokens = _two(server, "why-first", TINY)
+    record = _record(server, table_id)
+    clock = record["meta"]["clock"]
+    assert clock["bot_played"] == [0, 1]
+    timeouts = [n for n in clock["notes"] if n["kind"] == "timeout"]
+    assert sorted(n["seat"] for n in timeouts) == [0, 1]
+    Draft202012Validator({"$ref": BASE + "record.schema.json"}, registry=REGISTRY).validate(record)
+    parsed = GameRecord.from_json(record)
+    assert [n.kind for n in parsed.clock_notes] == [n["kind"] for n in clock["notes"]]
+    replayed = LiveTable.from_record(parsed)
+    room = server.service.rooms[table_id]
+    assert room.table is not None
+    assert replayed.state.to_json() == room.table.state.to_json()
+    games = server.http.get(f"/api/tables/{table_id}/games").json()["games"]
+    assert games[0]["bot_played"] == [0, 1]
+    finished = server.http.get(games[0]["record_url"]).json()
+    assert finished["meta"]["clock"]["notes"] == clock["notes"]
+    assert verify(parsed) == []
+    # `racedeck replay` tells of each takeover right before the first move the bot made.
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    shown = CliRunner().invoke(app, ["replay", str(path), "--print", "--spectator"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("ran out of time: the random bot plays for them") == 2
+    checked = CliRunner().invoke(app, ["verify", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert "stand-in bot played for seats [1, 2]" in checked.output
+
+
+def test_a_malformed_clock_note_makes_the_record_invalid() -> None:
+    base = {"game": "why-first", "rules_version": "1", "config": {}, "seed": 1, "actions": []}
+    for notes in ([{"move": 1, "seat": 0, "kind": "timeout"}], [{"move": 0, "kind": "nap"}]):
+        with pytest.raises(InvalidRecord, match="clock note 0"):
+            GameRecord.from_json({**base, "meta": {"clock": {"notes": notes}}})
+    old = GameRecord.from_json({**base, "meta": {}})
+    assert old.clock_notes == ()
+
+
+def test_a_restart_keeps_the_banks_and_who_a_bot_plays(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite"
+    with serving(db, FrameChecker()) as first:
+        table_id, (ann, bob), _tokens = _two(first, "setback", {"move": 1, "bank": 6, "grace": 0})
+        room = first.service.rooms[table_id]
+        assert room.table is not None
+        mover = (ann, bob)[room.table.pending[0]]
+        seat = room.table.pending[0]
+        assert mover.view is not None
+        time.sleep(2.5)
+        mover.act(mover.view["legal_actions"][0])
+        frame = mover.until(lambda f: f["type"] == "update" and not _seat(f, seat)["running"])
+        bank = _seat(frame, seat)["bank"]
+        ann.close()
+        bob.close()
+    with serving(db, FrameChecker()) as second:
+        info = second.http.get(f"/api/tables/{table_id}").json()
+        assert info["clock"]["seats"][seat]["bank"] == pytest.approx(bank, abs=0.01)
+        assert info["clock"]["move"] == 1
+
+
+def test_a_restart_keeps_a_takeover(tmp_path: Path) -> None:
+    """The bots wait long here, so the game is still on when the server stops: the seat a bot
+    took over is still the bot's after the restart, and the bot plays it."""
+    db = tmp_path / "tables.sqlite"
+    with serving(db, FrameChecker(), bot_delay=600) as first:
+        table_id, (ann, bob), _tokens = _two(first, "why-first", TINY)
+        ann.until(lambda f: _clock_says(0, bot=True)(f) and _clock_says(1, bot=True)(f), 30)
+        notes = list(first.service.rooms[table_id].clock.notes)
+        ann.close()
+        bob.close()
+    with serving(db, FrameChecker()) as second:
+        room = second.service.rooms[table_id]
+        assert room.clock.notes == notes
+        assert [s.bot for s in room.clock.seats] == [True, True]
+        deadline = time.monotonic() + 60
+        while room.table is None or room.table.move == 0:
+            assert time.monotonic() < deadline, "the stand-in bots did not play on"
+            time.sleep(0.05)
+
+
+def test_play_again_starts_with_full_banks_and_no_bot(server: LiveServer) -> None:
+    table_id, (ann, _bob), tokens = _two(server, "why-first", TINY)
+    _record(server, table_id)
+    res = server.http.post(f"/api/tables/{table_id}/again", json={"token": tokens[0]})
+    assert res.status_code == 200, res.text
+    frame = ann.until(lambda f: f["type"] == "update" and f["game_no"] == 2)
+    for seat in (0, 1):
+        assert not _seat(frame, seat)["bot"] and not _seat(frame, seat)["bot_played"]
+        assert _seat(frame, seat)["bank"] == 1
+
+
+# -- SB-9: the BLOCK window's own clock --------------------------------------------------------
+
+
+def _windows(
+    server: LiveServer, config: dict[str, Any], clock: dict[str, Any], count: int
+) -> tuple[list[float], list[dict[str, Any]]]:
+    """People who take their turns at once but never answer a BLOCK window: return how long
+    windows stayed open — at least ``count`` of them and one closed by its clock with a person
+    still asked — and the spectator's frames."""
+    table_id, players, _tokens = _two(server, "setback", clock, {"window_seconds": 0, **config})
+    room = server.service.rooms[table_id]
+    # Windows are timed when the spectator's frames are sent, not when they are read: the
+    # players' traffic makes reading lag by different amounts.
+    sent: list[tuple[float, dict[str, Any]]] = []
+
+    def stamp(at: Room, seat: int | None, frame: dict[str, Any]) -> None:
+        if at is room and seat is None and frame["type"] == "update":
+            sent.append((time.monotonic(), frame))
+
+    server.service.observers.append(stamp)
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+
+    def lengths() -> list[float]:
+        out, opened = [], None
+        for at, frame in list(sent):
+            kinds = [e["kind"] for e in frame["events"]]
+            if "window_closed" in kinds and opened is not None:
+                out.append(at - opened)
+                opened = None
+            if "window_opened" in kinds:
+                opened = at
+        return out
+
+    def clocked() -> int:
+        """Windows closed by their clock with a person still asked (one holding a BLOCK)."""
+        return sum(1 for n in room.clock.notes if n["kind"] == "window")
+
+    deadline = time.monotonic() + 150
+    while len(lengths()) < count or not clocked():
+        assert time.monotonic() < deadline, f"only {len(lengths())} windows closed"
+        for p in [*players, watcher]:
+            view = p.view
+            if p is not watcher and view and view["legal_actions"] and view["phase"] != "window":
+                p.act(view["legal_actions"][0])
+                p.view = dict(view, legal_actions=[])
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    p.recv(0.02)
+    server.service.observers.remove(stamp)
+    for _at, frame in sent:
+        if any(e["kind"] == "window_opened" for e in frame["events"]):
+            # Its own clock, the same for all: no seat's clock runs in a window.
+            assert frame["clock"]["window"] is not None
+            assert not any(s["running"] for s in frame["clock"]["seats"])
+    # Nobody was taken over: a window's clock is not a seat's.
+    assert not any(s.bot_played for s in room.clock.seats)
+    return lengths(), watcher.frames
+
+
+def test_an_unanswered_window_closes_on_its_own_clock(server: LiveServer) -> None:
+    lengths, frames = _windows(
+        server, {"window_seconds": 1}, {"move": 3, "bank": 60, "grace": 0}, 3
+    )
+    # A window where a person holds a BLOCK and does not answer waits its clock (the per-move
+    # time, 3 s), then those still asked pass and the game goes on; windows where every answer
+    # is forced last the minimum (1 s).
+    assert max(lengths) >= 2.9, lengths
+    assert all(length >= 0.95 for length in lengths), lengths
+    for frame in frames:
+        assert "notes" not in frame.get("clock", {}), "the record's notes are not sent"
+
+
+def test_a_window_keeps_its_minimum_over_a_shorter_clock(server: LiveServer) -> None:
+    lengths, _frames = _windows(
+        server, {"window_seconds": 3}, {"move": 1, "bank": 60, "grace": 0}, 2
+    )
+    # SB-9: the minimum (3 s) wins over the 1 s clock.
+    assert all(length >= 2.95 for length in lengths), lengths
+
+
+def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(server: LiveServer) -> None:
+    table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
+    ann.send({"type": "back", "id": "b1"})
+    ann.send({"type": "ping", "id": "p1"})
+    assert ann.until(lambda f: f["type"] in ("pong", "error"))["type"] == "pong"
+    assert server.service.rooms[table_id].clock.notes == []
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    watcher.send({"type": "back", "id": "b2"})
+    error = watcher.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("auth/invalid", "b2")
+
+
+def test_a_failed_commit_keeps_who_is_connected(server: LiveServer) -> None:
+    """A move the database refuses did not happen: the table is reloaded from the database,
+    and the people still connected are not counted as away (no bot takes their seats)."""
+    table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
+    room = server.service.rooms[table_id]
+    store = server.service.store
+    real = store.append_action
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        store.append_action = real  # type: ignore[method-assign]
+        raise RuntimeError("the disk is full")
+
+    store.append_action = refuse  # type: ignore[method-assign]
+    assert ann.view is not None
+    ann.act(ann.view["legal_actions"][0], cid="a1")
+    error = ann.until(lambda f: f["type"] == "error")
+    assert (error["code"], error["id"]) == ("server/error", "a1")
+    assert room.table is not None and room.table.move == 0
+    assert [s.away for s in room.clock.seats] == [None, None]
+    assert [s.since is not None for s in room.clock.seats] == [True, True]
