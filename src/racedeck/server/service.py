@@ -695,7 +695,7 @@ class TableService:
         transition = table.submit_json(seat, action)
         parsed = table.game.action_from_json(table.last_action.action)
         concealed = room.game.conceals(before, seat, parsed)
-        self._accepted(room, seat, concealed, transition.events, origin, before)
+        self._accepted(room, seat, concealed, transition.events, origin, before=before)
         self._settle(room)
 
     def _check_fresh(self, room: Room, seat: int, move: int) -> None:
@@ -720,7 +720,8 @@ class TableService:
         concealed: bool,
         events: Sequence[Event],
         origin: tuple[Connection, str | None] | None = None,
-        before: object = None,
+        *,
+        before: object,
     ) -> None:
         """Commit the table's last action (taken in state ``before``), remember it, and send
         it out with the face-down commitment it makes (:mod:`racedeck.server.face_down`)."""
@@ -1042,7 +1043,13 @@ class TableService:
             before = table.state
             room.clock.notes.append({"move": table.move, "seat": seat, "kind": "window"})
             transition = table.submit(seat, action)
-            self._accepted(room, seat, room.game.conceals(before, seat, action), transition.events)
+            self._accepted(
+                room,
+                seat,
+                room.game.conceals(before, seat, action),
+                transition.events,
+                before=before,
+            )
         self._settle(room)
 
     # -- sending ------------------------------------------------------------------------------
