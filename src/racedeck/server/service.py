@@ -765,7 +765,8 @@ class TableService:
         room.steps.append(Step(table.move, seat, concealed, table.pending))
         # SB-9: a window's clock starts at the last thing anyone could see. A concealed answer
         # can still make public events (the window it closes, what resolves, the next window).
-        if not concealed or any(e.audience == PUBLIC for e in events):
+        seen = not concealed or any(e.audience == PUBLIC for e in events)
+        if seen:
             room.seen_at = time.monotonic()
         published = publish(
             room.ledger,
@@ -777,6 +778,10 @@ class TableService:
             events,
         )
         self._broadcast(room, events, room.steps[-1], origin, published)
+        if seen:
+            # Counted again from when the frames went out: a busy process may lose time between
+            # the commit and the send, and a window must last its time as the seats see it.
+            room.seen_at = time.monotonic()
         if table.is_over:
             if room.server_seed:
                 room.next_server_seed = secrets.token_hex(32)
