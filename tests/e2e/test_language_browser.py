@@ -212,5 +212,25 @@ def test_replay_and_face_down_check_follow_the_switch(
                     assert not wide, f"{code} {name}: the replay is wider than the window"
                 page.set_viewport_size({"width": 1280, "height": 800})
                 page.get_by_test_id("replay-seat").select_option("0")
+
+        # A record file opened here stays open, at its step, through a switch.
+        page.goto(f"{live_server}/replay")
+        page.get_by_test_id("record-file").set_input_files(
+            files=[
+                {
+                    "name": "spiel-1.json",
+                    "mimeType": "application/json",
+                    "buffer": replay.record_text(live_server, table_id).encode(),
+                }
+            ]
+        )
+        expect(page.get_by_test_id("verify")).to_have_attribute("data-state", "pass")
+        page.get_by_test_id("replay-next").click()
+        page.get_by_test_id("replay-next").click()
+        page.wait_for_function("history.state && history.state.replay.step === 2")
+        page.get_by_test_id("lang-switch").select_option("de")
+        expect(page.get_by_test_id("replay-step")).to_contain_text("Schritt 2 von")
+        expect(page.get_by_test_id("replay")).to_contain_text("spiel-1.json")
+        assert REPLAY_ENGLISH.findall(replay_words(page)) == []
     finally:
         context.close()

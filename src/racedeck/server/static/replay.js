@@ -10,7 +10,7 @@
 // Its words are English: the steps and events are worded here by the game's words module
 // (static/words/<game-id>.js) from their fields, the seats' default names in this language.
 // The shell draws the page again when the language changes; the step and the hands shown are
-// kept in the history entry (and a record file's text with them), so it comes back where it was.
+// kept in the history entry (and which record file was open), so it comes back where it was.
 //
 // Test hooks (data-testid): "replay" (the page; data-game), "record-file" (the file input),
 // "record-drop", "replay-error", "replay-title", "fork-note", "verify" (data-state: checking|
@@ -207,8 +207,11 @@ function wordsFor(gameId) {
 
 // -- where the reader was: kept in the history entry ----------------------------------------------
 
-// The shell draws the page again when the language changes (and the browser does on reload or
-// when going back): the step, the hands shown and a record file's text come back from here.
+// The shell draws the page again when the language changes (and when going back): the step and
+// the hands shown come back from here, and the record file opened, by its number in `opened`
+// (a reload starts afresh with the form to open one).
+const opened = new Map(); // number -> {name, text}, the record files opened since the page loaded
+
 function savedPlace() {
   const state = history.state && history.state.replay;
   return state && typeof state === "object" ? state : {};
@@ -218,7 +221,7 @@ function savePlace(changes) {
   try {
     history.replaceState({ ...(history.state || {}), replay: { ...savedPlace(), ...changes } }, "");
   } catch (e) {
-    console.warn("the replay's place is not kept", e); // a record too large for the history
+    console.warn("the replay's place is not kept", e); // the browser may refuse a change
   }
 }
 
@@ -290,12 +293,14 @@ export function replayPage(root, env, source) {
       env.toast(t("replay.open.bad", { name: file.name, why: e.message }));
       return;
     }
-    savePlace({ file: { name: file.name, text }, step: 0, perspective: "all" });
+    const number = opened.size + 1;
+    opened.set(number, { name: file.name, text });
+    savePlace({ file: number, step: 0, perspective: "all" });
     await show(file.name, text);
   };
   // The file this page had open before it was drawn again (in another language, say).
-  const before = savedPlace().file;
-  if (before && typeof before.text === "string") show(before.name, before.text);
+  const before = opened.get(savedPlace().file);
+  if (before) show(before.name, before.text);
   input.addEventListener("change", () => open(input.files[0]));
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
