@@ -447,26 +447,29 @@ function viewer(page, env, src, data, words) {
       el("div", { class: "panel replay-list" }, el("h2", { text: t("replay.steps") }), stepList))));
 
   const actor = (s) => (s.seat === null ? "" : names[s.seat] ?? `#${s.seat + 1}`);
-  // An event in this language (the words module's), else the server's English words.
-  const say = (e, view) => {
-    let text = null;
+  // An event in this language (the words module's; null for one it does not know).
+  const word = (e, view) => {
     try {
-      text = words ? words.describeEvent(e, { view: localView(view), names, seats: names, config: data.config }) : null;
+      return (words && words.describeEvent(e, { view: localView(view), names, seats: names, config: data.config })) ?? null;
     } catch (err) {
       console.warn("cannot word event", e, err);
+      return null;
     }
-    return text === null || text === undefined ? e.text : text;
   };
+  // … else the server's English words.
+  const say = (e, view) => word(e, view) ?? e.text;
   // A step in words: what its actor did, as the event the step made for the actor's eyes (the
-  // card placed face down, say), else its first public one; the server's words where the words
-  // module has none. The first view serves all: what the words need of it does not change.
+  // card placed face down, say), else its first public one. A step with no such event (a pass
+  // no one has seen yet) keeps the server's words, which are English: in another language it
+  // only says who moved. The first view serves all: what the words need of it does not change.
   const firstView = data.views.items[0] && data.views.items[0][0];
   const stepWords = (s) => {
     if (s.index === 0) return t("replay.deal");
     const own = s.events.find((e) => e.audience === s.seat) || s.events.find((e) => e.audience === undefined);
-    const worded = own && words ? say(own, firstView) : null;
-    if (worded && worded !== own.text) return worded;
-    return s.text ? t("replay.by", { name: actor(s), text: s.text }) : actor(s);
+    const worded = own ? word(own, firstView) : null;
+    if (worded) return worded;
+    if (s.text && (lang() === "en" || !words)) return t("replay.by", { name: actor(s), text: s.text });
+    return t("replay.moved", { name: actor(s) });
   };
   stepList.append(...data.steps.map((s) => el("li", { "data-testid": "replay-step-item", "data-step": s.index },
     el("button", { type: "button", class: "step-link", onclick: () => go(s.index) },

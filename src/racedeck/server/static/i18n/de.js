@@ -669,6 +669,7 @@ export default {
   "replay.deal": "Das Austeilen",
   "replay.action": "{n}. {text}",
   "replay.by": "{name}: {text}",
+  "replay.moved": "{name} hat gezogen",
   "replay.no-events": "Sonst geschah nichts.",
   "replay.private": "Nur für {name}: {text}",
   "replay.win.one": "{names} gewinnt",

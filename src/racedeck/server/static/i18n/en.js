@@ -669,6 +669,7 @@ export default {
   "replay.deal": "The deal",
   "replay.action": "{n}. {text}",
   "replay.by": "{name}: {text}",
+  "replay.moved": "{name} made a move",
   "replay.no-events": "Nothing else happened.",
   "replay.private": "{name} only: {text}",
   "replay.win.one": "{names} wins",

@@ -669,6 +669,7 @@ export default {
   "replay.deal": "La donne",
   "replay.action": "{n}. {text}",
   "replay.by": "{name} : {text}",
+  "replay.moved": "{name} a joué un coup",
   "replay.no-events": "Rien d’autre ne s’est passé.",
   "replay.private": "Pour {name} seulement : {text}",
   "replay.win.one": "{names} gagne",

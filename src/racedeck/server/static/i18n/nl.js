@@ -669,6 +669,7 @@ export default {
   "replay.deal": "Het delen",
   "replay.action": "{n}. {text}",
   "replay.by": "{name}: {text}",
+  "replay.moved": "{name} deed een zet",
   "replay.no-events": "Verder gebeurde er niets.",
   "replay.private": "Alleen voor {name}: {text}",
   "replay.win.one": "{names} wint",
