@@ -10,6 +10,7 @@ import re
 import time
 from pathlib import Path
 
+import test_replay_browser as replay
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
 from helpers import DESKTOP, PHONE, create_table, shots_dir, snap
@@ -135,5 +136,101 @@ def test_games_played_in_dutch_show_no_english(
             assert english == [], f"{game}: English narration {english[:3]}"
             assert not ENGLISH.search(page.get_by_test_id("waiting").inner_text())
             snap(page, shots_dir(tmp_path) / f"lang-nl-{game}-end-phone.png")
+    finally:
+        context.close()
+
+
+# English words of the replay viewer, the record check and "what if" (and the default seat
+# names); none may show up in another language.
+REPLAY_ENGLISH = re.compile(
+    r"\b(?:Step|Steps|Show|All hands|This step|The deal|What if|You play|other seats|"
+    r"Play from here|Verified|NOT verified|record|seed|random bot|Player|in front of|"
+    r"Nothing else|wins?|game)\b"
+)
+
+
+def replay_words(page: Page) -> str:
+    """Every word the replay page shows, with the options of its menus and the controls' names."""
+    page_text = page.get_by_test_id("replay").inner_text()
+    labels = page.eval_on_selector_all(
+        "[data-testid=replay] [aria-label], [data-testid=replay] option",
+        "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + e.textContent)",
+    )
+    return page_text + "\n" + "\n".join(labels)
+
+
+def test_replay_and_face_down_check_follow_the_switch(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
+    """A finished game's face-down check and its replay, switched from English: the table page
+    words its face-down finding again, and the replay comes back at the same step and hands in
+    Dutch, French and German with no English left."""
+    table_id = replay.bots_game(live_server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/t/{table_id}")
+        verified = page.get_by_test_id("face-down-verified")
+        expect(verified).to_contain_text("face-down cards checked", timeout=30_000)
+        page.get_by_test_id("lang-switch").select_option("nl")
+        expect(verified).to_contain_text("gedekte kaarten gecontroleerd")
+
+        replay.open_finished(page, live_server, table_id)
+        expect(page.get_by_test_id("replay-step")).to_contain_text("Stap 0 van")
+        page.get_by_test_id("replay-seat").select_option("0")
+        for _ in range(3):
+            page.get_by_test_id("replay-next").click()
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "3")
+        # The step is kept in the history entry once the stepping pauses.
+        page.wait_for_function("history.state && history.state.replay.step === 3")
+
+        for code, step_word in (
+            ("fr", "Étape 3 sur"),
+            ("de", "Schritt 3 von"),
+            ("nl", "Stap 3 van"),
+        ):
+            page.get_by_test_id("lang-switch").select_option(code)
+            counter = page.get_by_test_id("replay-step")
+            expect(counter).to_contain_text(step_word)
+            expect(page.get_by_test_id("replay-seat")).to_have_value("0")
+            expect(page.get_by_test_id("verify")).to_have_attribute("data-state", "pass")
+            expect(page.get_by_test_id("replay-board")).to_have_count(1)
+            left = REPLAY_ENGLISH.findall(replay_words(page))
+            left += ENGLISH.findall(replay_words(page))
+            assert left == [], f"{code}: English left in the replay: {sorted(set(left))}"
+            if code != "nl":
+                page.get_by_test_id("replay-seat").select_option("all")
+                expect(page.get_by_test_id("replay-board")).to_have_count(3)
+                for name, size in (
+                    ("desktop", {"width": 1280, "height": 800}),
+                    ("phone", {"width": 390, "height": 844}),
+                ):
+                    page.set_viewport_size(size)
+                    replay.snap(page, shots_dir(tmp_path) / f"lang-{code}-replay-{name}.png")
+                    root = "document.documentElement"
+                    wide = page.evaluate(f"{root}.scrollWidth > {root}.clientWidth")
+                    assert not wide, f"{code} {name}: the replay is wider than the window"
+                page.set_viewport_size({"width": 1280, "height": 800})
+                page.get_by_test_id("replay-seat").select_option("0")
+
+        # A record file opened here stays open, at its step, through a switch.
+        page.goto(f"{live_server}/replay")
+        page.get_by_test_id("record-file").set_input_files(
+            files=[
+                {
+                    "name": "spiel-1.json",
+                    "mimeType": "application/json",
+                    "buffer": replay.record_text(live_server, table_id).encode(),
+                }
+            ]
+        )
+        expect(page.get_by_test_id("verify")).to_have_attribute("data-state", "pass")
+        page.get_by_test_id("replay-next").click()
+        page.get_by_test_id("replay-next").click()
+        page.wait_for_function("history.state && history.state.replay.step === 2")
+        page.get_by_test_id("lang-switch").select_option("de")
+        expect(page.get_by_test_id("replay-step")).to_contain_text("Schritt 2 von")
+        expect(page.get_by_test_id("replay")).to_contain_text("spiel-1.json")
+        assert REPLAY_ENGLISH.findall(replay_words(page)) == []
     finally:
         context.close()

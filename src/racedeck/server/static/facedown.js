@@ -4,7 +4,7 @@
 // game must be the record's, and each must open, with its salt, to the card the record holds.
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 // Canonical JSON as the server hashes it: keys sorted, no spaces, non-ASCII as \uXXXX.
 export function canonical(value) {
@@ -39,19 +39,22 @@ async function firstMismatch(record, seen, sha256Hex) {
 
 /**
  * The face-down line of a table page: `element` to place, `table(info)` for every table
- * description (welcome and table frames), `update(frame)` for every update frame.
+ * description (welcome and table frames, and the page's redraw in another language: the line
+ * is worded again from what it last found), `update(frame)` for every update frame.
  */
 export function createFaceDown(sha256Hex) {
   const line = el("div", { class: "fair muted", "data-testid": "face-down", hidden: true });
   let gameNo = null;
   let seen = new Map(); // move -> hash, as published during the game
   let checkedFor = null;
+  let verdict = null; // what the check found: {found, count}, kept to word it again
 
   function reset(no) {
     if (no === gameNo) return;
     gameNo = no;
     seen = new Map();
     checkedFor = null;
+    verdict = null;
   }
 
   function note(c) {
@@ -61,12 +64,29 @@ export function createFaceDown(sha256Hex) {
   function drawCount() {
     if (checkedFor !== null) return;
     line.hidden = seen.size === 0;
-    line.replaceChildren(t("fair.faceDown.committed", { count: seen.size }));
+    line.replaceChildren(tn("fair.faceDown.committed", seen.size));
+  }
+
+  function drawVerdict() {
+    const { found, count } = verdict;
+    if (found === undefined) {
+      line.replaceChildren(tn("fair.faceDown.cannotCheck", count));
+    } else if (found === null) {
+      line.replaceChildren(el("span", { class: "verified", "data-testid": "face-down-verified",
+        text: tn("fair.faceDown.checked", count) }));
+    } else {
+      line.replaceChildren(el("span", { class: "tampered", "data-testid": "face-down-mismatch",
+        text: t("fair.faceDown.mismatch", { move: found.move }) }));
+    }
   }
 
   async function check(table) {
     const key = `${table.id}:${table.game_no}`;
-    if (checkedFor === key) return;
+    if (checkedFor === key) {
+      if (verdict) drawVerdict(); // the same game again: only its words may have changed
+      else if (!line.hidden) line.replaceChildren(t("fair.faceDown.checking"));
+      return;
+    }
     checkedFor = key;
     let record;
     try {
@@ -83,15 +103,8 @@ export function createFaceDown(sha256Hex) {
     line.replaceChildren(t("fair.faceDown.checking"));
     const found = await firstMismatch(record, seen, sha256Hex);
     if (checkedFor !== key) return;
-    if (found === undefined) {
-      line.replaceChildren(t("fair.faceDown.cannotCheck", { count: entries.length }));
-    } else if (found === null) {
-      line.replaceChildren(el("span", { class: "verified", "data-testid": "face-down-verified",
-        text: t("fair.faceDown.checked", { count: entries.length }) }));
-    } else {
-      line.replaceChildren(el("span", { class: "tampered", "data-testid": "face-down-mismatch",
-        text: t("fair.faceDown.mismatch", { move: found.move }) }));
-    }
+    verdict = { found, count: entries.length };
+    drawVerdict();
   }
 
   return {

@@ -7,6 +7,10 @@
 //
 // The server computes the steps (docs/protocol.md, "Replays, checks and what if"): the list of
 // steps with their events at once, the views twenty steps at a time as the viewer needs them.
+// Its words are English: the steps and events are worded here by the game's words module
+// (static/words/<game-id>.js) from their fields, the seats' default names in this language.
+// The shell draws the page again when the language changes; the step and the hands shown are
+// kept in the history entry (and which record file was open), so it comes back where it was.
 //
 // Test hooks (data-testid): "replay" (the page; data-game), "record-file" (the file input),
 // "record-drop", "replay-error", "replay-title", "fork-note", "verify" (data-state: checking|
@@ -19,7 +23,7 @@
 // "whatif-seat", "whatif-bot", "whatif-budget", "fork".
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, listOf, t, tn } from "./i18n.js";
 
 const CHUNK = 20; // steps whose views one request fetches (the server's default)
 const STYLE = "/static/replay.css";
@@ -161,9 +165,64 @@ function drawCheck(box, check) {
       r.reason ? el("div", { class: "reason", "data-testid": "verify-reason", text: r.reason }) : ""))),
     check.problems.length
       ? el("details", { class: "verify-problems", "data-testid": "verify-problems" },
-        el("summary", { text: t("verify.server", { n: check.problems.length }) }),
+        el("summary", { text: tn("verify.server", check.problems.length) }),
         el("ul", {}, ...check.problems.map((p) => el("li", { text: p }))))
       : "");
+}
+
+// -- words in this language ----------------------------------------------------------------------
+
+// The server names a seat nobody named "Player 2", or "random bot" (with the seat's number when
+// several seats share it): those names are worded here, as the table page words them.
+const BOT_NAMES = {
+  random: () => t("names.bot.random"),
+  heuristic: () => t("names.bot.heuristic"),
+  search: () => t("names.bot.search"),
+};
+
+function localName(name) {
+  if (typeof name !== "string") return name;
+  let m = /^([a-z]+)(?:@\d+)? bot( \d+)?$/.exec(name);
+  if (m && BOT_NAMES[m[1]]) return BOT_NAMES[m[1]]() + (m[2] || "");
+  m = /^Player (\d+)$/.exec(name);
+  return m ? t("names.player", { n: m[1] }) : name;
+}
+
+// A view with the seats' default names in this language (the boards take them from the header).
+function localView(view) {
+  const h = view && view.header;
+  if (!h) return view;
+  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
+  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
+    score_names: (h.score_names || []).map(localName), outcome } };
+}
+
+// The game's words module (null without one: the server's English words are shown then).
+function wordsFor(gameId) {
+  return import(`/static/words/${gameId}.js`).catch((e) => {
+    console.warn("no words for", gameId, e);
+    return null;
+  });
+}
+
+// -- where the reader was: kept in the history entry ----------------------------------------------
+
+// The shell draws the page again when the language changes (and when going back): the step and
+// the hands shown come back from here, and the record file opened, by its number in `opened`
+// (a reload starts afresh with the form to open one).
+const opened = new Map(); // number -> {name, text}, the record files opened since the page loaded
+
+function savedPlace() {
+  const state = history.state && history.state.replay;
+  return state && typeof state === "object" ? state : {};
+}
+
+function savePlace(changes) {
+  try {
+    history.replaceState({ ...(history.state || {}), replay: { ...savedPlace(), ...changes } }, "");
+  } catch (e) {
+    console.warn("the replay's place is not kept", e); // the browser may refuse a change
+  }
 }
 
 // -- the page -------------------------------------------------------------------------------------
@@ -214,6 +273,16 @@ export function replayPage(root, env, source) {
     el("p", { class: "muted", text: t("replay.open.help") }),
     el("label", { class: "file-button", for: "record-file", text: t("replay.open.choose") }), input);
   page.append(drop);
+  const show = async (name, text) => {
+    if (viewer) viewer.destroy();
+    page.replaceChildren();
+    try {
+      keep(await openViewer(page, env, { text, file: name,
+        fetchReplay: (query) => postRecord(`/api/replay?${query}`, text) }));
+    } catch (e) {
+      page.replaceChildren(failure(e.message));
+    }
+  };
   const open = async (file) => {
     if (!file) return;
     let text;
@@ -224,15 +293,14 @@ export function replayPage(root, env, source) {
       env.toast(t("replay.open.bad", { name: file.name, why: e.message }));
       return;
     }
-    if (viewer) viewer.destroy();
-    page.replaceChildren();
-    try {
-      keep(await openViewer(page, env, { text, file: file.name,
-        fetchReplay: (query) => postRecord(`/api/replay?${query}`, text) }));
-    } catch (e) {
-      page.replaceChildren(failure(e.message));
-    }
+    const number = opened.size + 1;
+    opened.set(number, { name: file.name, text });
+    savePlace({ file: number, step: 0, perspective: "all" });
+    await show(file.name, text);
   };
+  // The file this page had open before it was drawn again (in another language, say).
+  const before = opened.get(savedPlace().file);
+  if (before) show(before.name, before.text);
   input.addEventListener("change", () => open(input.files[0]));
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
@@ -281,7 +349,7 @@ async function openViewer(page, env, src) {
   const head = el("div", { class: "panel replay-head" });
   page.append(head);
   // The check does not wait for the replay: a record that does not replay is still judged.
-  const names0 = Array.isArray(record.meta && record.meta.names) ? record.meta.names : [];
+  const names0 = (Array.isArray(record.meta && record.meta.names) ? record.meta.names : []).map(localName);
   const checking = checkRecord(src.text, names0)
     .then((c) => drawCheck(verifyBox, c))
     .catch((e) => drawCheck(verifyBox, { state: "fail", rows: [{ check: "replay", state: "fail", reason: e.message }], problems: [] }));
@@ -316,11 +384,11 @@ async function openViewer(page, env, src) {
     head.insertBefore(el("p", { class: "fork-note", "data-testid": "fork-note",
       text: t("replay.fork-note", { step: f.step, n: f.game_no ?? "?", table: f.table ?? "?" }) }), verifyBox);
   }
-  return viewer(page, env, src, data);
+  return viewer(page, env, src, data, await wordsFor(data.game));
 }
 
-function viewer(page, env, src, data) {
-  const names = data.names;
+function viewer(page, env, src, data, words) {
+  const names = data.names.map(localName);
   const total = data.total;
   const last = total - 1;
   const views = new Map(); // step -> [public view, seat 0's, …]
@@ -328,8 +396,11 @@ function viewer(page, env, src, data) {
   const keep = (start, items) => items.forEach((v, k) => views.set(start + k, v));
   keep(data.views.start, data.views.items);
 
-  let index = 0;
-  let perspective = "all";
+  // Where the reader was before the page was drawn again, else the deal with every hand.
+  const place = savedPlace();
+  const validSeat = (p) => p === "all" || p === "public" || (/^\d+$/.test(p) && Number(p) < names.length);
+  let index = Number.isInteger(place.step) ? Math.max(0, Math.min(total - 1, place.step)) : 0;
+  let perspective = typeof place.perspective === "string" && validSeat(place.perspective) ? place.perspective : "all";
   let renderers = []; // [{seat, renderer, box}]
   let mountedFor = null;
   let drawn = -1; // the step the boards show
@@ -351,8 +422,10 @@ function viewer(page, env, src, data) {
     el("option", { value: "all", text: t("replay.seat.all") }),
     el("option", { value: "public", text: t("replay.seat.public") }),
     ...names.map((n, i) => el("option", { value: String(i), text: t("replay.seat.one", { name: n }) })));
+  seatSel.value = perspective;
   seatSel.addEventListener("change", () => {
     perspective = seatSel.value;
+    savePlace({ perspective });
     draw(false);
   });
   const controls = el("div", { class: "panel replay-controls" },
@@ -374,8 +447,30 @@ function viewer(page, env, src, data) {
       el("div", { class: "panel replay-list" }, el("h2", { text: t("replay.steps") }), stepList))));
 
   const actor = (s) => (s.seat === null ? "" : names[s.seat] ?? `#${s.seat + 1}`);
-  const stepWords = (s) => (s.index === 0 ? t("replay.deal")
-    : s.text ? t("replay.by", { name: actor(s), text: s.text }) : actor(s));
+  // An event in this language (the words module's; null for one it does not know).
+  const word = (e, view) => {
+    try {
+      return (words && words.describeEvent(e, { view: localView(view), names, seats: names, config: data.config })) ?? null;
+    } catch (err) {
+      console.warn("cannot word event", e, err);
+      return null;
+    }
+  };
+  // … else the server's English words.
+  const say = (e, view) => word(e, view) ?? e.text;
+  // A step in words: what its actor did, as the event the step made for the actor's eyes (the
+  // card placed face down, say), else its first public one. A step with no such event (a pass
+  // no one has seen yet) keeps the server's words, which are English: in another language it
+  // only says who moved. The first view serves all: what the words need of it does not change.
+  const firstView = data.views.items[0] && data.views.items[0][0];
+  const stepWords = (s) => {
+    if (s.index === 0) return t("replay.deal");
+    const own = s.events.find((e) => e.audience === s.seat) || s.events.find((e) => e.audience === undefined);
+    const worded = own ? word(own, firstView) : null;
+    if (worded) return worded;
+    if (s.text && (lang() === "en" || !words)) return t("replay.by", { name: actor(s), text: s.text });
+    return t("replay.moved", { name: actor(s) });
+  };
   stepList.append(...data.steps.map((s) => el("li", { "data-testid": "replay-step-item", "data-step": s.index },
     el("button", { type: "button", class: "step-link", onclick: () => go(s.index) },
       el("span", { class: "n", text: String(s.index) }), el("span", { text: stepWords(s) })))));
@@ -416,6 +511,7 @@ function viewer(page, env, src, data) {
     if (i === index && mountedFor !== null) return;
     const animate = stepping && i === index + 1;
     index = i;
+    remember();
     draw(animate);
     // The next stretch of views is fetched before it is needed.
     if (i + 5 < total && !views.has(i + 5)) viewsAt(i + 5).catch(() => {});
@@ -469,7 +565,7 @@ function viewer(page, env, src, data) {
       for (const r of renderers) {
         const view = vs[r.seat === null ? 0 : r.seat + 1];
         try {
-          r.renderer.update(view, feedTo(r.seat, i, !initial), { initial });
+          r.renderer.update(localView(view), feedTo(r.seat, i, !initial), { initial });
         } catch (e) {
           console.error(e);
         }
@@ -492,7 +588,7 @@ function viewer(page, env, src, data) {
       el("p", { class: "replay-action", text: index === 0 ? t("replay.deal") : t("replay.action", { n: index, text: stepWords(s) }) }),
       shown.length
         ? el("ul", { class: "log" }, ...shown.map((e) => el("li", { class: e.audience !== undefined ? "private" : "",
-          text: e.audience !== undefined && seat === "all" ? t("replay.private", { name: names[e.audience], text: e.text }) : e.text })))
+          text: e.audience !== undefined && seat === "all" ? t("replay.private", { name: names[e.audience], text: say(e, vs[0]) }) : say(e, vs[0]) })))
         : el("p", { class: "muted", text: t("replay.no-events") }));
     for (const li of stepList.children) {
       if (Number(li.dataset.step) === index) {
@@ -515,11 +611,11 @@ function viewer(page, env, src, data) {
       return;
     }
     const o = h.outcome;
-    const who = o.names && o.names.length ? o.names : names;
+    const who = o.names && o.names.length ? o.names.map(localName) : names;
     const order = who.map((_, i) => i).sort((a, b) => o.ranks[a] - o.ranks[b]);
-    const winners = o.winners.map((i) => who[i]).join(t("replay.and"));
+    const winners = listOf(o.winners.map((i) => who[i]));
     standings.replaceChildren(
-      el("h2", { text: t(o.winners.length > 1 ? "replay.win.many" : "replay.win.one", { names: winners }) }),
+      el("h2", { text: tn("replay.win", o.winners.length, { names: winners }) }),
       el("ol", { class: "ranks" }, ...order.map((i) => el("li", { class: o.winners.includes(i) ? "winner" : "" },
         el("span", { class: "rank", text: `${o.ranks[i]}.` }),
         el("span", { class: "name", text: who[i] }),
@@ -527,9 +623,17 @@ function viewer(page, env, src, data) {
     standings.hidden = false;
   }
 
+  // The step is kept once the stepping pauses (the browser limits how often history changes).
+  let keepTimer = null;
+  function remember() {
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(() => { if (!destroyed) savePlace({ step: index }); }, 200);
+  }
+
   draw(false);
   return {
     destroy() {
+      clearTimeout(keepTimer);
       destroyed = true;
       document.removeEventListener("keydown", onKey);
       for (const r of renderers) r.renderer.destroy();
@@ -558,7 +662,7 @@ function botLabel(name) {
 // "What if…?": fork a private game against bots from the shown step.
 function whatIfPanel(env, src, data, currentStep) {
   const seat = el("select", { id: "whatif-seat", "data-testid": "whatif-seat" },
-    ...data.names.map((n, i) => el("option", { value: i, text: n })));
+    ...data.names.map((n, i) => el("option", { value: i, text: localName(n) })));
   const bot = el("select", { id: "whatif-bot", "data-testid": "whatif-bot" });
   const budget = el("input", { type: "number", min: 1, max: 2000, value: 200, class: "budget", hidden: true,
     "data-testid": "whatif-budget", "aria-label": t("whatif.budget") });

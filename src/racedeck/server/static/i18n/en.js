@@ -624,15 +624,17 @@ export default {
   "sbr.status.turn.other": "{name}'s turn",
   "sbr.status.asked": "you are asked",
 
-
-  // The table page's fairness box: face-down cards committed during the game, checked at the end.
-  "fair.faceDown.committed": "Face-down cards committed: {count}",
+  // -- face-down cards: committed during the game, checked at the end (facedown.js) -------------
+  "fair.faceDown.committed.one": "{n} face-down card committed",
+  "fair.faceDown.committed.other": "{n} face-down cards committed",
   "fair.faceDown.checking": "Checking the face-down cards against the record…",
-  "fair.faceDown.checked": "Face-down cards checked: {count}, each the card committed when it was placed",
-  "fair.faceDown.cannotCheck": "Face-down cards committed: {count} (this browser cannot check them here: it needs https)",
+  "fair.faceDown.checked.one": "{n} face-down card checked: it is the card committed when it was placed",
+  "fair.faceDown.checked.other": "{n} face-down cards checked: each is the card committed when it was placed",
+  "fair.faceDown.cannotCheck.one": "{n} face-down card committed (this browser cannot check it here: it needs https)",
+  "fair.faceDown.cannotCheck.other": "{n} face-down cards committed (this browser cannot check them here: it needs https)",
   "fair.faceDown.mismatch": "NOT verified: the face-down card of move {move} is not the one committed",
 
-  // The replay viewer (replay.js) and the links to it.
+  // -- the replay viewer (replay.js) and the links to it -----------------------------------------
   "replay.link": "Replay",
   "replay.this-game": "Replay this game",
   "replay.doc-title": "Replay {game} · racedeck",
@@ -667,13 +669,13 @@ export default {
   "replay.deal": "The deal",
   "replay.action": "{n}. {text}",
   "replay.by": "{name}: {text}",
+  "replay.moved": "{name} made a move",
   "replay.no-events": "Nothing else happened.",
   "replay.private": "{name} only: {text}",
-  "replay.and": " and ",
   "replay.win.one": "{names} wins",
-  "replay.win.many": "{names} win",
+  "replay.win.other": "{names} win",
 
-  // Checking a record (the replay viewer).
+  // -- checking a record (replay.js) -------------------------------------------------------------
   "verify.checking": "Checking the record…",
   "verify.pass": "Verified: the deal was committed before it was made, and the record replays to its result.",
   "verify.fail": "NOT verified: this record was changed, or its deal is not the committed one.",
@@ -690,9 +692,10 @@ export default {
   "verify.replay.differs": "The record states {stated}, but its actions give {result}.",
   "verify.result": "scores {scores}, won by {winners}",
   "verify.no-crypto": "This browser cannot compute SHA-256 here (it needs https); the server's check below still applies.",
-  "verify.server": "The server's check found {n} problem(s)",
+  "verify.server.one": "The server's check found {n} problem",
+  "verify.server.other": "The server's check found {n} problems",
 
-  // What if (the replay viewer).
+  // -- what if (replay.js) -----------------------------------------------------------------------
   "whatif.title": "What if…?",
   "whatif.help": "Play on from step {n} against bots: a new private game, dealt from the same seed, with the moves so far already played.",
   "whatif.over": "The game is over at this step: go back to a step before the end to play on from there.",
@@ -705,10 +708,9 @@ export default {
   "whatif.bot.heuristic": "Heuristic bot (medium)",
   "whatif.bot.search": "Search bot (strong)",
 
-  // The lobby.
+  // -- the lobby and the table page: the ways to a replay ---------------------------------------
   "lobby.replay": "Replay a game from its record file…",
 
-  // The table page.
   "table.fork": "What-if game, forked at step {step} of game {n}: not a fair deal (its seed was known before the deal).",
   "table.fork.source": "Replay the original game",
 
