@@ -26,7 +26,8 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from multiprocessing import get_context
@@ -45,6 +46,7 @@ from racedeck.core.record import GameRecord
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
+from racedeck.server.cluster import Cluster
 from racedeck.server.live import (
     LiveTable,
     Step,
@@ -113,12 +115,17 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service runs on (set by :meth:`start`)."""
+        self.cluster: Cluster | None = None
+        """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load every stored table and resume the games in progress (bots, forced moves)."""
         self.loop = asyncio.get_running_loop()
+        if self.store.shared:
+            self.cluster = Cluster(self)
+            await self.cluster.start()
         for stored in self.store.load_all():
             try:
                 room = self._restore(stored)
@@ -133,6 +140,8 @@ class TableService:
 
     async def close(self) -> None:
         """Stop the bots' work and release the database."""
+        if self.cluster is not None:
+            await self.cluster.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -209,10 +218,30 @@ class TableService:
 
     def room(self, table_id: str) -> Room:
         """The table ``table_id``; :class:`ServiceError` ``table/not-found`` (404) if none."""
-        room = self.rooms.get(table_id)
+        room = self.find(table_id)
         if room is None:
             raise ServiceError("table/not-found", f"there is no table {table_id!r}", 404)
         return room
+
+    def find(self, table_id: str) -> Room | None:
+        """The table ``table_id``, or ``None``; with other processes on the database, one they
+        created and this one has not heard of yet is loaded from it."""
+        room = self.rooms.get(table_id)
+        if room is None and self.cluster is not None:
+            room = self.cluster.find(table_id)
+        return room
+
+    def _guard(self, room: Room) -> AbstractContextManager[object]:
+        """Around every write at a table: with other processes on the database, its row lock,
+        and the table brought up to what they stored (:meth:`Cluster.guard`)."""
+        return nullcontext() if self.cluster is None else self.cluster.guard(room)
+
+    @asynccontextmanager
+    async def _writing(self, room: Room) -> AsyncIterator[None]:
+        """The table's lock, then :meth:`_guard`."""
+        async with room.lock:
+            with self._guard(room):
+                yield
 
     def info(self, room: Room) -> JSONObject:
         """Public facts about a table: no token, no seed, nothing a seat's view hides."""
@@ -405,7 +434,7 @@ class TableService:
         """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
         and its token. The game starts when the last seat is taken."""
         room = self.room(table_id)
-        async with room.lock:
+        async with self._writing(room):
             return self._take_seat(room, req.seat, req.name, req.client_seed)
 
     def _take_seat(
@@ -465,7 +494,7 @@ class TableService:
         when it committed, so the server cannot pick its seed to suit the seats' seeds.
         """
         room = self.room(table_id)
-        async with room.lock:
+        async with self._writing(room):
             seat = self._seat_of(room, token)
             if seat is None:
                 raise AuthError("this token holds no seat at this table")
@@ -506,6 +535,8 @@ class TableService:
         """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
         its welcome. Raises :class:`AuthError` for a token that holds no seat here."""
         async with room.lock:
+            if self.cluster is not None:
+                self.cluster.sync(room)
             seat = None
             if token is not None:
                 seat = self._seat_of(room, token)
@@ -549,7 +580,8 @@ class TableService:
             try:
                 if conn.seat is None:
                     raise AuthError("spectators cannot act; join a seat to play")
-                self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
+                with self._guard(room):
+                    self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
 
@@ -675,6 +707,21 @@ class TableService:
             raise ServiceError(
                 "server/error", "the move could not be stored; try again", 500
             ) from exc
+        self._shown(room, seat, concealed, events, origin)
+
+    def _shown(
+        self,
+        room: Room,
+        seat: int,
+        concealed: bool,
+        events: Sequence[Event],
+        origin: tuple[Connection, str | None] | None = None,
+    ) -> None:
+        """Remember the table's last action (stored already) and send it out: after this
+        process committed it, or another one (:meth:`Cluster.guard` catching up)."""
+        table = room.table
+        assert table is not None
+        room.status = "over" if table.is_over else "playing"
         # Moves replayed at a restart have no steps: pad, so answers to them must be exact.
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
@@ -699,6 +746,8 @@ class TableService:
         table = room.table
         if table is None:
             return
+        if self.cluster is not None and not self.cluster.automates(room):
+            return  # one process on the database plays the table's bots and forced moves
         hold = self._window_hold(room)
         while not table.is_over and hold <= 0:
             before = table.state
@@ -762,13 +811,15 @@ class TableService:
             if deferred is not None:
                 seat, action, origin = deferred
                 try:
-                    # Nothing moved meanwhile: the deferred seat was the only one asked.
-                    self._apply(room, seat, room.table.move, action, origin)
+                    with self._guard(room):
+                        # Nothing moved meanwhile: the deferred seat was the only one asked.
+                        self._apply(room, seat, room.table.move, action, origin)
                 except RacedeckError as exc:
                     if origin is not None:
                         self.send_error(origin[0], exc, origin[1])
                 return
-            self._settle(room)
+            with self._guard(room):
+                self._settle(room)
 
     async def _bot_turn(
         self, room: Room, seat: int, game_no: int, move: int, view: JSONObject
@@ -813,11 +864,13 @@ class TableService:
             if room.game_no != game_no or room.table is None:
                 return
             try:
-                self._apply(room, seat, move, action)
+                with self._guard(room):
+                    self._apply(room, seat, move, action)
             except RacedeckError as exc:
                 # Only a stale answer can happen here (the game moved on); ask again.
                 log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
-                self._settle(room)
+                with self._guard(room):
+                    self._settle(room)
 
     # -- sending ------------------------------------------------------------------------------
 

@@ -8,11 +8,17 @@ outcome, so every finished game stays downloadable as a record after the next on
 An accepted action and the table's new move number are committed in one transaction (with the
 ``live_games`` row when the action ends the game), so after a crash the stored record replays to
 exactly the state the players last saw.
+
+Several server processes may share one PostgreSQL database (:mod:`racedeck.server.cluster`):
+:meth:`TableStore.locked` holds the table's row lock while a process catches up and writes, and
+:attr:`TableStore.on_write` is called inside every write's transaction so that the other
+processes can be told (``NOTIFY``) exactly when it commits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +40,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
@@ -46,6 +52,7 @@ from racedeck.store.tournaments import _IntText, _sqlite_pragmas
 __all__ = [
     "DEFAULT_TABLES_DB",
     "FinishedGame",
+    "Progress",
     "SeatRow",
     "StoreConflict",
     "StoredTable",
@@ -121,6 +128,11 @@ _APPEND = text(
 ).bindparams(bindparam("action", type_=JSON))
 
 
+WriteHook = Callable[[Connection, JSONObject], None]
+"""Called inside a write's transaction with what it changed: ``kind`` (``table``, ``seat``,
+``move`` or ``game``), ``table``, ``game_no`` and ``move``."""
+
+
 class StoreConflict(RuntimeError):
     """The stored table is not where the caller believes it is (another writer, or a bug)."""
 
@@ -167,6 +179,15 @@ class StoredTable:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a stored table is: its current game, the move number and the status."""
+
+    game_no: int
+    move: int
+    status: str
+
+
 @dataclass(slots=True)
 class FinishedGame:
     """A finished game at a table: its number, the seed it was dealt from, its outcome (the
@@ -187,21 +208,113 @@ class TableStore:
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.url = url
-        self.engine: Engine = create_engine(url)
+        self.shared = parsed.get_backend_name() == "postgresql"
+        """True for PostgreSQL, which several server processes may share."""
+        # A restarted database server must not break the pool's idle connections for good.
+        self.engine: Engine = create_engine(url, pool_pre_ping=self.shared)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         create_schema(metadata, self.engine)
+        self.on_write: WriteHook | None = None
+        """Called inside every write's transaction (see :data:`WriteHook`)."""
+        self._bound: tuple[str, Connection] | None = None
 
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+    # -- one writer at a time --------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, table_id: str) -> Iterator[Progress | None]:
+        """Hold the table's row lock (``SELECT … FOR UPDATE``) for the block and give where the
+        table is (``None``: no such table). The writes to this table made in the block run on
+        the locked connection: each commits on its own (nobody sees a move before it is
+        stored) and takes the lock again for the next. An error rolls back what is not
+        committed. SQLite, with one writer at a time anyway, has no row locks: the block is a
+        plain transaction there."""
+        with self.engine.connect() as conn:
+            progress = self._lock(conn, table_id)
+            self._bound = (table_id, conn)
+            try:
+                yield progress
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                self._bound = None
+
+    @staticmethod
+    def _lock(conn: Connection, table_id: str) -> Progress | None:
+        row = conn.execute(
+            select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status)
+            .where(live_tables.c.id == table_id)
+            .with_for_update()
+        ).first()
+        return None if row is None else Progress(row.game_no, row.move, row.status)
+
+    @contextmanager
+    def _transaction(self, table_id: str) -> Iterator[Connection]:
+        """A transaction for one write: on the locked connection inside :meth:`locked` for
+        this table, else a connection of its own."""
+        bound = self._bound
+        if bound is None or bound[0] != table_id:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        conn = bound[1]
+        try:
+            yield conn
+        except BaseException:
+            conn.rollback()
+            self._lock(conn, table_id)
+            raise
+        conn.commit()
+        self._lock(conn, table_id)
+
+    def _announce(
+        self, conn: Connection, kind: str, table_id: str, game_no: int, move: int
+    ) -> None:
+        if self.on_write is not None:
+            self.on_write(conn, {"kind": kind, "table": table_id, "game_no": game_no, "move": move})
+
+    def progress(self, table_id: str) -> Progress | None:
+        """Where the stored table is now (``None``: no such table), without locking it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status).where(
+                    live_tables.c.id == table_id
+                )
+            ).first()
+        return None if row is None else Progress(row.game_no, row.move, row.status)
+
+    def actions_from(self, table_id: str, game_no: int, start: int) -> list[tuple[int, JSONObject]]:
+        """Game ``game_no``'s stored actions from number ``start`` (0-based) on, as ``(seat,
+        action)`` in order: what a process that saw the first ``start`` still has to apply."""
+        bound = self._bound
+        query = (
+            select(live_actions.c.seat, live_actions.c.action)
+            .where(
+                live_actions.c.table_id == table_id,
+                live_actions.c.game_no == game_no,
+                live_actions.c.idx >= start,
+            )
+            .order_by(live_actions.c.idx)
+        )
+        if bound is not None and bound[0] == table_id:
+            rows = bound[1].execute(query).all()
+        else:
+            with self.engine.connect() as conn:
+                rows = conn.execute(query).all()
+        return [(r.seat, dict(r.action)) for r in rows]
 
     # -- writing ----------------------------------------------------------------------------------
 
     def create(self, table: StoredTable) -> None:
         """Store a new table with its seats."""
         now = datetime.now(UTC)
-        with self.engine.begin() as conn:
+        with self._transaction(table.id) as conn:
             conn.execute(
                 live_tables.insert().values(
                     id=table.id,
@@ -226,6 +339,7 @@ class TableStore:
                     client_seeds=list(table.client_seeds),
                 )
             )
+            self._announce(conn, "table", table.id, table.game_no, 0)
 
     def take_seat(
         self,
@@ -239,7 +353,7 @@ class TableStore:
         """Give a free seat to a person (``row`` holds their name and token hash), and set the
         table's status (it starts when the last seat is taken), the seats' client seeds and the
         seed derived with them, in one transaction."""
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             done = conn.execute(
                 update(live_seats)
                 .where(
@@ -261,6 +375,7 @@ class TableStore:
                 .where(live_fairness.c.table_id == table_id)
                 .values(client_seeds=list(client_seeds))
             )
+            self._announce(conn, "seat", table_id, 0, 0)
 
     def append_action(
         self,
@@ -278,7 +393,7 @@ class TableStore:
 
         Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
         """
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             moved = conn.execute(
                 _ADVANCE,
                 {
@@ -306,6 +421,7 @@ class TableStore:
                         outcome=finished.outcome,
                     )
                 )
+            self._announce(conn, "move", table_id, game_no, idx + 1)
 
     def new_game(
         self,
@@ -318,7 +434,7 @@ class TableStore:
     ) -> None:
         """Start game ``game_no`` at the table with a new server seed, the seats' client seeds
         and the seed derived from them (play again, same seats)."""
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             done = conn.execute(
                 update(live_tables)
                 .where(live_tables.c.id == table_id, live_tables.c.game_no == game_no - 1)
@@ -333,6 +449,7 @@ class TableStore:
                 .where(live_fairness.c.table_id == table_id)
                 .values(server_seed=server_seed, client_seeds=list(client_seeds))
             )
+            self._announce(conn, "game", table_id, game_no, 0)
 
     # -- reading ----------------------------------------------------------------------------------
 
