@@ -45,6 +45,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import secrets
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,9 @@ SWEEP_SECONDS = 2.0
 """How often a process tries to take the automation of tables in play that nobody holds."""
 LISTEN_TIMEOUT = 30.0
 """Seconds a starting process waits for its listening connection."""
+APPLICATION_NAME = "racedeck serve"
+"""How the cluster's connections name themselves to PostgreSQL (``pg_stat_activity``), with
+the process id: the one holding a table's advisory lock is the one automating it."""
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
@@ -172,6 +176,11 @@ class Cluster:
         self.service.rooms[room.id] = room
         return room
 
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(
+            self.conninfo, autocommit=True, application_name=f"{APPLICATION_NAME} {os.getpid()}"
+        )
+
     # -- notices out ----------------------------------------------------------------------------
 
     def _announce(self, conn: Connection, note: JSONObject) -> None:
@@ -186,7 +195,7 @@ class Cluster:
         first = True
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                conn = await self._connect()
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if not first:
@@ -328,7 +337,7 @@ class Cluster:
     async def _sweep(self) -> None:
         if self._locks is None or self._locks.closed:
             self.owned.clear()
-            self._locks = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            self._locks = await self._connect()
         locks = self._locks
         rooms = self.service.rooms
         playing = {rid for rid, r in rooms.items() if r.status == "playing"}
