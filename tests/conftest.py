@@ -1,7 +1,7 @@
 """Fixtures shared by the test folders: a PostgreSQL server for the tests that need one.
 
 The server starts with the first test that asks for ``postgres_url`` and stops at the end of
-the session (see :mod:`postgres`); each such test gets a database of its own.
+the session (see :mod:`throwaway_postgres`); each such test gets a database of its own.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from postgres import ENV, fresh_database, throwaway_server
+from throwaway_postgres import ENV, fresh_database, throwaway_server
 
 
 @pytest.fixture(scope="session")

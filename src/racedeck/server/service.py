@@ -27,8 +27,8 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
