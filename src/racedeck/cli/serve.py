@@ -18,7 +18,11 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
     db: Annotated[
-        str, typer.Option(help="SQLite file or SQLAlchemy URL where tables are kept")
+        str,
+        typer.Option(
+            help="SQLite file or database URL where tables are kept; several processes "
+            "may serve the same tables from one postgresql:// database"
+        ),
     ] = DEFAULT_TABLES_DB,
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
@@ -28,7 +32,8 @@ def serve(
     """Serve the online tables and the browser client.
 
     Prints the address to open. Every accepted move is committed to --db before anyone sees
-    it, so a restarted server continues every game.
+    it, so a restarted server continues every game. On PostgreSQL, several processes serve the
+    same tables (docs/deploy.md).
     """
     if not 1 <= port <= 65535:
         raise fail(f"--port {port} is not allowed: a port is 1 to 65535")
