@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server.live import Client, FrameChecker, LiveServer, serving
+from server.test_windows import _window_frames
 
 
 @pytest.fixture
@@ -98,6 +99,7 @@ def test_a_table_made_on_one_is_played_from_both(pair: tuple[LiveServer, LiveSer
     created = first.create("why-first", ["human", "human", "heuristic"], {"stages": 2})
     tid = created["table_id"]
     joined = second.join(tid, "Bob")
+    assert tid in [t["id"] for t in second.http.get("/api/tables").json()]
     ann = greet(first, tid, created["token"])
     bob = greet(second, tid, joined["token"])
     watchers = [greet(first, tid, None), greet(second, tid, None)]
@@ -207,3 +209,23 @@ def test_a_bot_table_made_on_one_is_watched_on_the_other(
     assert rooms[0].table is not None and rooms[1].table is not None
     assert rooms[0].table.record.actions == rooms[1].table.record.actions
     assert len(stored.actions) == rooms[0].table.move
+
+
+def test_a_window_held_by_one_server_lasts_its_minimum_on_both(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """SB-9 across processes: Ann plays on the first server, Bob on the second; the forced
+    passes are held back by the one process that automates the table, and every BLOCK window
+    stays open its minimum as spectators on both servers see it."""
+    first, second = pair
+    created = first.create("setback", ["human", "human"], {"players": 2, "window_seconds": 2})
+    tid = created["table_id"]
+    joined = second.join(tid, "Bob")
+    players = [greet(first, tid, created["token"]), greet(second, tid, joined["token"])]
+    far = greet(second, tid, None)
+    # The second server's spectator is read along with the players (it has nothing to do).
+    lengths = _window_frames(greet(first, tid, None), 3, [*players, far])
+    assert all(length >= 1 for length in lengths), lengths
+    drain([far])
+    opened = sum(1 for f in far.frames for e in f.get("events", []) if e["kind"] == "window_opened")
+    assert opened >= 3
