@@ -162,12 +162,12 @@ class Cluster:
 
     def find(self, table_id: str) -> Room | None:
         """A table another process created that this one has not loaded yet (``None``: none)."""
-        stored = self.store.load(table_id)
-        if stored is None:
-            return None
         existing = self.service.rooms.get(table_id)
         if existing is not None:
             return existing
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
         try:
             room = self.service._restore(stored)
         except (InvalidRecord, InvalidConfig, KeyError) as exc:
@@ -271,6 +271,7 @@ class Cluster:
     def _adopt(self, room: Room, stored: StoredTable) -> None:
         """Take the stored seats, and the stored game when it is another one than ours."""
         service = self.service
+        changed = room.seats != stored.seats
         room.seats = list(stored.seats)
         room.client_seeds = list(stored.client_seeds) or [""] * len(stored.seats)
         if stored.game_no != room.game_no or (room.table is None and stored.status != "open"):
@@ -286,7 +287,8 @@ class Cluster:
             service._start(room)  # the deal, as a local start sends it
         else:
             room.seed = stored.seed
-            service._broadcast_table(room)
+            if changed:
+                service._broadcast_table(room)
         if room.table is not None:
             self._replay(room, stored.actions[room.table.move :])
 
