@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +68,12 @@ def over(c: Client) -> bool:
 
 
 def play(clients: list[Client], rng: random.Random, moves: int) -> int:
-    """Random legal actions by whoever may act, until ``moves`` were accepted or the end."""
+    """Random legal actions by whoever may act, until ``moves`` were accepted or the end
+    (within two minutes: a table whose bots nobody plays stops here)."""
     done = 0
+    deadline = time.monotonic() + 120
     while done < moves and not all(over(c) for c in clients):
+        assert time.monotonic() < deadline, f"the game stalled after {done} moves"
         movers = [c for c in clients if c.view is not None and c.view["legal_actions"]]
         if not movers:
             for c in clients:
