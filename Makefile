@@ -9,9 +9,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # The browser tests drive Debian's Chromium; apt-get needs root (CI runs as root).
 CHROMIUM := /usr/bin/chromium
+# The PostgreSQL tests start a throwaway server of Debian's package (unless
+# RACEDECK_TEST_POSTGRES names a server).
+PG_CTL := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
 
-.PHONY: run test lint typecheck pytest browser bench golden clean
+.PHONY: run test lint typecheck pytest browser postgres bench golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,11 +35,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
-pytest: $(STAMP) browser
+pytest: $(STAMP) browser postgres
 	$(BIN)/pytest -q
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+
+postgres:
+	@test -n "$(PG_CTL)" || test -n "$$RACEDECK_TEST_POSTGRES" || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

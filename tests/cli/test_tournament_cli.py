@@ -132,3 +132,18 @@ def test_progress_shows_count_rate_and_eta() -> None:
     with game_progress(3, console=Console(file=quiet)) as advance:
         advance(3)
     assert quiet.getvalue() == ""
+
+
+def test_a_postgresql_url_as_db(postgres_url: str) -> None:
+    """``--db postgresql://…`` stores the games on a PostgreSQL server (through psycopg 3),
+    and the same command again finds them there."""
+    args = [*BASE, "--games", "4", "--workers", "1", "--db", postgres_url, "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["db"].startswith("postgresql+psycopg://")
+    again = runner.invoke(app, args[:-1])
+    assert again.exit_code == 0, again.output
+    assert "4 of 4 games already stored" in " ".join(again.output.split())
+    with TournamentStore(postgres_url) as store:
+        (row,) = store.tournaments()
+        assert store.count_games(row.id) == 4

@@ -154,7 +154,7 @@ def _no_forbidden_keys(obj: Any) -> None:
 class LiveServer:
     """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1."""
 
-    def __init__(self, db: Path, checker: FrameChecker, **options: Any) -> None:
+    def __init__(self, db: str | Path, checker: FrameChecker, **options: Any) -> None:
         self.db = db
         self.checker = checker
         self.port = free_port()
@@ -259,7 +259,7 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def serving(db: Path, checker: FrameChecker, **options: Any) -> Iterator[LiveServer]:
+def serving(db: str | Path, checker: FrameChecker, **options: Any) -> Iterator[LiveServer]:
     """A started :class:`LiveServer` (``options`` as for it), stopped afterwards; fails the
     test if any frame it sent leaked or was malformed."""
     live = LiveServer(db, checker, **options).start()

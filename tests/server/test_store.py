@@ -1,17 +1,22 @@
 """The live-table store: one row per accepted action, committed with the table's move number;
-a write that does not fit what is stored is refused and changes nothing."""
+a write that does not fit what is stored is refused and changes nothing. Each test runs on a
+SQLite file and on PostgreSQL; the row lock and the write notices are PostgreSQL's."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
+import threading
 
+import psycopg
 import pytest
+from sqlalchemy.engine import Connection
 
-from racedeck.store.tables import SeatRow, StoreConflict, StoredTable, TableStore
+from racedeck.core.jsontypes import JSONObject
+from racedeck.store.tables import Progress, SeatRow, StoreConflict, StoredTable, TableStore
 
 
-def make_store(tmp_path: Path) -> TableStore:
-    store = TableStore(tmp_path / "sub" / "tables.sqlite")
+def make_store(database: str) -> TableStore:
+    store = TableStore(database)
     store.create(
         StoredTable(
             id="t1",
@@ -28,17 +33,20 @@ def make_store(tmp_path: Path) -> TableStore:
     return store
 
 
-def test_seats_actions_and_games_round_trip(tmp_path: Path) -> None:
-    store = make_store(tmp_path)
+def test_seats_actions_and_games_round_trip(database: str) -> None:
+    store = make_store(database)
     bob = SeatRow("human", name="Bob", token_hash="b" * 64)
     store.take_seat("t1", 1, bob, "playing", ["ann", "bob"], 2**63 - 1)
     with pytest.raises(StoreConflict):
         eve = SeatRow("human", name="Eve", token_hash="e" * 64)
         store.take_seat("t1", 1, eve, "playing", ["ann", "eve"], 7)
     store.append_action("t1", 1, 0, 0, {"type": "place", "value": 3, "target": 1}, "playing")
-    store.append_action("t1", 1, 1, 1, {"type": "place", "value": -1, "target": 0}, "over")
+    store.append_action(
+        "t1", 1, 1, 1, {"type": "place", "value": -1, "target": 0}, "over", None, "9" * 64
+    )
     loaded = store.load("t1")
     assert loaded is not None
+    assert loaded.next_server_seed == "9" * 64
     assert loaded.seed == 2**63 - 1 and loaded.status == "over"
     assert [s.name for s in loaded.seats] == ["Ann", "Bob"]
     assert loaded.server_seed == "1" * 64 and loaded.client_seeds == ["ann", "bob"]
@@ -49,14 +57,15 @@ def test_seats_actions_and_games_round_trip(tmp_path: Path) -> None:
     store.new_game("t1", 2, 5, "playing", "2" * 64, ["ann", "bob"])
     again = store.load("t1")
     assert again is not None and again.game_no == 2 and again.actions == [] and again.seed == 5
+    assert again.next_server_seed == ""  # the seed for game 3 is drawn when game 2 ends
     assert again.server_seed == "2" * 64 and again.client_seeds == ["ann", "bob"]
     assert [t.id for t in store.load_all()] == ["t1"]
     assert store.load("nope") is None
     store.close()
 
 
-def test_an_action_out_of_turn_is_refused_and_stores_nothing(tmp_path: Path) -> None:
-    store = make_store(tmp_path)
+def test_an_action_out_of_turn_is_refused_and_stores_nothing(database: str) -> None:
+    store = make_store(database)
     store.append_action("t1", 1, 0, 0, {"type": "place"}, "playing")
     for game_no, idx in ((1, 0), (1, 2), (2, 1)):
         with pytest.raises(StoreConflict):
@@ -65,4 +74,90 @@ def test_an_action_out_of_turn_is_refused_and_stores_nothing(tmp_path: Path) -> 
         store.new_game("t1", 3, 1, "playing", "3" * 64, ["", ""])
     loaded = store.load("t1")
     assert loaded is not None and len(loaded.actions) == 1 and loaded.game_no == 1
+    store.close()
+
+
+def test_catching_up_reads_the_actions_a_process_missed(database: str) -> None:
+    store = make_store(database)
+    assert store.progress("t1") == Progress(1, 0, "open")
+    for idx in range(3):
+        store.append_action("t1", 1, idx, idx % 2, {"type": "place", "n": idx}, "playing")
+    assert store.progress("t1") == Progress(1, 3, "playing")
+    assert store.actions_from("t1", 1, 1) == [
+        (1, {"type": "place", "n": 1}),
+        (0, {"type": "place", "n": 2}),
+    ]
+    assert store.actions_from("t1", 2, 0) == [] and store.progress("nope") is None
+    store.close()
+
+
+def test_writes_in_a_locked_block_commit_one_by_one(database: str) -> None:
+    """Inside :meth:`TableStore.locked` each write is committed before the next (another
+    connection sees it at once); an error rolls back only what is not committed yet."""
+    store = make_store(database)
+    other = TableStore(database)
+    with pytest.raises(StoreConflict), store.locked("t1") as progress:
+        assert progress == Progress(1, 0, "open")
+        store.append_action("t1", 1, 0, 0, {"type": "place"}, "playing")
+        assert other.actions_from("t1", 1, 0) == [(0, {"type": "place"})]
+        store.append_action("t1", 1, 5, 0, {"type": "place"}, "playing")
+    assert other.progress("t1") == Progress(1, 1, "playing")
+    with store.locked("nope") as missing:
+        assert missing is None
+    other.close()
+    store.close()
+
+
+def test_the_row_lock_lets_one_writer_at_a_time_catch_up_then_write(postgres_url: str) -> None:
+    """Writers in several processes (one store each) that lock the row, read where the table
+    is and append the next action never collide on a move number: none is refused."""
+    make_store(postgres_url).close()
+    writers, each = 4, 15
+    failures: list[BaseException] = []
+    barrier = threading.Barrier(writers)
+
+    def write(seat: int) -> None:
+        store = TableStore(postgres_url)
+        try:
+            barrier.wait(30)
+            for _ in range(each):
+                with store.locked("t1") as progress:
+                    assert progress is not None
+                    store.append_action("t1", 1, progress.move, seat, {"seat": seat}, "playing")
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=write, args=(seat,)) for seat in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not failures, failures
+    store = TableStore(postgres_url)
+    actions = store.actions_from("t1", 1, 0)
+    assert store.progress("t1") == Progress(1, writers * each, "playing")
+    assert sorted(seat for seat, _a in actions) == sorted(list(range(writers)) * each)
+    store.close()
+
+
+def test_every_write_is_announced_when_it_commits(postgres_url: str) -> None:
+    """``on_write`` runs inside the write's transaction: a ``NOTIFY`` sent there reaches a
+    listener once the write is committed, and a refused write announces nothing."""
+    store = make_store(postgres_url)
+    listener = psycopg.connect(postgres_url, autocommit=True)
+    listener.execute("LISTEN store_test")
+
+    def announce(conn: Connection, note: JSONObject) -> None:
+        conn.exec_driver_sql("SELECT pg_notify('store_test', %(p)s)", {"p": json.dumps(note)})
+
+    store.on_write = announce
+    store.append_action("t1", 1, 0, 0, {"type": "place"}, "playing")
+    with pytest.raises(StoreConflict):
+        store.append_action("t1", 1, 0, 1, {"type": "place"}, "playing")
+    heard = [json.loads(n.payload) for n in listener.notifies(timeout=5, stop_after=1)]
+    assert heard == [{"kind": "move", "table": "t1", "game_no": 1, "move": 1}]
+    assert list(listener.notifies(timeout=0.5)) == []
+    listener.close()
     store.close()

@@ -1,4 +1,5 @@
-"""The tournament store: one row per tournament, each game committed once and for good."""
+"""The tournament store: one row per tournament, each game committed once and for good (on a
+SQLite file and on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def _tournament(store: TournamentStore, **changes: Any) -> TournamentRow:
     return row
 
 
-def test_same_parameters_same_tournament(tmp_path: Path) -> None:
-    with TournamentStore(tmp_path / "t.sqlite") as store:
+def test_same_parameters_same_tournament(database: str) -> None:
+    with TournamentStore(database) as store:
         first, again, other = _tournament(store), _tournament(store), _tournament(store, seed=1)
         assert first.id == again.id != other.id
         assert first.bots == ("random", "heuristic") and first.config == PARAMS["config"]
@@ -67,8 +68,8 @@ def test_games_round_trip_and_are_committed_at_once(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_game_cannot_be_stored_twice(tmp_path: Path) -> None:
-    with TournamentStore(tmp_path / "t.sqlite") as store:
+def test_a_game_cannot_be_stored_twice(database: str) -> None:
+    with TournamentStore(database) as store:
         row = _tournament(store)
         store.add_game(row.id, _game(1, seed=5))
         with pytest.raises(ValueError, match="already stored"):
@@ -76,8 +77,8 @@ def test_a_game_cannot_be_stored_twice(tmp_path: Path) -> None:
         assert [g.seed for g in store.games(row.id)] == [5]
 
 
-def test_games_belong_to_their_tournament(tmp_path: Path) -> None:
-    with TournamentStore(tmp_path / "t.sqlite") as store:
+def test_games_belong_to_their_tournament(database: str) -> None:
+    with TournamentStore(database) as store:
         a, b = _tournament(store), _tournament(store, bots=("heuristic", "random"))
         assert a.id != b.id
         store.add_game(a.id, _game(0))
@@ -88,6 +89,9 @@ def test_games_belong_to_their_tournament(tmp_path: Path) -> None:
 
 def test_database_url() -> None:
     assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    # A URL without a driver gets psycopg 3, the driver racedeck installs.
+    assert database_url("postgresql://u@h:5433/db") == "postgresql+psycopg://u@h:5433/db"
+    assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     url = database_url("some/file.sqlite")
     assert url.startswith("sqlite:////") and url.endswith("/some/file.sqlite")
     with TournamentStore("sqlite://") as memory:  # an in-memory database works too

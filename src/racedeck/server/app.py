@@ -247,7 +247,7 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        room = service.rooms.get(table_id)
+        room = service.find(table_id)
         if room is None:
             await _refuse(websocket, "table/not-found", f"there is no table {table_id!r}")
             return

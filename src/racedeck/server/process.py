@@ -30,17 +30,24 @@ class ServerProcess:
 
     ``start()`` waits until the lobby answers; ``kill()`` sends SIGKILL (nothing is flushed on
     the way out: the database must already hold every accepted action); ``stop()`` ends it
-    gently. ``extra`` are more command-line options (``["--bot-delay", "0"]``).
+    gently. ``extra`` are more command-line options (``["--bot-delay", "0"]``). Its output
+    goes to ``log`` (by default next to a SQLite file, or nowhere for a database URL).
     """
 
     def __init__(
-        self, db: str | Path, port: int | None = None, extra: list[str] | None = None
+        self,
+        db: str | Path,
+        port: int | None = None,
+        extra: list[str] | None = None,
+        log: Path | None = None,
     ) -> None:
         self.db = str(db)
         self.port = port or free_port()
         self.extra = list(extra or [])
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = Path(self.db).with_suffix(".log") if "://" not in self.db else None
+        self.log_path = log
+        if log is None and "://" not in self.db:
+            self.log_path = Path(self.db).with_suffix(".log")
 
     @property
     def url(self) -> str:

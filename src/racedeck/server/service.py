@@ -31,8 +31,9 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
@@ -59,6 +60,7 @@ from racedeck.server.clocks import (
     running_seats,
     window_deadline,
 )
+from racedeck.server.cluster import Cluster
 from racedeck.server.face_down import Published, ledger_for, publish
 from racedeck.server.live import (
     LiveTable,
@@ -130,6 +132,8 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service runs on (set by :meth:`start`)."""
+        self.cluster: Cluster | None = None
+        """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -137,6 +141,9 @@ class TableService:
         """Load every stored table and resume the games in progress (bots, forced moves)."""
         self.loop = asyncio.get_running_loop()
         origins = self.forks.load_all()
+        if self.store.shared:
+            self.cluster = Cluster(self)
+            await self.cluster.start()
         for stored in self.store.load_all():
             try:
                 room = self._restore(stored)
@@ -157,6 +164,8 @@ class TableService:
         for room in self.rooms.values():
             if room.clock.timer is not None:
                 room.clock.timer.cancel()
+        if self.cluster is not None:
+            await self.cluster.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -190,7 +199,7 @@ class TableService:
             room.table = table
             room.ledger = ledger_for(game, room.server_seed, table.record)
             if table.is_over and room.server_seed:
-                room.next_server_seed = secrets.token_hex(32)
+                room.next_server_seed = stored.next_server_seed or secrets.token_hex(32)
             # The steps before a restart are not known: answers to them must be exact.
             room.strict_below = table.move
         return room
@@ -236,10 +245,30 @@ class TableService:
 
     def room(self, table_id: str) -> Room:
         """The table ``table_id``; :class:`ServiceError` ``table/not-found`` (404) if none."""
-        room = self.rooms.get(table_id)
+        room = self.find(table_id)
         if room is None:
             raise ServiceError("table/not-found", f"there is no table {table_id!r}", 404)
         return room
+
+    def find(self, table_id: str) -> Room | None:
+        """The table ``table_id``, or ``None``; with other processes on the database, one they
+        created and this one has not heard of yet is loaded from it."""
+        room = self.rooms.get(table_id)
+        if room is None and self.cluster is not None:
+            room = self.cluster.find(table_id)
+        return room
+
+    def _guard(self, room: Room) -> AbstractContextManager[object]:
+        """Around every write at a table: with other processes on the database, its row lock,
+        and the table brought up to what they stored (:meth:`Cluster.guard`)."""
+        return nullcontext() if self.cluster is None else self.cluster.guard(room)
+
+    @asynccontextmanager
+    async def _writing(self, room: Room) -> AsyncIterator[None]:
+        """The table's lock, then :meth:`_guard`."""
+        async with room.lock:
+            with self._guard(room):
+                yield
 
     def info(self, room: Room) -> JSONObject:
         """Public facts about a table: no token, no seed, nothing a seat's view hides."""
@@ -444,7 +473,7 @@ class TableService:
         """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
         and its token. The game starts when the last seat is taken."""
         room = self.room(table_id)
-        async with room.lock:
+        async with self._writing(room):
             return self._take_seat(room, req.seat, req.name, req.client_seed)
 
     def _take_seat(
@@ -510,7 +539,7 @@ class TableService:
         when it committed, so the server cannot pick its seed to suit the seats' seeds.
         """
         room = self.room(table_id)
-        async with room.lock:
+        async with self._writing(room):
             seat = self._seat_of(room, token)
             if seat is None:
                 raise AuthError("this token holds no seat at this table")
@@ -558,6 +587,8 @@ class TableService:
         """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
         its welcome. Raises :class:`AuthError` for a token that holds no seat here."""
         async with room.lock:
+            if self.cluster is not None:
+                self.cluster.sync(room)
             seat = None
             if token is not None:
                 seat = self._seat_of(room, token)
@@ -598,7 +629,11 @@ class TableService:
             room.connections.discard(conn)
             conn.closed = True
             seat = conn.seat
-            if seat is not None and not any(c.seat == seat for c in room.connections):
+            if (
+                seat is not None
+                and self.cluster is None
+                and not any(c.seat == seat for c in room.connections)
+            ):
                 room.clock.seats[seat].away = time.monotonic()
                 self._clock_arm(room)
             self._broadcast_table(room)
@@ -610,9 +645,10 @@ class TableService:
             try:
                 if conn.seat is None:
                     raise AuthError("spectators cannot act; join a seat to play")
-                # Acting is coming back: the person plays this seat again from this move on.
-                self._give_back(room, conn.seat)
-                self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
+                with self._guard(room):
+                    # Acting is coming back: the person plays this seat again from this move on.
+                    self._give_back(room, conn.seat)
+                    self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
 
@@ -728,6 +764,9 @@ class TableService:
         table = room.table
         assert table is not None
         room.status = "over" if table.is_over else "playing"
+        if table.is_over and room.server_seed:
+            # Stored with the last move: every process publishes the same next commitment.
+            room.next_server_seed = secrets.token_hex(32)
         self._clock_sync(room)
         try:
             self.store.append_action(
@@ -738,6 +777,7 @@ class TableService:
                 table.last_action.action,
                 room.status,
                 self._finished(room) if table.is_over else None,
+                room.next_server_seed if table.is_over else "",
                 clock=room.clock.to_store(),
             )
         except Exception as exc:
@@ -759,6 +799,25 @@ class TableService:
             raise ServiceError(
                 "server/error", "the move could not be stored; try again", 500
             ) from exc
+        self._shown(room, seat, concealed, events, origin, before=before)
+
+    def _shown(
+        self,
+        room: Room,
+        seat: int,
+        concealed: bool,
+        events: Sequence[Event],
+        origin: tuple[Connection, str | None] | None = None,
+        *,
+        before: object,
+    ) -> None:
+        """Remember the table's last action (stored already; taken in state ``before``) and
+        send it out with the face-down commitment it makes (:mod:`racedeck.server.face_down`):
+        after this process committed it, or another one (:meth:`Cluster.guard` catching up)."""
+        table = room.table
+        assert table is not None
+        room.status = "over" if table.is_over else "playing"
+        self._clock_sync(room)
         # Moves replayed at a restart have no steps: pad, so answers to them must be exact.
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
@@ -783,8 +842,6 @@ class TableService:
             # the commit and the send, and a window must last its time as the seats see it.
             room.seen_at = time.monotonic()
         if table.is_over:
-            if room.server_seed:
-                room.next_server_seed = secrets.token_hex(32)
             self._broadcast_table(room)
         self._clock_arm(room)
 
@@ -798,6 +855,8 @@ class TableService:
         table = room.table
         if table is None:
             return
+        if self.cluster is not None and not self.cluster.automates(room):
+            return  # one process on the database plays the table's bots and forced moves
         hold = self._window_hold(room)
         while not table.is_over and hold <= 0:
             before = table.state
@@ -867,13 +926,15 @@ class TableService:
             if deferred is not None:
                 seat, action, origin = deferred
                 try:
-                    # Nothing moved meanwhile: the deferred seat was the only one asked.
-                    self._apply(room, seat, room.table.move, action, origin)
+                    with self._guard(room):
+                        # Nothing moved meanwhile: the deferred seat was the only one asked.
+                        self._apply(room, seat, room.table.move, action, origin)
                 except RacedeckError as exc:
                     if origin is not None:
                         self.send_error(origin[0], exc, origin[1])
                 return
-            self._settle(room)
+            with self._guard(room):
+                self._settle(room)
 
     async def _bot_turn(
         self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
@@ -918,11 +979,13 @@ class TableService:
             if self._bot_of(room, seat) != bot:
                 return  # the seat's person came back while the bot was thinking
             try:
-                self._apply(room, seat, move, action)
+                with self._guard(room):
+                    self._apply(room, seat, move, action)
             except RacedeckError as exc:
                 # Only a stale answer can happen here (the game moved on); ask again.
                 log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
-                self._settle(room)
+                with self._guard(room):
+                    self._settle(room)
 
     # -- clocks (racedeck.server.clocks) ------------------------------------------------------
 
@@ -935,9 +998,11 @@ class TableService:
             return row.bot
         return room.clock.options.bot if room.clock.seats[seat].bot else None
 
-    @staticmethod
-    def _mark_away(room: Room) -> None:
-        """A person counts as away until a socket of theirs says hello."""
+    def _mark_away(self, room: Room) -> None:
+        """A person counts as away until a socket of theirs says hello. With several processes
+        a person's socket may be on another one: only their clock can hand them to a bot."""
+        if self.cluster is not None:
+            return
         now = time.monotonic()
         connected = {c.seat for c in room.connections}
         for i, row in enumerate(room.seats):
@@ -978,6 +1043,8 @@ class TableService:
         table = room.table
         if table is None or table.is_over:
             return
+        if self.cluster is not None and not self.cluster.automates(room):
+            return  # the process that automates the table keeps its clocks
         due = [
             t
             for seat in range(len(room.seats))
@@ -1004,7 +1071,7 @@ class TableService:
     async def _clock_due(self, room: Room, game_no: int) -> None:
         """A clock ran out: close a silent window, or hand seats out of time (or away past
         the grace period) to the takeover bot."""
-        async with room.lock:
+        async with self._writing(room):
             table = room.table
             if room.game_no != game_no or table is None or table.is_over:
                 return

@@ -19,9 +19,18 @@ DEFAULT_TABLES_DB = "data/racedeck.sqlite"
 _SQLITE_FILE_URL = "sqlite:///"
 
 
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""PostgreSQL URLs without a driver: they get psycopg 3 (``postgresql+psycopg://``), the
+driver racedeck installs, where SQLAlchemy would look for psycopg2."""
+
+
 def database_url(target: str | Path) -> str:
-    """The SQLAlchemy URL for ``target``: a URL as it is, a file path as a SQLite URL."""
+    """The SQLAlchemy URL for ``target``: a URL as it is (``postgresql://`` with psycopg 3 as
+    its driver), a file path as a SQLite URL."""
     text = str(target)
+    for scheme in _POSTGRES_SCHEMES:
+        if text.startswith(scheme):
+            return "postgresql+psycopg://" + text[len(scheme) :]
     if "://" in text:
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["create_schema"]
 
 ATTEMPTS = 5
+
+# Any fixed number: the PostgreSQL advisory lock that one process at a time creates tables under.
+_SCHEMA_LOCK = 0x7261636564656B
 
 
 def create_schema(metadata: MetaData, engine: Engine) -> None:
@@ -17,7 +20,15 @@ def create_schema(metadata: MetaData, engine: Engine) -> None:
     ``create_all`` checks for each table, then creates it; a second process opening the same
     new database in between (a tournament writing while a report reads it) makes the
     ``CREATE`` fail with "already exists". The table is then there: check again.
+
+    On PostgreSQL, where creating a table also creates its row type (so two processes collide
+    on more than the name), the processes take turns under a transaction's advisory lock.
     """
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SCHEMA_LOCK})
+            metadata.create_all(conn)
+        return
     for attempt in range(ATTEMPTS):
         try:
             metadata.create_all(engine)

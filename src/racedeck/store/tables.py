@@ -11,11 +11,17 @@ An accepted action and the table's new move number are committed in one transact
 ``live_games`` row when the action ends the game), so after a crash the stored record replays to
 exactly the state the players last saw. ``live_fairness`` holds the current game's server and
 client seeds, ``live_game_fairness`` each finished game's revealed fairness facts.
+
+Several server processes may share one PostgreSQL database (:mod:`racedeck.server.cluster`):
+:meth:`TableStore.locked` holds the table's row lock while a process catches up and writes, and
+:attr:`TableStore.on_write` is called inside every write's transaction so that the other
+processes can be told (``NOTIFY``) exactly when it commits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +43,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 
 from racedeck.core.fairness import FAIR_KEY
 from racedeck.core.jsontypes import JSONObject
@@ -50,6 +56,7 @@ from racedeck.store.tournaments import _IntText, _sqlite_pragmas
 __all__ = [
     "DEFAULT_TABLES_DB",
     "FinishedGame",
+    "Progress",
     "SeatRow",
     "StoreConflict",
     "StoredTable",
@@ -111,6 +118,15 @@ live_clocks = Table(
     Column("game_no", Integer, primary_key=True),
     Column("clock", JSON, nullable=False),
 )
+live_next_seeds = Table(
+    "live_next_seeds",
+    metadata,
+    Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
+    Column("game_no", Integer, nullable=False),
+    Column("server_seed", String(64), nullable=False),
+)
+"""The server seed drawn for the game after ``game_no`` when that game ended: its commitment
+is published then, so every process (and a restarted one) must deal the next game with it."""
 
 live_fairness = Table(
     "live_fairness",
@@ -141,6 +157,11 @@ _APPEND = text(
     "INSERT INTO live_actions (table_id, game_no, idx, seat, action) "
     "VALUES (:id, :game_no, :idx, :seat, :action)"
 ).bindparams(bindparam("action", type_=JSON))
+
+
+WriteHook = Callable[[Connection, JSONObject], None]
+"""Called inside a write's transaction with what it changed: ``kind`` (``table``, ``seat``,
+``move`` or ``game``), ``table``, ``game_no`` and ``move``."""
 
 
 class StoreConflict(RuntimeError):
@@ -177,6 +198,8 @@ class StoredTable:
     """Each seat's client seed, in seat order (empty text: none given)."""
     clock: JSONObject | None = None
     """The current game's clock (``None``: a table stored before clocks)."""
+    next_server_seed: str = ""
+    """The next game's server seed, once the current game is over (empty: none stored)."""
 
     def record(self, meta: JSONObject | None = None) -> GameRecord:
         """The current game as a record (its config, seed and the actions so far) to replay."""
@@ -189,6 +212,15 @@ class StoredTable:
             actions=tuple(RecordedAction(s, a) for s, a in self.actions),
             meta={} if meta is None else meta,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a stored table is: its current game, the move number and the status."""
+
+    game_no: int
+    move: int
+    status: str
 
 
 @dataclass(slots=True)
@@ -214,21 +246,113 @@ class TableStore:
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.url = url
-        self.engine: Engine = create_engine(url)
+        self.shared = parsed.get_backend_name() == "postgresql"
+        """True for PostgreSQL, which several server processes may share."""
+        # A restarted database server must not break the pool's idle connections for good.
+        self.engine: Engine = create_engine(url, pool_pre_ping=self.shared)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         create_schema(metadata, self.engine)
+        self.on_write: WriteHook | None = None
+        """Called inside every write's transaction (see :data:`WriteHook`)."""
+        self._bound: tuple[str, Connection] | None = None
 
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+    # -- one writer at a time --------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, table_id: str) -> Iterator[Progress | None]:
+        """Hold the table's row lock (``SELECT … FOR UPDATE``) for the block and give where the
+        table is (``None``: no such table). The writes to this table made in the block run on
+        the locked connection: each commits on its own (nobody sees a move before it is
+        stored) and takes the lock again for the next. An error rolls back what is not
+        committed. SQLite, with one writer at a time anyway, has no row locks: the block is a
+        plain transaction there."""
+        with self.engine.connect() as conn:
+            progress = self._lock(conn, table_id)
+            self._bound = (table_id, conn)
+            try:
+                yield progress
+                conn.commit()
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                self._bound = None
+
+    @staticmethod
+    def _lock(conn: Connection, table_id: str) -> Progress | None:
+        row = conn.execute(
+            select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status)
+            .where(live_tables.c.id == table_id)
+            .with_for_update()
+        ).first()
+        return None if row is None else Progress(row.game_no, row.move, row.status)
+
+    @contextmanager
+    def _transaction(self, table_id: str) -> Iterator[Connection]:
+        """A transaction for one write: on the locked connection inside :meth:`locked` for
+        this table, else a connection of its own."""
+        bound = self._bound
+        if bound is None or bound[0] != table_id:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        conn = bound[1]
+        try:
+            yield conn
+        except BaseException:
+            conn.rollback()
+            self._lock(conn, table_id)
+            raise
+        conn.commit()
+        self._lock(conn, table_id)
+
+    def _announce(
+        self, conn: Connection, kind: str, table_id: str, game_no: int, move: int
+    ) -> None:
+        if self.on_write is not None:
+            self.on_write(conn, {"kind": kind, "table": table_id, "game_no": game_no, "move": move})
+
+    def progress(self, table_id: str) -> Progress | None:
+        """Where the stored table is now (``None``: no such table), without locking it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status).where(
+                    live_tables.c.id == table_id
+                )
+            ).first()
+        return None if row is None else Progress(row.game_no, row.move, row.status)
+
+    def actions_from(self, table_id: str, game_no: int, start: int) -> list[tuple[int, JSONObject]]:
+        """Game ``game_no``'s stored actions from number ``start`` (0-based) on, as ``(seat,
+        action)`` in order: what a process that saw the first ``start`` still has to apply."""
+        bound = self._bound
+        query = (
+            select(live_actions.c.seat, live_actions.c.action)
+            .where(
+                live_actions.c.table_id == table_id,
+                live_actions.c.game_no == game_no,
+                live_actions.c.idx >= start,
+            )
+            .order_by(live_actions.c.idx)
+        )
+        if bound is not None and bound[0] == table_id:
+            rows = bound[1].execute(query).all()
+        else:
+            with self.engine.connect() as conn:
+                rows = conn.execute(query).all()
+        return [(r.seat, dict(r.action)) for r in rows]
 
     # -- writing ----------------------------------------------------------------------------------
 
     def create(self, table: StoredTable) -> None:
         """Store a new table with its seats (and its clock, when it has one)."""
         now = datetime.now(UTC)
-        with self.engine.begin() as conn:
+        with self._transaction(table.id) as conn:
             conn.execute(
                 live_tables.insert().values(
                     id=table.id,
@@ -255,6 +379,7 @@ class TableStore:
             )
             if table.clock is not None:
                 _save_clock(conn, table.id, table.game_no, table.clock)
+            self._announce(conn, "table", table.id, table.game_no, 0)
 
     def take_seat(
         self,
@@ -268,7 +393,7 @@ class TableStore:
         """Give a free seat to a person (``row`` holds their name and token hash), and set the
         table's status (it starts when the last seat is taken), the seats' client seeds and the
         seed derived with them, in one transaction."""
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             done = conn.execute(
                 update(live_seats)
                 .where(
@@ -290,6 +415,7 @@ class TableStore:
                 .where(live_fairness.c.table_id == table_id)
                 .values(client_seeds=list(client_seeds))
             )
+            self._announce(conn, "seat", table_id, 0, 0)
 
     def append_action(
         self,
@@ -300,15 +426,17 @@ class TableStore:
         action: JSONObject,
         status: str,
         finished: FinishedGame | None = None,
+        next_server_seed: str = "",
         clock: JSONObject | None = None,
     ) -> None:
         """Store accepted action number ``idx`` (0-based) of game ``game_no`` and the table's new
         move number ``idx + 1`` in one transaction, with ``finished`` when this action ended
-        the game and the game's ``clock`` (its banks after the action) when given.
+        the game (and the server seed drawn for the next game, when there is one) and the
+        game's ``clock`` (its banks after the action) when given.
 
         Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
         """
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             moved = conn.execute(
                 _ADVANCE,
                 {
@@ -344,6 +472,14 @@ class TableStore:
                     )
             if clock is not None:
                 _save_clock(conn, table_id, game_no, clock)
+            if next_server_seed:
+                conn.execute(live_next_seeds.delete().where(live_next_seeds.c.table_id == table_id))
+                conn.execute(
+                    live_next_seeds.insert().values(
+                        table_id=table_id, game_no=game_no, server_seed=next_server_seed
+                    )
+                )
+            self._announce(conn, "move", table_id, game_no, idx + 1)
 
     def save_clock(self, table_id: str, game_no: int, clock: JSONObject) -> None:
         """Store game ``game_no``'s clock (a takeover, a return, a new game)."""
@@ -371,7 +507,7 @@ class TableStore:
     ) -> None:
         """Start game ``game_no`` at the table with a new server seed, the seats' client seeds
         and the seed derived from them (play again, same seats)."""
-        with self.engine.begin() as conn:
+        with self._transaction(table_id) as conn:
             done = conn.execute(
                 update(live_tables)
                 .where(live_tables.c.id == table_id, live_tables.c.game_no == game_no - 1)
@@ -386,6 +522,7 @@ class TableStore:
                 .where(live_fairness.c.table_id == table_id)
                 .values(server_seed=server_seed, client_seeds=list(client_seeds))
             )
+            self._announce(conn, "game", table_id, game_no, 0)
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -481,6 +618,11 @@ class TableStore:
                 live_clocks.c.table_id == m["id"], live_clocks.c.game_no == m["game_no"]
             )
         ).first()
+        following = conn.execute(
+            select(live_next_seeds.c.server_seed).where(
+                live_next_seeds.c.table_id == m["id"], live_next_seeds.c.game_no == m["game_no"]
+            )
+        ).first()
         return StoredTable(
             id=m["id"],
             game=m["game"],
@@ -496,6 +638,7 @@ class TableStore:
             server_seed=fair.server_seed if fair is not None else "",
             client_seeds=list(fair.client_seeds) if fair is not None else [],
             clock=dict(clock.clock) if clock is not None else None,
+            next_server_seed=following.server_seed if following is not None else "",
         )
 
 

@@ -1,0 +1,375 @@
+"""Several ``racedeck serve`` processes on one PostgreSQL database, serving the same tables.
+
+Every process holds every table in memory and may take any person's move, at any table. What
+keeps them in step:
+
+*A row lock per move.* A write at a table (a move, a seat taken, play again) runs under
+:meth:`Cluster.guard`: ``SELECT … FOR UPDATE`` on the table's ``live_tables`` row; when the
+stored move number is ahead of this process's memory, the moves it missed are read from
+``live_actions`` and applied first (each sent to this process's sockets as if it had taken
+it); then the move is checked and applied, inserted and committed, and only then sent out. Two
+processes taking moves at one table at once therefore queue on the row for the few
+milliseconds a move takes, the second seeing the first's move before it checks its own — so
+neither refuses a move the game allows (Why First?'s simultaneous commits, WF-4) and they never
+both commit the same move number (``live_actions`` is keyed by it, and the conditional
+``UPDATE`` of :meth:`~racedeck.store.tables.TableStore.append_action` checks it too).
+
+We chose this over one process owning all of a table's writes: with a row lock, a move is
+taken where its player's socket is, in one round trip to the database, instead of being
+forwarded to an owner and its answer forwarded back; no process is in the path of another's
+players, and a process that dies takes nobody's moves down with it.
+
+*NOTIFY.* Each write sends ``NOTIFY racedeck_tables`` in its own transaction, so the notice
+arrives exactly when the write is committed: its payload names the process, the kind of
+write (``table``, ``seat``, ``move``, ``game``), the table, the game and the move number. Every
+other process ``LISTEN``\\s, catches the table up from the store and sends its own sockets their
+views and events through the same code as a local move — so the same leak rules hold
+(concealed steps send only what a seat may know, SB-9). The store, not the payload, is the
+truth: a lost notice (the listening connection dropped) is made good by catching up every
+table when it is back.
+
+*One process automates a table.* Bots, forced moves and SB-9's window holds of a table run in
+exactly one process: the holder of the table's PostgreSQL advisory lock (a session lock on a
+connection of its own). Each process tries, every :data:`SWEEP_SECONDS` and at once when a game
+starts, to take the lock of every table in play it does not hold; when the holder dies its
+session ends, PostgreSQL releases its locks and another process takes the table over on its
+next try. A table's lock is released when its game is over (nothing to automate), so a process
+holds about as many locks as it automates games (PostgreSQL's lock table holds
+``max_locks_per_transaction`` × ``max_connections`` locks in all, 6,400 by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, make_url
+
+from racedeck.core.errors import InvalidConfig, InvalidRecord, RacedeckError
+from racedeck.core.jsontypes import JSONObject
+from racedeck.server.rooms import Room
+from racedeck.store.tables import Progress, StoredTable
+
+if TYPE_CHECKING:
+    from racedeck.server.service import TableService
+
+__all__ = ["CHANNEL", "SWEEP_SECONDS", "Cluster", "table_key"]
+
+log = logging.getLogger("racedeck.server")
+
+CHANNEL = "racedeck_tables"
+"""The ``LISTEN``/``NOTIFY`` channel of table writes."""
+SWEEP_SECONDS = 2.0
+"""How often a process tries to take the automation of tables in play that nobody holds."""
+LISTEN_TIMEOUT = 30.0
+"""Seconds a starting process waits for its listening connection."""
+APPLICATION_NAME = "racedeck serve"
+"""How the cluster's connections name themselves to PostgreSQL (``pg_stat_activity``), with
+the process id: the one holding a table's advisory lock is the one automating it."""
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def table_key(table_id: str) -> int:
+    """The table's advisory lock key: 64 bits of a SHA-256 of its id (a signed ``bigint``)."""
+    digest = hashlib.sha256(f"racedeck-table:{table_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+class Cluster:
+    """This process's part among the processes that share the service's PostgreSQL database
+    (see the module docstring): notices out and in, catching up, and which tables it
+    automates."""
+
+    def __init__(self, service: TableService, *, sweep: float = SWEEP_SECONDS) -> None:
+        self.service = service
+        self.store = service.store
+        self.sweep_seconds = sweep
+        self.origin = secrets.token_hex(8)
+        """This process's name in the notices it sends (its own are not read back)."""
+        self.conninfo = (
+            make_url(self.store.url).set(drivername="postgresql").render_as_string(False)
+        )
+        self.owned: set[str] = set()
+        """The tables whose advisory lock this process holds: it plays their automation."""
+        self.listening = asyncio.Event()
+        self._asked: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._catching_up = False
+        self._locks: psycopg.AsyncConnection[Any] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # -- life cycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Announce this process's writes and listen for the others' (before the tables are
+        loaded, so that no write committed meanwhile goes unheard)."""
+        self.store.on_write = self._announce
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="racedeck-listen"),
+            asyncio.create_task(self._sweeper(), name="racedeck-sweep"),
+        ]
+        await asyncio.wait_for(self.listening.wait(), LISTEN_TIMEOUT)
+
+    async def close(self) -> None:
+        """Stop listening and release every table's automation."""
+        self.store.on_write = None
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._locks is not None:
+            await self._locks.close()
+        self.owned.clear()
+
+    # -- what service.py asks -------------------------------------------------------------------
+
+    def automates(self, room: Room) -> bool:
+        """True when this process plays ``room``'s bots, forced moves and window holds. When
+        it does not, it asks for the table's lock (once per game; the sweep retries)."""
+        if self._catching_up:
+            return False  # the stored moves first; the caller settles the table after
+        if room.id in self.owned:
+            return True
+        if room.status == "playing" and self._asked.get(room.id) != room.game_no:
+            self._asked[room.id] = room.game_no
+            self._wake.set()
+        return False
+
+    @contextlib.contextmanager
+    def guard(self, room: Room) -> Iterator[None]:
+        """The table's row lock for the block, with the table first brought up to what the
+        store holds; the block's writes commit one by one under it (called with the table's
+        :class:`asyncio.Lock` held, and nothing in the block awaits)."""
+        with self.store.locked(room.id) as progress:
+            if progress is not None:
+                self._bring_up(room, progress)
+            yield
+
+    def sync(self, room: Room) -> None:
+        """Bring ``room`` up to what the store holds, without locking it (for a welcome)."""
+        progress = self.store.progress(room.id)
+        if progress is not None:
+            self._bring_up(room, progress)
+
+    def find(self, table_id: str) -> Room | None:
+        """A table another process created that this one has not loaded yet (``None``: none)."""
+        existing = self.service.rooms.get(table_id)
+        if existing is not None:
+            return existing
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        try:
+            room = self.service._restore(stored)
+        except (InvalidRecord, InvalidConfig, KeyError) as exc:
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            return None
+        self.service.rooms[room.id] = room
+        return room
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(
+            self.conninfo, autocommit=True, application_name=f"{APPLICATION_NAME} {os.getpid()}"
+        )
+
+    # -- notices out ----------------------------------------------------------------------------
+
+    def _announce(self, conn: Connection, note: JSONObject) -> None:
+        """Inside a write's transaction: tell the other processes when it commits."""
+        payload = json.dumps({"origin": self.origin, **note}, separators=(",", ":"))
+        conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+
+    # -- notices in -----------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Read the other processes' notices; after a lost connection, catch every table up."""
+        first = True
+        while True:
+            try:
+                conn = await self._connect()
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        await self._catch_up_all()
+                    first = False
+                    self.listening.set()
+                    async for note in conn.notifies():
+                        try:
+                            await self._heard(note.payload)
+                        except Exception:
+                            log.exception("a notice from another process failed: %s", note)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening to the database failed (%s); again in a second", exc)
+                await asyncio.sleep(1.0)
+
+    async def _heard(self, payload: str) -> None:
+        note = json.loads(payload)
+        if note.get("origin") == self.origin:
+            return
+        table_id = str(note["table"])
+        room = self.service.rooms.get(table_id)
+        if room is None:
+            self.find(table_id)
+            return
+        if (
+            note.get("kind") == "move"
+            and room.table is not None
+            and room.game_no == note.get("game_no")
+            and room.table.move >= int(note.get("move", 0))
+        ):
+            return  # caught up already (an earlier notice's catch-up read this move too)
+        await self._refresh(room)
+
+    async def _refresh(self, room: Room) -> None:
+        """Catch ``room`` up; the process that automates it then settles it."""
+        async with room.lock:
+            if room.id in self.owned:
+                with self.guard(room):
+                    self.service._settle(room)
+            else:
+                self.sync(room)
+
+    async def _catch_up_all(self) -> None:
+        for room in list(self.service.rooms.values()):
+            try:
+                await self._refresh(room)
+            except RacedeckError as exc:
+                log.error("table %s: catching up failed: %s", room.id, exc)
+
+    # -- catching up ----------------------------------------------------------------------------
+
+    def _bring_up(self, room: Room, progress: Progress) -> None:
+        """Apply to ``room`` what the store holds beyond it (a seat taken, a new game, moves),
+        sending each socket of this process what it would have got from a local write."""
+        self._catching_up = True
+        try:
+            table = room.table
+            if (
+                room.status == "open"
+                or progress.game_no != room.game_no
+                or (table is None) != (progress.status == "open")
+            ):
+                stored = self.store.load(room.id)
+                if stored is not None:
+                    self._adopt(room, stored)
+            elif table is not None and progress.move > table.move:
+                self._replay(room, self.store.actions_from(room.id, room.game_no, table.move))
+        finally:
+            self._catching_up = False
+
+    def _adopt(self, room: Room, stored: StoredTable) -> None:
+        """Take the stored seats, and the stored game when it is another one than ours."""
+        service = self.service
+        changed = room.seats != stored.seats
+        room.seats = list(stored.seats)
+        room.client_seeds = list(stored.client_seeds) or [""] * len(stored.seats)
+        if stored.game_no != room.game_no or (room.table is None and stored.status != "open"):
+            room.game_no = stored.game_no
+            room.seed = stored.seed
+            room.server_seed = stored.server_seed
+            room.next_server_seed = ""
+            room.deferred = None
+            if stored.status == "open":
+                room.status, room.table = "open", None
+                service._broadcast_table(room)
+                return
+            service._start(room)  # the deal, as a local start sends it
+        else:
+            room.seed = stored.seed
+            if changed:
+                service._broadcast_table(room)
+        if room.table is not None:
+            self._replay(room, stored.actions[room.table.move :])
+
+    def _replay(self, room: Room, actions: Sequence[tuple[int, JSONObject]]) -> None:
+        """Apply actions another process stored, one by one, sending each out as it goes."""
+        table = room.table
+        assert table is not None
+        for seat, action in actions:
+            before = table.state
+            try:
+                transition = table.submit_json(seat, action)
+            except RacedeckError as exc:
+                # The stored game does not replay (a bug): take it whole from the store.
+                log.error("table %s: a stored action does not apply: %s", room.id, exc)
+                stored = self.store.load(room.id)
+                if stored is not None:
+                    fresh = self.service._restore(stored)
+                    room.table, room.status = fresh.table, fresh.status
+                    room.strict_below = fresh.strict_below
+                return
+            parsed = table.game.action_from_json(table.last_action.action)
+            concealed = room.game.conceals(before, seat, parsed)
+            if table.is_over and room.server_seed:
+                stored = self.store.load(room.id)
+                room.next_server_seed = stored.next_server_seed if stored is not None else ""
+            self.service._shown(room, seat, concealed, transition.events, before=before)
+
+    # -- automation -----------------------------------------------------------------------------
+
+    async def _sweeper(self) -> None:
+        """Take the automation of tables in play that nobody holds; release finished ones."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.sweep_seconds)
+            self._wake.clear()
+            try:
+                await self._sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                # The lock connection is gone, and with it every lock: another process may
+                # take the tables over; this one tries again on a fresh connection.
+                log.warning("the tables' locks are lost (%s); taking them again", exc)
+                self.owned.clear()
+                if self._locks is not None:
+                    with contextlib.suppress(Exception):
+                        await self._locks.close()
+                    self._locks = None
+                await asyncio.sleep(1.0)
+
+    async def _sweep(self) -> None:
+        if self._locks is None or self._locks.closed:
+            self.owned.clear()
+            self._locks = await self._connect()
+        locks = self._locks
+        rooms = self.service.rooms
+        playing = {rid for rid, r in rooms.items() if r.status == "playing"}
+        done = [rid for rid in self.owned if rid not in playing]
+        if done:
+            await locks.execute(
+                "SELECT pg_advisory_unlock(k) FROM unnest(%s::bigint[]) AS k",
+                [[table_key(rid) for rid in done]],
+            )
+            self.owned.difference_update(done)
+        wanted = sorted(playing - self.owned)
+        if not wanted:
+            return
+        cursor = await locks.execute(
+            "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k",
+            [[table_key(rid) for rid in wanted]],
+        )
+        got = {int(k) for k, ok in await cursor.fetchall() if ok}
+        for rid in wanted:
+            if table_key(rid) not in got:
+                continue
+            self.owned.add(rid)
+            log.info("table %s: this process plays its bots and forced moves", rid)
+            room = rooms[rid]
+            try:
+                async with room.lock:
+                    with self.guard(room):
+                        self.service._settle(room)
+            except RacedeckError as exc:
+                log.error("table %s: taking it over failed: %s", rid, exc)

@@ -1,0 +1,240 @@
+"""Two server processes on one PostgreSQL database serve the same tables
+(:mod:`racedeck.server.cluster`).
+
+Here both servers run in this process (each on its own thread and event loop, with its own
+engine and database connections, as two processes would), so that the leak checker sees every
+frame either sends; ``test_cluster_processes`` runs them as real processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.live import Client, FrameChecker, LiveServer, serving
+from server.test_windows import _window_frames
+
+
+@pytest.fixture
+def pair(postgres_url: str, checker: FrameChecker) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two servers on one fresh PostgreSQL database, every frame of both leak-checked."""
+    with (
+        serving(postgres_url, checker) as first,
+        serving(postgres_url, checker) as second,
+    ):
+        yield first, second
+
+
+def greet(server: LiveServer, table_id: str, token: str | None) -> Client:
+    c = server.socket(table_id)
+    c.hello(token)
+    return c
+
+
+def drain(clients: list[Client]) -> None:
+    for c in clients:
+        while True:
+            try:
+                c.recv(0.01)
+            except TimeoutError:
+                break
+
+
+def over(c: Client) -> bool:
+    return c.view is not None and bool(c.view["header"]["terminal"])
+
+
+def final(frame: dict[str, Any]) -> bool:
+    return frame.get("view") is not None and bool(frame["view"]["header"]["terminal"])
+
+
+def watch_to_the_end(c: Client, timeout: float = 120) -> None:
+    if not over(c):
+        c.until(final, timeout)
+
+
+def play_to_the_end(players: list[Client], rng: random.Random, timeout: float = 120) -> int:
+    """Random legal actions by whoever may act until every player's view is final; returns
+    how many were accepted. Every action must be acknowledged (none refused)."""
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while not all(over(c) for c in players):
+        assert time.monotonic() < deadline, "the game did not end"
+        movers = [c for c in players if c.view is not None and c.view["legal_actions"]]
+        if not movers:
+            for c in players:
+                with contextlib.suppress(TimeoutError):
+                    c.recv(0.1)
+            continue
+        c = rng.choice(movers)
+        assert c.view is not None
+        c.act(rng.choice(c.view["legal_actions"]), cid=f"m{moves}")
+        frame = c.until(lambda f, n=moves: f["type"] == "error" or f.get("ack") == f"m{n}")
+        assert frame["type"] == "update", frame
+        moves += 1
+        drain(players)
+    return moves
+
+
+def public_feed(c: Client) -> list[tuple[int, str]]:
+    """The public events a spectator was sent, as (game number, text)."""
+    out = []
+    for f in c.frames:
+        for e in f.get("events", []):
+            out.append((f.get("game_no", 0), e["text"]))
+    return out
+
+
+def test_a_table_made_on_one_is_played_from_both(pair: tuple[LiveServer, LiveServer]) -> None:
+    """Created on the first server, joined on the second; Ann plays on the first, Bob on the
+    second, a bot (automated by one of them) fills the third seat; a spectator watches on
+    each. Everyone sees the same game move by move, to the end, and again."""
+    first, second = pair
+    created = first.create("why-first", ["human", "human", "heuristic"], {"stages": 2})
+    tid = created["table_id"]
+    joined = second.join(tid, "Bob")
+    assert tid in [t["id"] for t in second.http.get("/api/tables").json()]
+    ann = greet(first, tid, created["token"])
+    bob = greet(second, tid, joined["token"])
+    watchers = [greet(first, tid, None), greet(second, tid, None)]
+    assert ann.seat == 0 and bob.seat == 1
+    play_to_the_end([ann, bob], random.Random(5))
+    for w in watchers:
+        watch_to_the_end(w)
+    drain(watchers)
+    assert ann.view is not None and bob.view is not None
+    assert ann.view["header"]["move"] == bob.view["header"]["move"]
+    assert ann.view["header"]["outcome"] == bob.view["header"]["outcome"]
+    # The spectators of both servers were sent the same public story, frame by frame.
+    assert public_feed(watchers[0]) == public_feed(watchers[1])
+    # And the same updates, from the later of their welcomes on.
+    since = max(w.frames[0]["view"]["header"]["move"] for w in watchers)
+    moves = [[f["move"] for f in w.frames if f["type"] == "update"] for w in watchers]
+    assert [m for m in moves[0] if m > since] == [m for m in moves[1] if m > since]
+    assert moves[0][-1] == moves[1][-1] == ann.view["header"]["move"]
+    rooms = [s.service.rooms[tid] for s in pair]
+    assert all(r.table is not None and r.table.is_over for r in rooms)
+    assert rooms[0].table is not None and rooms[1].table is not None
+    assert rooms[0].table.record.actions == rooms[1].table.record.actions
+    stored = first.service.store.load(tid)
+    assert stored is not None and len(stored.actions) == rooms[0].table.move
+
+    # Both servers publish the same commitment to the next game's server seed (provably fair
+    # deals), and the next game is dealt with that seed, wherever it is asked.
+    promised = {s.http.get(f"/api/tables/{tid}").json()["fair"]["next_commitment"] for s in pair}
+    assert len(promised) == 1 and None not in promised
+    # Play again from the second server: the first deals the same new game to Ann.
+    res = second.http.post(f"/api/tables/{tid}/again", json={"token": joined["token"]})
+    assert res.status_code == 200, res.text
+    assert res.json()["game_no"] == 2
+    frame = ann.until(lambda f: f.get("game_no") == 2 and f.get("view") is not None)
+    assert not frame["view"]["header"]["terminal"]
+    for s in pair:
+        assert s.http.get(f"/api/tables/{tid}").json()["fair"]["commitment"] in promised
+    play_to_the_end([ann, bob], random.Random(6))
+    assert first.http.get(f"/api/tables/{tid}/games").json()["games"][1]["game_no"] == 2
+
+
+def test_simultaneous_commits_on_two_servers_are_each_accepted_once(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """WF-4 across processes: four people, two on each server, commit at the same moment;
+    the row lock queues the servers' moves, so each is accepted exactly once and no two are
+    ever committed with the same move number."""
+    players = 4
+    first, second = pair
+    created = first.create("why-first", ["human"] * players, {"stages": 2})
+    tid = created["table_id"]
+    servers = [first, second, first, second]
+    tokens = [created["token"]] + [
+        servers[i].join(tid, f"P{i}")["token"] for i in range(1, players)
+    ]
+    clients = [greet(servers[i], tid, tokens[i]) for i in range(players)]
+    rounds = 3
+    barrier = threading.Barrier(players)
+    failures: list[str] = []
+    acked: list[int] = []
+
+    def play(c: Client, seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for r in range(rounds):
+                while c.view is None or not c.view["legal_actions"]:
+                    c.recv(30)
+                barrier.wait(30)
+                time.sleep(rng.random() * 0.02)
+                c.act(rng.choice(c.view["legal_actions"]), cid=f"{c.seat}-{r}")
+                frame = c.until(
+                    lambda f, r=r: f["type"] == "error" or f.get("ack") == f"{c.seat}-{r}"
+                )
+                if frame["type"] == "error":
+                    failures.append(f"seat {c.seat}: {frame}")
+                    return
+                acked.append(frame["move"])
+        except Exception as exc:
+            failures.append(f"seat {c.seat}: {exc!r}")
+
+    threads = [threading.Thread(target=play, args=(c, i)) for i, c in enumerate(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(180)
+    assert not failures, failures
+    stored = first.service.store.load(tid)
+    assert stored is not None
+    seats = [seat for seat, _action in stored.actions]
+    assert len(seats) == rounds * players
+    for r in range(rounds):
+        assert sorted(seats[r * players : (r + 1) * players]) == list(range(players))
+    # Each acknowledged move has its own number: nobody's commit overwrote another's.
+    assert sorted(acked) == sorted(set(acked)) and len(acked) == rounds * players
+    # The round's last commit reveals the round: every player, on either server, is told.
+    for c in clients:
+        if c.view is None or c.view["header"]["move"] < len(stored.actions):
+            c.until(lambda f: f.get("move", 0) >= len(stored.actions))
+
+
+def test_a_bot_table_made_on_one_is_watched_on_the_other(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Bots play in exactly one process: a spectator on the other sees every move once."""
+    first, second = pair
+    created = second.create("setback", ["random", "random"], {"players": 2})
+    tid = created["table_id"]
+    watcher = greet(first, tid, None)
+    watch_to_the_end(watcher)
+    drain([watcher])
+    moves = [f["move"] for f in watcher.frames if f["type"] == "update"]
+    assert moves == sorted(set(moves))
+    stored = first.service.store.load(tid)
+    assert stored is not None and stored.status == "over"
+    rooms = [s.service.rooms[tid] for s in pair]
+    assert rooms[0].table is not None and rooms[1].table is not None
+    assert rooms[0].table.record.actions == rooms[1].table.record.actions
+    assert len(stored.actions) == rooms[0].table.move
+
+
+def test_a_window_held_by_one_server_lasts_its_minimum_on_both(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """SB-9 across processes: Ann plays on the first server, Bob on the second; the forced
+    passes are held back by the one process that automates the table, and every BLOCK window
+    stays open its minimum as spectators on both servers see it."""
+    first, second = pair
+    created = first.create("setback", ["human", "human"], {"players": 2, "window_seconds": 2})
+    tid = created["table_id"]
+    joined = second.join(tid, "Bob")
+    players = [greet(first, tid, created["token"]), greet(second, tid, joined["token"])]
+    far = greet(second, tid, None)
+    # The second server's spectator is read along with the players (it has nothing to do).
+    lengths = _window_frames(greet(first, tid, None), 3, [*players, far])
+    assert all(length >= 1 for length in lengths), lengths
+    drain([far])
+    opened = sum(1 for f in far.frames for e in f.get("events", []) if e["kind"] == "window_opened")
+    assert opened >= 3
