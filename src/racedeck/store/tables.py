@@ -482,8 +482,9 @@ class TableStore:
             self._announce(conn, "move", table_id, game_no, idx + 1)
 
     def save_clock(self, table_id: str, game_no: int, clock: JSONObject) -> None:
-        """Store game ``game_no``'s clock (a takeover, a return, a new game)."""
-        with self.engine.begin() as conn:
+        """Store game ``game_no``'s clock (a takeover, a return, a new game); under the
+        table's row lock when this process holds it (:meth:`locked`)."""
+        with self._transaction(table_id) as conn:
             _save_clock(conn, table_id, game_no, clock)
 
     def clocks(self, table_id: str) -> dict[int, JSONObject]:
