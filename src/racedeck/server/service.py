@@ -45,10 +45,10 @@ from racedeck.core.record import GameRecord
 from racedeck.core.registry import available_games, get_spec
 from racedeck.plugins import optional_plugin
 from racedeck.server.bots import bot_choices, bot_decision, check_bot_name
+from racedeck.server.frames import EventFeeds
 from racedeck.server.live import (
     LiveTable,
     Step,
-    events_json,
     history_json,
     public_summary,
     view_json,
@@ -834,13 +834,14 @@ class TableService:
         assert table is not None
         names = room.names
         views: dict[int | None, JSONObject] = {}
+        feeds = EventFeeds(table, events, names)
         for conn in list(room.connections):
             seat = conn.seat
             if seat not in views:
                 views[seat] = view_json(table, seat, names)
             view = views[seat]
             seen = _without_move(view)
-            feed = events_json(table, events, seat, names)
+            feed = feeds.for_seat(seat)
             if (
                 step is not None
                 and step.concealed
