@@ -413,12 +413,24 @@ async def create_tables(urls: list[str], tables: int, game: str, players: int) -
                 joined = await http.post(f"{home}/api/tables/{tid}/join", json={})
                 joined.raise_for_status()
                 tokens.append(joined.json()["token"])
+            if len(urls) > 1:
+                await _known_everywhere(http, urls, tid)
             for k, token in enumerate(tokens):
                 url = urls[(t + k) % len(urls)]
                 seats.append(
                     Seat(url.replace("http://", "ws://") + f"/ws/{tid}", url, tid, token, k == 0)
                 )
     return seats
+
+
+async def _known_everywhere(http: httpx.AsyncClient, urls: list[str], table_id: str) -> None:
+    """Wait until every server process knows the table (they learn it from the database)."""
+    deadline = time.monotonic() + 30
+    for url in urls:
+        while (await http.get(f"{url}/api/tables/{table_id}")).status_code != 200:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"table {table_id} is unknown to {url} after 30 s")
+            await asyncio.sleep(0.05)
 
 
 def start_servers(args: argparse.Namespace) -> list[ServerProcess]:
@@ -438,10 +450,10 @@ def start_servers(args: argparse.Namespace) -> list[ServerProcess]:
     try:
         for _ in range(args.processes):
             servers.append(ServerProcess(db, extra=extra).start())
-    except BaseException:
+    except RuntimeError as exc:
         for s in servers:
             s.stop()
-        raise
+        raise SystemExit(f"racedeck serve --db {db} did not start: {exc}") from None
     return servers
 
 
@@ -537,7 +549,9 @@ def report(r: Result, sockets: int) -> None:
     size = statistics.median(t.sizes) if t.sizes else 0
     print(f"  {sockets} sockets; median own-view frame {size:.0f} bytes")
     print(
-        f"  server CPU {r.server_cpu:.0%} of one core, RSS {r.server_rss:.0f} MiB;"
+        f"  server CPU {r.server_cpu:.0%} of one core"
+        f" ({r.server_cpu / max(r.rate, 1e-9) * 1000:.2f} ms per action),"
+        f" RSS {r.server_rss:.0f} MiB;"
         f" clients' CPU {r.client_cpu:.0%} of one core"
     )
     if t.errors:
