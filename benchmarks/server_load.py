@@ -443,7 +443,7 @@ def start_servers(args: argparse.Namespace) -> list[ServerProcess]:
         db = str(Path(tempfile.mkdtemp(prefix="racedeck-load-")) / "load.sqlite")
     else:
         db = args.db
-        if args.processes > 1 and not db.startswith("postgresql"):
+        if args.processes > 1 and not db.startswith(("postgresql", "postgres:")):
             raise SystemExit("--processes > 1 needs a PostgreSQL --db (postgresql://…)")
     extra = ["--bot-delay", "0", *args.serve_option]
     servers = []
