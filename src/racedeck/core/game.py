@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
@@ -112,6 +113,12 @@ class Transition(Generic[S]):
     events: tuple[Event, ...]
 
 
+@lru_cache(maxsize=64)
+def _default_seat_names(players: int) -> tuple[str, ...]:
+    # Asked several times for every view the server sends.
+    return tuple(f"P{i + 1}" for i in range(players))
+
+
 class Game(ABC, Generic[S, A, V]):
     """Rules of one game under one configuration. Stateless: all game data lives in states.
 
@@ -137,7 +144,7 @@ class Game(ABC, Generic[S, A, V]):
 
     def seat_names(self) -> tuple[str, ...]:
         """Default display names of the seats (``P1``, ``P2`` …)."""
-        return tuple(f"P{i + 1}" for i in range(self.num_players))
+        return _default_seat_names(self.num_players)
 
     # -- life cycle -------------------------------------------------------------------------
 
