@@ -13,7 +13,8 @@ connects **every** seat, waits until all are connected and welcomed, and only th
 ``--think 0`` is the max-throughput mode: a seat answers at once (but no more than 8 messages a
 second, under the server's rate limit of 10). A finished game is played again at once (the
 first seat asks). Clients offer permessage-deflate as browsers do (``--no-deflate``: they
-don't).
+don't); the server takes it only when started with ``--ws-deflate``
+(``--serve-option=--ws-deflate``).
 
 *The clients.* They are not the server's cost: ``--clients`` worker processes (default 2) each
 run one asyncio loop with their share of the sockets and parse frames with orjson. Their CPU is
