@@ -509,18 +509,23 @@ def echo_app(size: int) -> Any:
     return Starlette(routes=[WebSocketRoute("/ws/{table}", socket)])
 
 
-def serve_echo(port: int, size: int) -> None:
+def serve_echo(port: int, size: int, deflate: bool) -> None:
     """Run the echo peer under uvicorn (the server's settings) until killed."""
     import uvicorn
 
-    uvicorn.run(echo_app(size), host="127.0.0.1", port=port, log_level="warning")
-
-
-def start_echo(size: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, __file__, "--serve-echo", str(port), "--echo-size", str(size)]
+    uvicorn.run(
+        echo_app(size),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=deflate,
     )
+
+
+def start_echo(size: int, deflate: bool) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    command = [sys.executable, __file__, "--serve-echo", str(port), "--echo-size", str(size)]
+    proc = subprocess.Popen(command + (["--serve-option=--ws-deflate"] if deflate else []))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -589,7 +594,7 @@ def main() -> None:
     parser.add_argument("--echo-size", type=int, default=2000, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_echo is not None:
-        serve_echo(args.serve_echo, args.echo_size)
+        serve_echo(args.serve_echo, args.echo_size, "--ws-deflate" in args.serve_option)
         return
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, MAX_SECONDS))
@@ -600,7 +605,8 @@ def main() -> None:
     print(
         f"{args.tables} tables of {args.game}, {args.players} seats each ({sockets} sockets),"
         f" {pace}, {args.seconds:.0f} s of play; {args.processes} server process(es),"
-        f" {args.clients} client processes, deflate {'on' if args.deflate else 'off'}"
+        f" {args.clients} client processes, permessage-deflate"
+        f" {'on' if args.deflate and '--ws-deflate' in args.serve_option else 'off'}"
     )
     servers = start_servers(args)
     try:
@@ -616,7 +622,7 @@ def main() -> None:
     if args.peer == "none":
         return
     size = int(statistics.median(main_result.tally.sizes)) if main_result.tally.sizes else 2000
-    proc, url = start_echo(size)
+    proc, url = start_echo(size, "--ws-deflate" in args.serve_option)
     try:
         ws = url.replace("http://", "ws://")
         echo_seats = [Seat(f"{ws}/ws/{s.table_id}", url, s.table_id, "-", False) for s in seats]
