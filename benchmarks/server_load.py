@@ -16,6 +16,11 @@ first seat asks). Clients offer permessage-deflate as browsers do (``--no-deflat
 don't); the server takes it only when started with ``--ws-deflate``
 (``--serve-option=--ws-deflate``).
 
+*Which game.* *Why First?* is the default: all seats commit at once each round, so every seat
+of a table is busy. In *Setback* an answer that closes a BLOCK window is held until the window
+has been open its minimum time (SB-9, 3 s by default), and its ``ack`` waits that long by
+design; in *Six Day Race* one seat of a table acts at a time.
+
 *The clients.* They are not the server's cost: ``--clients`` worker processes (default 2) each
 run one asyncio loop with their share of the sockets and parse frames with orjson. Their CPU is
 reported, so a run where they, not the server, fill the machine shows it.
