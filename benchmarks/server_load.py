@@ -46,6 +46,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -317,6 +318,8 @@ class Result:
     server_cpu: float
     server_rss: float
     client_cpu: float
+    server_waited: float
+    """Share of the run the servers' event loops were ready to run but waited for a CPU."""
 
     def percentile(self, q: float) -> float:
         lat = sorted(self.tally.latencies)
@@ -327,6 +330,15 @@ class Result:
     @property
     def rate(self) -> float:
         return self.tally.accepted / self.seconds
+
+
+def waited_seconds(pid: int) -> float:
+    """Seconds the process's main thread (the event loop) has spent ready to run, waiting for
+    a CPU that other processes held (``/proc/PID/schedstat``)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -371,12 +383,14 @@ def play(
             raise SystemExit(f"{label}: a client process failed: {out.get(timeout=30).failed}")
     print(f"{label}: {len(seats)} seats connected; playing", flush=True)
     cpu_before = [cpu_seconds(pid) for pid in pids]
+    waited_before = [waited_seconds(pid) for pid in pids]
     client_before = [cpu_seconds(p.pid) for p in procs if p.pid is not None]
     started = time.monotonic()
     go.set()
     tallies = [out.get(timeout=args.seconds + 120) for _ in procs]
     elapsed = time.monotonic() - started
     server_cpu = sum(cpu_seconds(pid) - b for pid, b in zip(pids, cpu_before, strict=True))
+    waited = sum(waited_seconds(pid) - b for pid, b in zip(pids, waited_before, strict=True))
     rss = sum(rss_mib(pid) for pid in pids)
     client_cpu = sum(
         cpu_seconds(p.pid) - b for p, b in zip(procs, client_before, strict=True) if p.pid
@@ -393,7 +407,15 @@ def play(
         merged.sizes += t.sizes
         for k, v in t.errors.items():
             merged.errors[k] = merged.errors.get(k, 0) + v
-    return Result(label, args.seconds, merged, server_cpu / elapsed, rss, client_cpu / elapsed)
+    return Result(
+        label,
+        args.seconds,
+        merged,
+        server_cpu / elapsed,
+        rss,
+        client_cpu / elapsed,
+        waited / elapsed / len(pids),
+    )
 
 
 async def create_tables(urls: list[str], tables: int, game: str, players: int) -> list[Seat]:
@@ -565,6 +587,10 @@ def report(r: Result, sockets: int) -> None:
         f" RSS {r.server_rss:.0f} MiB;"
         f" clients' CPU {r.client_cpu:.0%} of one core"
     )
+    print(
+        f"  the server waited for a CPU {r.server_waited:.0%} of the time"
+        f" (machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+    )
     if t.errors:
         print("  errors:", ", ".join(f"{k} ×{v}" for k, v in sorted(t.errors.items())))
 
@@ -623,6 +649,9 @@ def main() -> None:
     finally:
         for s in servers:
             s.stop()
+        if args.db is None:
+            # The fresh SQLite file (and its log) served this run only.
+            shutil.rmtree(Path(servers[0].db).parent, ignore_errors=True)
     report(main_result, sockets)
     if args.peer == "none":
         return

@@ -18,6 +18,7 @@ import asyncio
 import cProfile
 import pstats
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -90,6 +91,7 @@ async def run(game: str, players: int, tables: int, actions: int) -> tuple[int, 
                         sent += len(encode(frame))
     elapsed = time.process_time() - started
     await service.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return accepted, elapsed, sent
 
 
