@@ -27,8 +27,10 @@ reported, so a run where they, not the server, fill the machine shows it.
 
 *What is printed.* Accepted actions per second; p50/p95/p99 of the time from sending an action
 to receiving one's own updated view (its ``ack``); stale answers (the view moved on during the
-think time: a person would answer again); the server's CPU (share of one core) and resident
-memory; the clients' CPU. Then the **peer** measured in the same run with the same clients,
+think time: a person would answer again); the server's CPU (share of one core, and per action)
+and resident memory; how long its event loop was ready to run but waited for a CPU that other
+processes held (on a shared machine that, not the server, makes the tail); the clients' CPU.
+Then the **peer** measured in the same run with the same clients,
 sockets, think times and frame sizes: a bare Starlette WebSocket echo (``--peer echo``) that
 answers each action with an update of the measured median size to every seat of the table — the
 floor that the transport and these clients cost on this machine — and the ratios of the server
