@@ -12,9 +12,15 @@ from typing import Any
 
 __all__ = ["freeze", "thaw"]
 
+# Exact types first: an ``isinstance`` check against an ABC such as ``Mapping`` costs several
+# times a type lookup, and views and events are thawed for every frame the server sends.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
 
 def freeze(value: Any) -> Any:
     """A read-only deep copy: mappings become mapping proxies, lists and tuples tuples."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
@@ -24,6 +30,13 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """The JSON form of a (frozen) value: fresh dicts and lists the caller may change."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict:
+        return {k: thaw(v) for k, v in value.items()}
+    if kind is tuple or kind is list:
+        return [thaw(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
@@ -112,6 +113,12 @@ class Transition(Generic[S]):
     events: tuple[Event, ...]
 
 
+@lru_cache(maxsize=64)
+def _default_seat_names(players: int) -> tuple[str, ...]:
+    # Asked several times for every view the server sends.
+    return tuple(f"P{i + 1}" for i in range(players))
+
+
 class Game(ABC, Generic[S, A, V]):
     """Rules of one game under one configuration. Stateless: all game data lives in states.
 
@@ -123,6 +130,7 @@ class Game(ABC, Generic[S, A, V]):
 
     def __init__(self, config: GameConfig) -> None:
         self._config = config
+        self._config_json: JSONObject | None = None
 
     @property
     def config(self) -> GameConfig:
@@ -136,7 +144,7 @@ class Game(ABC, Generic[S, A, V]):
 
     def seat_names(self) -> tuple[str, ...]:
         """Default display names of the seats (``P1``, ``P2`` …)."""
-        return tuple(f"P{i + 1}" for i in range(self.num_players))
+        return _default_seat_names(self.num_players)
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -219,7 +227,7 @@ class Game(ABC, Generic[S, A, V]):
             game=self.spec.id,
             title=self.spec.title,
             rules_version=self.spec.rules_version,
-            config=self._config.to_json(),
+            config=self._header_config(),
             seat=seat,
             seat_names=self.seat_names(),
             move=state.move,
@@ -231,6 +239,13 @@ class Game(ABC, Generic[S, A, V]):
             terminal=state.is_terminal,
             outcome=outcome.to_json() if outcome is not None else None,
         )
+
+    def _header_config(self) -> JSONObject:
+        # Made once per game: every view's header carries it, and ViewHeader.to_json copies it.
+        cached = getattr(self, "_config_json", None)
+        if cached is None:
+            cached = self._config_json = self._config.to_json()
+        return cached
 
     def phase_name(self, state: S) -> str:
         """A stable name of the phase the game is in (``"commit"``, ``"turn"`` …)."""

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
 from racedeck.rulebook import UnknownRules
+from racedeck.server.frames import encode
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -307,7 +308,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             with suppress(Exception):
                 await websocket.close(code=1008 if not conn.closed else 1000)
             return
-        await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+        await websocket.send_text(encode(frame))
 
 
 async def _read(websocket: WebSocket, service: TableService, conn: Connection) -> None:

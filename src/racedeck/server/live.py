@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any
 
 from racedeck.core.events import Event, feed
@@ -74,11 +75,20 @@ def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObjec
 
 def _with_names(text: str, defaults: Sequence[str], names: Sequence[str]) -> str:
     """``text`` with the game's default seat names (``P1`` …) replaced by the people's."""
-    table = {d: n for d, n in zip(defaults, names, strict=False) if d != n}
-    if not table or not text:
+    if not text:
         return text
+    renamer = _renamer(tuple(defaults), tuple(names))
+    return renamer(text) if renamer is not None else text
+
+
+@lru_cache(maxsize=1024)
+def _renamer(defaults: tuple[str, ...], names: tuple[str, ...]) -> Callable[[str], str] | None:
+    # One pattern per table's names, not one per view: every seat's view is renamed per move.
+    table = {d: n for d, n in zip(defaults, names, strict=False) if d != n}
+    if not table:
+        return None
     pattern = re.compile(r"\b(" + "|".join(re.escape(d) for d in table) + r")\b")
-    return pattern.sub(lambda m: table[m.group(1)], text)
+    return partial(pattern.sub, lambda m: table[m.group(1)])
 
 
 def events_json(

@@ -62,10 +62,10 @@ from racedeck.server.clocks import (
 )
 from racedeck.server.cluster import Cluster
 from racedeck.server.face_down import Published, ledger_for, publish
+from racedeck.server.frames import EventFeeds
 from racedeck.server.live import (
     LiveTable,
     Step,
-    events_json,
     history_json,
     public_summary,
     view_json,
@@ -1142,13 +1142,14 @@ class TableService:
         names = room.names
         views: dict[int | None, JSONObject] = {}
         clock = clock_json(room)
+        feeds = EventFeeds(table, events, names)
         for conn in list(room.connections):
             seat = conn.seat
             if seat not in views:
                 views[seat] = view_json(table, seat, names)
             view = views[seat]
             seen = _without_move(view)
-            feed = events_json(table, events, seat, names)
+            feed = feeds.for_seat(seat)
             if (
                 step is not None
                 and step.concealed
