@@ -130,7 +130,6 @@ class Game(ABC, Generic[S, A, V]):
 
     def __init__(self, config: GameConfig) -> None:
         self._config = config
-        self._config_json: JSONObject | None = None
 
     @property
     def config(self) -> GameConfig:
@@ -227,7 +226,7 @@ class Game(ABC, Generic[S, A, V]):
             game=self.spec.id,
             title=self.spec.title,
             rules_version=self.spec.rules_version,
-            config=self._header_config(),
+            config=self._config.to_json(),
             seat=seat,
             seat_names=self.seat_names(),
             move=state.move,
@@ -239,13 +238,6 @@ class Game(ABC, Generic[S, A, V]):
             terminal=state.is_terminal,
             outcome=outcome.to_json() if outcome is not None else None,
         )
-
-    def _header_config(self) -> JSONObject:
-        # Made once per game: every view's header carries it, and ViewHeader.to_json copies it.
-        cached = getattr(self, "_config_json", None)
-        if cached is None:
-            cached = self._config_json = self._config.to_json()
-        return cached
 
     def phase_name(self, state: S) -> str:
         """A stable name of the phase the game is in (``"commit"``, ``"turn"`` …)."""
