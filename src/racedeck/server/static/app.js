@@ -427,7 +427,8 @@ function newTableForm(form, list) {
       const n = g.min_players + k;
       return el("option", { value: n, text: n, selected: def && def.default === n });
     }));
-    clockBot.replaceChildren(...g.bots.map((b) => el("option", { value: b.name, text: b.name,
+    clockBot.replaceChildren(...g.bots.map((b) => el("option", { value: b.name,
+      text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }),
       selected: b.name === "heuristic" })));
     optsBox.replaceChildren(el("summary", { text: t("form.options") }),
       ...g.options.filter((o) => o.name !== "players").map((o) => optionInput(g.id, o)));
