@@ -78,6 +78,11 @@ def play_some(clients: list[Client], rng: random.Random, moves: int) -> int:
         assert c.view is not None
         c.act(rng.choice(c.view["legal_actions"]), cid="m")
         frame = c.until(lambda f: f["type"] == "error" or f.get("ack") == "m")
+        if frame["type"] == "error" and frame["code"] == "action/stale":
+            # The bot moved after this client last read its socket: read on and choose again.
+            with contextlib.suppress(TimeoutError):
+                c.recv(0.2)
+            continue
         assert frame["type"] == "update", frame
         done += 1
         for other in clients:
