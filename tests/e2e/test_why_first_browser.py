@@ -407,13 +407,17 @@ def test_tactical_variant_moves_in_white_number_order(
 
         rng = random.Random(2)
         deadline = time.monotonic() + GAME_TIMEOUT
+        targeted = False  # a figure was moved by clicking its target (WF-10)
         while not is_over(page):
             assert time.monotonic() < deadline, "the game did not end in time"
             moving(page)
             views.check_offers(page)
-            if take_turn(page, rng) is None:
+            clicked = take_turn(page, rng)
+            if clicked is None:
                 page.wait_for_timeout(100)
-        assert shot
+            # The targets may show up between the look for a screenshot and the click.
+            targeted = targeted or clicked not in (None, "card", "commit")
+        assert shot or targeted
         settle(page)
         check_standings(page)
         no_errors(page)
