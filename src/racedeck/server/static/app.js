@@ -274,6 +274,13 @@ function tableSummary(info, specs) {
   return parts.join(", ");
 }
 
+// A table's clock in the lobby: its speed profile, or its own times.
+function clockLabel(clock) {
+  const key = `clock.profile.${clock.profile}`;
+  if (has(key)) return t(key);
+  return t("lobby.clockCustom", { move: clock.move ?? "∞", bank: clock.bank ?? 0 });
+}
+
 function drawLobby(list, tables, specs) {
   if (!tables.length) {
     list.replaceChildren(el("li", { class: "muted", text: t("lobby.none") }));
@@ -289,7 +296,8 @@ function drawLobby(list, tables, specs) {
       el("div", {},
         el("strong", { text: gameWord(tb.game, "title", tb.title) }),
         el("span", { class: "muted", text: ` · ${tn("lobby.players", tb.players)}${summary ? " · " + summary : ""}` }),
-        el("div", { class: "muted small", text: `${tb.status === "open" ? t("lobby.free", { n: tb.free }) : t("lobby.playing")} · ${who}` })),
+        el("div", { class: "muted small", text: `${tb.status === "open" ? t("lobby.free", { n: tb.free }) : t("lobby.playing")} · ${who}` }),
+        tb.clock ? el("div", { class: "muted small", "data-testid": "lobby-clock", text: clockLabel(tb.clock) }) : ""),
       el("button", { type: "button", onclick: () => go(`/t/${tb.id}`), text: action }));
   }));
 }

@@ -721,6 +721,7 @@ export default {
   "clock.form.graceHelp": "Wie lange ein getrennter Spieler am Zug sein darf, bevor ein Bot für ihn spielt (0: nie).",
   "clock.form.bot": "Ersatz-Bot",
   "clock.form.botHelp": "Der Bot, der für einen Spieler spielt, dessen Zeit abgelaufen ist oder der gegangen ist, bis er zurück ist.",
+  "lobby.clockCustom": "Uhr: {move} s pro Zug, {bank} s Reserve",
   "clock.profile.unlimited": "Unbegrenzt: keine Uhr",
   "clock.profile.slow": "Langsam: 2 Min. pro Zug, 15 Min. Reserve",
   "clock.profile.normal": "Normal: 45 s pro Zug, 5 Min. Reserve",

@@ -721,6 +721,7 @@ export default {
   "clock.form.graceHelp": "How long a disconnected player may be asked before a bot plays for them (0: never).",
   "clock.form.bot": "Stand-in bot",
   "clock.form.botHelp": "The bot that plays for a player whose time runs out or who has left, until they are back.",
+  "lobby.clockCustom": "Clock: {move} s a move, {bank} s bank",
   "clock.profile.unlimited": "Unlimited: no clock",
   "clock.profile.slow": "Slow: 2 min a move, 15 min bank",
   "clock.profile.normal": "Normal: 45 s a move, 5 min bank",

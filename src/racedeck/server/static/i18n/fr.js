@@ -721,6 +721,7 @@ export default {
   "clock.form.graceHelp": "Combien de temps un joueur déconnecté peut être attendu avant qu'un robot joue pour lui (0 : jamais).",
   "clock.form.bot": "Robot remplaçant",
   "clock.form.botHelp": "Le robot qui joue pour un joueur à court de temps ou parti, jusqu'à son retour.",
+  "lobby.clockCustom": "Pendule : {move} s par coup, réserve de {bank} s",
   "clock.profile.unlimited": "Illimitée : sans pendule",
   "clock.profile.slow": "Lente : 2 min par coup, réserve de 15 min",
   "clock.profile.normal": "Normale : 45 s par coup, réserve de 5 min",

@@ -721,6 +721,7 @@ export default {
   "clock.form.graceHelp": "Hoe lang een speler zonder verbinding aan de beurt mag zijn voordat een bot voor hem speelt (0: nooit).",
   "clock.form.bot": "Invalbot",
   "clock.form.botHelp": "De bot die speelt voor wie door zijn tijd heen is of weg is, tot hij terug is.",
+  "lobby.clockCustom": "Klok: {move} s per zet, {bank} s reserve",
   "clock.profile.unlimited": "Onbeperkt: geen klok",
   "clock.profile.slow": "Langzaam: 2 min per zet, 15 min reserve",
   "clock.profile.normal": "Normaal: 45 s per zet, 5 min reserve",
