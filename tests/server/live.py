@@ -321,3 +321,18 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def process_client(port: int, table_id: str, token: str | None) -> Client:
+    """A socket to a ``racedeck serve`` process on ``port`` that has said hello (``token``
+    ``None``: a spectator)."""
+    ws = connect(
+        f"ws://127.0.0.1:{port}/ws/{table_id}",
+        proxy=None,
+        legacy=True,
+        max_queue=None,
+        ping_interval=None,
+    )
+    c = Client(ws)
+    c.hello(token)
+    return c

@@ -17,26 +17,16 @@ from typing import Any
 
 import httpx
 import psycopg
-from websockets.sync.client import connect
 
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.server.cluster import APPLICATION_NAME, table_key
 from racedeck.server.process import ServerProcess
-from server.live import SERVER_MESSAGE, Client
+from server.live import SERVER_MESSAGE, Client, process_client
 
 
 def open_client(server: ServerProcess, table_id: str, token: str | None) -> Client:
-    ws = connect(
-        f"ws://127.0.0.1:{server.port}/ws/{table_id}",
-        proxy=None,
-        legacy=True,
-        max_queue=None,
-        ping_interval=None,
-    )
-    c = Client(ws)
-    c.hello(token)
-    return c
+    return process_client(server.port, table_id, token)
 
 
 def check(clients: list[Client], tokens: list[str]) -> None:

@@ -14,27 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import connect
 
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.server.live import LiveTable, view_json
 from racedeck.server.process import ServerProcess
 from racedeck.store.tables import TableStore
-from server.live import SERVER_MESSAGE, Client
+from server.live import SERVER_MESSAGE, Client, process_client
 
 
 def open_client(server: ServerProcess, table_id: str, token: str) -> Client:
-    ws = connect(
-        f"ws://127.0.0.1:{server.port}/ws/{table_id}",
-        proxy=None,
-        legacy=True,
-        max_queue=None,
-        ping_interval=None,
-    )
-    c = Client(ws)
-    c.hello(token)
-    return c
+    return process_client(server.port, table_id, token)
 
 
 def stored_view(db: Path, table_id: str, seat: int) -> dict[str, Any]:
