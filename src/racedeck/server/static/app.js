@@ -30,7 +30,9 @@
 
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
-import { LANGUAGES, has, label, lang, listOf, onLanguage, relabel, setLang, t, tn } from "./i18n.js";
+import {
+  LANGUAGES, has, label, lang, listOf, localName, localView, onLanguage, relabel, setLang, t, tn,
+} from "./i18n.js";
 
 const app = document.getElementById("app");
 const statusEl = document.querySelector("[data-testid=status]");
@@ -108,26 +110,6 @@ function showError(e) {
 function gameWord(gameId, what, fallback) {
   const key = `games.${gameId}.${what}`;
   return has(key) ? t(key) : fallback;
-}
-
-// The server names a seat nobody named "random bot" or "Player 2"; those names are worded here.
-// (A person who calls themself "random bot" is worded the same way, which does no harm.)
-function localName(name) {
-  if (typeof name !== "string") return name;
-  let m = /^([a-z]+)(?:@\d+)? bot$/.exec(name);
-  if (m && has(`names.bot.${m[1]}`)) return t(`names.bot.${m[1]}`);
-  m = /^Player (\d+)$/.exec(name);
-  if (m) return t("names.player", { n: m[1] });
-  return name;
-}
-
-// A view with the seats' default names worded in this language (the renderers and the
-// narration take their names from the header).
-function localView(view) {
-  const h = view.header;
-  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
-  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
-    score_names: (h.score_names || []).map(localName), outcome } };
 }
 
 async function api(method, path, body) {

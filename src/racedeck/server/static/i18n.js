@@ -102,3 +102,33 @@ export function relabel(root = document) {
 }
 
 document.documentElement.lang = current;
+
+// -- seat names --------------------------------------------------------------------------------
+
+// The server names a seat nobody named "Player 2", or "random bot" (with the seat's number when
+// several seats share it, as a replay numbers them): those names are worded here. (A person who
+// calls themself "random bot" is worded the same way, which does no harm.)
+const BOT_NAMES = {
+  random: () => t("names.bot.random"),
+  heuristic: () => t("names.bot.heuristic"),
+  search: () => t("names.bot.search"),
+};
+
+/** A seat's name in this language: the server's default names worded, any other as it is. */
+export function localName(name) {
+  if (typeof name !== "string") return name;
+  let m = /^([a-z]+)(?:@\d+)? bot( \d+)?$/.exec(name);
+  if (m && BOT_NAMES[m[1]]) return BOT_NAMES[m[1]]() + (m[2] || "");
+  m = /^Player (\d+)$/.exec(name);
+  return m ? t("names.player", { n: m[1] }) : name;
+}
+
+/** `view` with its seats' default names in this language (the renderers and the narration
+ * take their names from the header). */
+export function localView(view) {
+  const h = view && view.header;
+  if (!h) return view;
+  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
+  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
+    score_names: (h.score_names || []).map(localName), outcome } };
+}

@@ -23,7 +23,7 @@
 // "whatif-seat", "whatif-bot", "whatif-budget", "fork".
 
 import { el } from "./dom.js";
-import { lang, listOf, t, tn } from "./i18n.js";
+import { lang, listOf, localName, localView, t, tn } from "./i18n.js";
 
 const CHUNK = 20; // steps whose views one request fetches (the server's default)
 const STYLE = "/static/replay.css";
@@ -171,31 +171,6 @@ function drawCheck(box, check) {
 }
 
 // -- words in this language ----------------------------------------------------------------------
-
-// The server names a seat nobody named "Player 2", or "random bot" (with the seat's number when
-// several seats share it): those names are worded here, as the table page words them.
-const BOT_NAMES = {
-  random: () => t("names.bot.random"),
-  heuristic: () => t("names.bot.heuristic"),
-  search: () => t("names.bot.search"),
-};
-
-function localName(name) {
-  if (typeof name !== "string") return name;
-  let m = /^([a-z]+)(?:@\d+)? bot( \d+)?$/.exec(name);
-  if (m && BOT_NAMES[m[1]]) return BOT_NAMES[m[1]]() + (m[2] || "");
-  m = /^Player (\d+)$/.exec(name);
-  return m ? t("names.player", { n: m[1] }) : name;
-}
-
-// A view with the seats' default names in this language (the boards take them from the header).
-function localView(view) {
-  const h = view && view.header;
-  if (!h) return view;
-  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
-  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
-    score_names: (h.score_names || []).map(localName), outcome } };
-}
 
 // The game's words module (null without one: the server's English words are shown then).
 function wordsFor(gameId) {
