@@ -314,6 +314,7 @@ class Cluster:
             if table.is_over and room.server_seed:
                 stored = self.store.load(room.id)
                 room.next_server_seed = stored.next_server_seed if stored is not None else ""
+            self.service._clock_sync(room)  # the seats asked now: as the writer's clock has them
             self.service._shown(room, seat, concealed, transition.events, before=before)
 
     # -- automation -----------------------------------------------------------------------------

@@ -263,6 +263,11 @@ class TableService:
         and the table brought up to what they stored (:meth:`Cluster.guard`)."""
         return nullcontext() if self.cluster is None else self.cluster.guard(room)
 
+    def _automates(self, room: Room) -> bool:
+        """True when this process plays ``room``'s bots, forced moves and clocks: always when
+        it is alone on its database, else when it holds the table (:meth:`Cluster.automates`)."""
+        return self.cluster is None or self.cluster.automates(room)
+
     @asynccontextmanager
     async def _writing(self, room: Room) -> AsyncIterator[None]:
         """The table's lock, then :meth:`_guard`."""
@@ -817,7 +822,6 @@ class TableService:
         table = room.table
         assert table is not None
         room.status = "over" if table.is_over else "playing"
-        self._clock_sync(room)
         # Moves replayed at a restart have no steps: pad, so answers to them must be exact.
         while len(room.steps) < table.move - 1:
             room.steps.append(Step(len(room.steps) + 1, -1, False, ()))
@@ -855,7 +859,7 @@ class TableService:
         table = room.table
         if table is None:
             return
-        if self.cluster is not None and not self.cluster.automates(room):
+        if not self._automates(room):
             return  # one process on the database plays the table's bots and forced moves
         hold = self._window_hold(room)
         while not table.is_over and hold <= 0:
@@ -1043,7 +1047,7 @@ class TableService:
         table = room.table
         if table is None or table.is_over:
             return
-        if self.cluster is not None and not self.cluster.automates(room):
+        if not self._automates(room):
             return  # the process that automates the table keeps its clocks
         due = [
             t
