@@ -336,3 +336,20 @@ def process_client(port: int, table_id: str, token: str | None) -> Client:
     c = Client(ws)
     c.hello(token)
     return c
+
+
+def seated(server: LiveServer, game: str, seats: list[str], config: dict[str, Any]) -> Any:
+    """A table with a socket per person (in seat order) and a spectator's."""
+    created = server.create(game, seats, config)
+    table_id = created["table_id"]
+    tokens = [created["token"]]
+    for i in range(1, sum(1 for s in seats if s == "human")):
+        tokens.append(server.join(table_id, name=f"P{i}")["token"])
+    clients = []
+    for token in tokens:
+        c = server.socket(table_id)
+        c.hello(token)
+        clients.append(c)
+    watcher = server.socket(table_id)
+    watcher.hello(None)
+    return table_id, clients, watcher

@@ -14,25 +14,8 @@ from racedeck.core.commitments import digest
 from racedeck.core.fairness import commitment, verify
 from racedeck.core.record import GameRecord, replay
 from racedeck.server.face_down import ledger_for
-from server.live import Client, FrameChecker, LiveServer
+from server.live import Client, FrameChecker, LiveServer, seated
 from server.test_leaks import play_to_the_end
-
-
-def seated(server: LiveServer, game: str, seats: list[str], config: dict[str, Any]) -> Any:
-    """A table with a socket per person (in seat order) and a spectator's."""
-    created = server.create(game, seats, config)
-    table_id = created["table_id"]
-    tokens = [created["token"]]
-    for i in range(1, sum(1 for s in seats if s == "human")):
-        tokens.append(server.join(table_id, name=f"P{i}")["token"])
-    clients = []
-    for token in tokens:
-        c = server.socket(table_id)
-        c.hello(token)
-        clients.append(c)
-    watcher = server.socket(table_id)
-    watcher.hello(None)
-    return table_id, clients, watcher
 
 
 def update_after(client: Client, move: int) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from racedeck.server.live import view_json
-from server.live import Client, FrameChecker, LiveServer
+from server.live import Client, FrameChecker, LiveServer, seated
 
 
 def play_to_the_end(
@@ -55,23 +55,12 @@ GAMES: list[tuple[str, list[str], dict[str, Any]]] = [
 def test_whole_games_leak_nothing(
     server: LiveServer, checker: FrameChecker, game: str, seats: list[str], config: dict[str, Any]
 ) -> None:
-    created = server.create(game, seats, config)
-    table_id = created["table_id"]
-    tokens = [created["token"]]
-    for i in range(1, sum(1 for s in seats if s == "human")):
-        tokens.append(server.join(table_id, name=f"P{i}")["token"])
-    clients = []
-    for token in tokens:
-        c = server.socket(table_id)
-        c.hello(token)
-        clients.append(c)
-    watcher = server.socket(table_id)
-    watcher.hello(None)
+    table_id, clients, watcher = seated(server, game, seats, config)
     play_to_the_end(clients, random.Random(7), [watcher])
     if not (watcher.view is not None and watcher.view["header"]["terminal"]):
         watcher.until(lambda f: f.get("view") is not None and f["view"]["header"]["terminal"])
     seen = {seat for tid, seat, _f in checker.frames if tid == table_id}
-    assert seen == {None, *range(len(tokens))}
+    assert seen == {None, *range(len(clients))}
     assert sum(1 for tid, _s, f in checker.frames if tid == table_id and f["type"] == "update") > 10
 
 
