@@ -15,13 +15,39 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from helpers import DESKTOP, PHONE, shots_dir, snap
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from racedeck.server.process import ServerProcess
+
+
+def ann_against_a_bot(server: str, clock: dict[str, Any]) -> dict[str, Any]:
+    """A table of Why First? where Ann, a person, plays the heuristic bot under ``clock``;
+    the creation's answer (her seat's token)."""
+    res = httpx.post(
+        server + "/api/tables",
+        json={
+            "game": "why-first",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+            "clock": clock,
+            "name": "Ann",
+        },
+        trust_env=False,
+    )
+    assert res.status_code == 201, res.text
+    return dict(res.json())
+
+
+def sit_down(page: Page, server: str, created: dict[str, Any]) -> None:
+    """Open the table ``created`` at its creator's seat, as their browser would remember it."""
+    page.goto(server + "/")
+    seats = {created["table_id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.evaluate(f"localStorage.setItem('racedeck.seats', {json.dumps(json.dumps(seats))})")
+    page.goto(f"{server}/t/{created['table_id']}")
 
 
 @pytest.fixture
@@ -41,28 +67,12 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
 ) -> None:
     live_server = slow_bots
     shots = shots_dir(tmp_path)
-    res = httpx.post(
-        live_server + "/api/tables",
-        json={
-            "game": "why-first",
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
-            "clock": {"move": 4, "bank": 0, "grace": 0, "bot": "heuristic"},
-            "name": "Ann",
-        },
-        trust_env=False,
-    )
-    assert res.status_code == 201, res.text
-    created = res.json()
+    created = ann_against_a_bot(live_server, {"move": 4, "bank": 0, "grace": 0, "bot": "heuristic"})
     for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
         context = browser.new_context(viewport=viewport)
         try:
             page = context.new_page()
-            page.goto(live_server + "/")
-            seats = {created["table_id"]: {"seat": 0, "token": created["token"]}}
-            page.evaluate(
-                f"localStorage.setItem('racedeck.seats', {json.dumps(json.dumps(seats))})"
-            )
-            page.goto(f"{live_server}/t/{created['table_id']}")
+            sit_down(page, live_server, created)
             expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
             mine = page.locator('[data-testid=clock][data-seat="0"]')
             if name == "desktop":
@@ -122,25 +132,11 @@ def test_the_results_mark_a_game_a_bot_stood_in(
     """Ann never plays: her time runs out at once and the stand-in bot plays the game to its
     end; the standings and the finished games say a bot stood in for her."""
     shots = shots_dir(tmp_path)
-    res = httpx.post(
-        live_server + "/api/tables",
-        json={
-            "game": "why-first",
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
-            "clock": {"move": 1, "bank": 0, "grace": 0, "bot": "random"},
-            "name": "Ann",
-        },
-        trust_env=False,
-    )
-    assert res.status_code == 201, res.text
-    created = res.json()
+    created = ann_against_a_bot(live_server, {"move": 1, "bank": 0, "grace": 0, "bot": "random"})
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
-        page.goto(live_server + "/")
-        seats = {created["table_id"]: {"seat": 0, "token": created["token"]}}
-        page.evaluate(f"localStorage.setItem('racedeck.seats', {json.dumps(json.dumps(seats))})")
-        page.goto(f"{live_server}/t/{created['table_id']}")
+        sit_down(page, live_server, created)
         standings = page.get_by_test_id("standings")
         expect(standings).to_be_visible(timeout=60_000)
         expect(standings.get_by_test_id("bot-played")).to_have_count(1)
