@@ -277,7 +277,7 @@ def _windows(
     """People who take their turns at once but never answer a BLOCK window: return how long
     windows stayed open — at least ``count`` of them and one closed by its clock with a person
     still asked — and the spectator's frames."""
-    table_id, players, _tokens = _two(server, "setback", clock, {"window_seconds": 0, **config})
+    table_id, players, tokens = _two(server, "setback", clock, {"window_seconds": 0, **config})
     room = server.service.rooms[table_id]
     # Windows are timed when the spectator's frames are sent, not when they are read: the
     # players' traffic makes reading lag by different amounts.
@@ -309,6 +309,11 @@ def _windows(
     deadline = time.monotonic() + 150
     while len(lengths()) < count or not clocked():
         assert time.monotonic() < deadline, f"only {len(lengths())} windows closed"
+        if room.table is not None and room.table.is_over:
+            # The deal is the server's (provably fair), so a game may end without anyone ever
+            # holding a BLOCK in a window: play on with a new deal until someone does.
+            res = server.http.post(f"/api/tables/{table_id}/again", json={"token": tokens[0]})
+            assert res.status_code == 200, res.text
         for p in [*players, watcher]:
             view = p.view
             if p is not watcher and view and view["legal_actions"] and view["phase"] != "window":
