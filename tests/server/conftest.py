@@ -3,6 +3,7 @@ frame passes the leak checker (see :mod:`server.live`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,15 +11,41 @@ import pytest
 
 from server.live import FrameChecker, LiveServer, serving
 
+SERVER_DB = "RACEDECK_TEST_SERVER_DB"
+"""Set to ``sqlite`` or ``postgresql`` to run every server of this folder on that database."""
+
 
 @pytest.fixture
 def checker() -> FrameChecker:
     return FrameChecker()
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run a module's servers on each database its ``SERVER_DATABASES`` names (SQLite by
+    default; ``RACEDECK_TEST_SERVER_DB`` picks one for the whole folder)."""
+    if "server_db" not in metafunc.fixturenames:
+        return
+    chosen = os.environ.get(SERVER_DB)
+    kinds = (chosen,) if chosen else getattr(metafunc.module, "SERVER_DATABASES", ("sqlite",))
+    if metafunc.definition.get_closest_marker("sqlite_server") is not None:
+        kinds = ("sqlite",)
+    metafunc.parametrize("server_db", kinds, indirect=True)
+
+
 @pytest.fixture
-def server(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
+def server_db(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """The database a test's server runs on: a SQLite file, or a fresh PostgreSQL database
+    (the server then runs as several processes sharing one would: writes in worker threads,
+    the sweep automating each table, presence in the database)."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return tmp_path / "tables.sqlite"
+
+
+@pytest.fixture
+def server(server_db: str | Path, checker: FrameChecker) -> Iterator[LiveServer]:
     """A started :class:`LiveServer`; fails the test if any frame it sent leaked or was
     malformed."""
-    with serving(tmp_path / "tables.sqlite", checker) as live:
+    with serving(server_db, checker) as live:
         yield live

@@ -27,6 +27,10 @@ from racedeck.server.rooms import Room
 from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+# Clocks run in the process that automates a table; on PostgreSQL that is the one holding its
+# lock, which learns of disconnects on other processes from ``live_presence``.
+SERVER_DATABASES = ("sqlite", "postgresql")
+
 TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
 
 
@@ -333,6 +337,7 @@ def _windows(
     return lengths(), watcher.frames
 
 
+@pytest.mark.sqlite_server  # long; the window's clock on PostgreSQL: test_windows, test_cluster
 def test_an_unanswered_window_closes_on_its_own_clock(server: LiveServer) -> None:
     lengths, frames = _windows(
         server, {"window_seconds": 1}, {"move": 3, "bank": 60, "grace": 0}, 3
@@ -346,6 +351,7 @@ def test_an_unanswered_window_closes_on_its_own_clock(server: LiveServer) -> Non
         assert "notes" not in frame.get("clock", {}), "the record's notes are not sent"
 
 
+@pytest.mark.sqlite_server
 def test_a_window_keeps_its_minimum_over_a_shorter_clock(server: LiveServer) -> None:
     lengths, _frames = _windows(
         server, {"window_seconds": 3}, {"move": 1, "bank": 60, "grace": 0}, 2

@@ -238,3 +238,84 @@ def test_a_window_held_by_one_server_lasts_its_minimum_on_both(
     drain([far])
     opened = sum(1 for f in far.frames for e in f.get("events", []) if e["kind"] == "window_opened")
     assert opened >= 3
+
+
+# -- clocks and leavers across processes ----------------------------------------------------------
+
+
+def _owner(pair: tuple[LiveServer, LiveServer], table_id: str) -> tuple[LiveServer, LiveServer]:
+    """The server that automates the table (holds its advisory lock), then the other one."""
+    deadline = time.monotonic() + 30
+    while True:
+        for one, other in (pair, pair[::-1]):
+            cluster = one.service.cluster
+            if cluster is not None and table_id in cluster.owned:
+                return one, other
+        assert time.monotonic() < deadline, "no server took the table"
+        time.sleep(0.05)
+
+
+def _seat_clock(frame: dict[str, Any], seat: int) -> dict[str, Any]:
+    clock = frame.get("clock") or frame["table"]["clock"]
+    return dict(clock["seats"][seat])
+
+
+def _says(seat: int, **want: Any) -> Any:
+    def pred(frame: dict[str, Any]) -> bool:
+        if frame["type"] not in ("update", "table", "welcome"):
+            return False
+        got = _seat_clock(frame, seat)
+        return all(got[k] == v for k, v in want.items())
+
+    return pred
+
+
+def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Ann plays on the server that does not automate the table. When her socket closes, the
+    automating one learns it (``live_presence``) and its bot takes her seat after the grace;
+    both servers show the takeover. When she is back on her server, both show her seat hers
+    again, the notes agree, and the bot plays it no more."""
+    first = pair[0]
+    created = first.create(
+        "why-first", ["human", "human"], {"players": 2}, clock={"move": 60, "grace": 1}
+    )
+    table_id = created["table_id"]
+    joined = first.join(table_id)
+    owner, other = _owner(pair, table_id)
+    ann = greet(other, table_id, created["token"])
+    bob = greet(owner, table_id, joined["token"])
+    time.sleep(2)  # past the grace: Ann is connected, on the other server, so nothing happens
+    owned_room, other_room = owner.service.rooms[table_id], other.service.rooms[table_id]
+    assert not owned_room.clock.seats[0].bot, "a person connected elsewhere is not away"
+    ann.close()
+    taken = bob.until(_says(0, bot=True), timeout=30)
+    assert _seat_clock(taken, 0)["reason"] == "away"
+    assert not _seat_clock(taken, 1)["bot"], "Bob is connected: his seat stays his"
+    deadline = time.monotonic() + 10
+    while not other_room.clock.seats[0].bot:
+        assert time.monotonic() < deadline, "the other server did not hear of the takeover"
+        time.sleep(0.05)
+    back = greet(other, table_id, created["token"])
+    assert not _seat_clock(back.frames[0], 0)["bot"]
+    bob.until(_says(0, bot=False, bot_played=True), timeout=10)
+    deadline = time.monotonic() + 10
+    while owned_room.clock.notes != other_room.clock.notes:
+        assert time.monotonic() < deadline, "the servers' notes differ"
+        time.sleep(0.05)
+    assert [n["kind"] for n in owned_room.clock.notes] == ["away", "back"]
+    # The owner's bot plays Ann's seat no more (she makes no move here).
+
+    def played() -> int:
+        return sum(seat == 0 for seat, _action in _stored(owner, table_id).actions)
+
+    before = played()
+    time.sleep(1.5)
+    assert played() == before, "a bot played the seat of a person who is back"
+
+
+def _stored(server: LiveServer, table_id: str) -> Any:
+    stored = server.service.store.load(table_id)
+    assert stored is not None
+    return stored

@@ -97,7 +97,7 @@ def automating(database: str, table_id: str) -> int:
     assert row is not None, "no server automates the table"
     name = str(row[0])
     assert name.startswith(APPLICATION_NAME)
-    return int(name.rsplit(" ", 1)[1])
+    return int(name.split(" ")[-2])  # "racedeck serve PID ORIGIN"
 
 
 def test_two_processes_then_the_bots_owner_is_killed(postgres_url: str, tmp_path: Path) -> None:

@@ -242,6 +242,24 @@ class TableClock:
             )
         return cls(options, seats, [dict(n) for n in obj.get("notes", [])])
 
+    def adopt(self, stored: JSONObject) -> bool:
+        """Take the clock another process stored (banks, who a bot plays, the notes), keeping
+        this process's running times. True when who plays a seat or the notes changed."""
+        if stored == self.to_store():
+            return False
+        other = TableClock.from_store(stored, len(self.seats))
+        changed = other.notes != self.notes
+        for mine, theirs in zip(self.seats, other.seats, strict=True):
+            changed |= (mine.bot, mine.reason, mine.bot_played) != (
+                theirs.bot,
+                theirs.reason,
+                theirs.bot_played,
+            )
+            mine.bank, mine.bot, mine.reason = theirs.bank, theirs.bot, theirs.reason
+            mine.bot_played = theirs.bot_played
+        self.notes = other.notes
+        return changed
+
     def record_json(self) -> JSONObject:
         """``meta.clock`` of the game's record: the options, the notes, who a bot played."""
         return {

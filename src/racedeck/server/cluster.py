@@ -28,6 +28,10 @@ views and events through the same code as a local move — so the same leak rule
 truth: a lost notice (the listening connection dropped) is made good by catching up every
 table when it is back.
 
+*Off the event loop.* The service runs these locked blocks in worker threads
+(:meth:`TableService._write <racedeck.server.service.TableService._write>`), so a process that
+waits for one table's row lock or commit serves its other tables meanwhile.
+
 *One process automates a table.* Bots, forced moves and SB-9's window holds of a table run in
 exactly one process: the holder of the table's PostgreSQL advisory lock (a session lock on a
 connection of its own). Each process tries, every :data:`SWEEP_SECONDS` and at once when a game
@@ -48,6 +52,7 @@ import logging
 import os
 import secrets
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -104,7 +109,10 @@ class Cluster:
         self.listening = asyncio.Event()
         self._asked: dict[str, int] = {}
         self._wake = asyncio.Event()
-        self._catching_up = False
+        self._said: dict[str, frozenset[int]] = {}
+        """The seats this process last said it has sockets for, per table."""
+        self._catching_up: set[str] = set()
+        """Tables being brought up to the store (by worker threads, one table each)."""
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -135,13 +143,13 @@ class Cluster:
     def automates(self, room: Room) -> bool:
         """True when this process plays ``room``'s bots, forced moves and window holds. When
         it does not, it asks for the table's lock (once per game; the sweep retries)."""
-        if self._catching_up:
+        if room.id in self._catching_up:
             return False  # the stored moves first; the caller settles the table after
         if room.id in self.owned:
             return True
         if room.status == "playing" and self._asked.get(room.id) != room.game_no:
             self._asked[room.id] = room.game_no
-            self._wake.set()
+            self.service._on_loop(self._wake.set)
         return False
 
     @contextlib.contextmanager
@@ -177,8 +185,10 @@ class Cluster:
         return room
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        # The name carries the process's origin: the sweep tells the living processes by it.
+        name = f"{APPLICATION_NAME} {os.getpid()} {self.origin}"
         return await psycopg.AsyncConnection.connect(
-            self.conninfo, autocommit=True, application_name=f"{APPLICATION_NAME} {os.getpid()}"
+            self.conninfo, autocommit=True, application_name=name
         )
 
     # -- notices out ----------------------------------------------------------------------------
@@ -200,6 +210,7 @@ class Cluster:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if not first:
                         await self._catch_up_all()
+                        await self._announce_all()
                     first = False
                     self.listening.set()
                     async for note in conn.notifies():
@@ -222,6 +233,9 @@ class Cluster:
         if room is None:
             self.find(table_id)
             return
+        if note.get("kind") == "presence":
+            await self._presence_heard(room)
+            return
         if (
             note.get("kind") == "move"
             and room.table is not None
@@ -233,12 +247,12 @@ class Cluster:
 
     async def _refresh(self, room: Room) -> None:
         """Catch ``room`` up; the process that automates it then settles it."""
+        service = self.service
         async with room.lock:
             if room.id in self.owned:
-                with self.guard(room):
-                    self.service._settle(room)
+                await service._write(room, lambda: service._settle(room))
             else:
-                self.sync(room)
+                await service._off_loop(lambda: self.sync(room))
 
     async def _catch_up_all(self) -> None:
         for room in list(self.service.rooms.values()):
@@ -252,7 +266,7 @@ class Cluster:
     def _bring_up(self, room: Room, progress: Progress) -> None:
         """Apply to ``room`` what the store holds beyond it (a seat taken, a new game, moves),
         sending each socket of this process what it would have got from a local write."""
-        self._catching_up = True
+        self._catching_up.add(room.id)
         try:
             table = room.table
             if (
@@ -265,8 +279,16 @@ class Cluster:
                     self._adopt(room, stored)
             elif table is not None and progress.move > table.move:
                 self._replay(room, self.store.actions_from(room.id, room.game_no, table.move))
+            if (
+                progress.clock is not None
+                and progress.game_no == room.game_no
+                and room.clock.adopt(progress.clock)
+            ):
+                # Another process handed a seat to a bot or gave it back: show it here too.
+                self.service._broadcast_table(room)
         finally:
-            self._catching_up = False
+            self._catching_up.discard(room.id)
+        self.service._clock_arm(room)
 
     def _adopt(self, room: Room, stored: StoredTable) -> None:
         """Take the stored seats, and the stored game when it is another one than ours."""
@@ -317,6 +339,58 @@ class Cluster:
             self.service._clock_sync(room)  # the seats asked now: as the writer's clock has them
             self.service._shown(room, seat, concealed, transition.events, before=before)
 
+    # -- who is connected where -----------------------------------------------------------------
+
+    async def announce(self, room: Room) -> None:
+        """Tell the other processes which seats of ``room`` have a socket here (when that
+        changed), so that a person gone from every process is handed to a bot after the grace
+        and one back on any process is no longer away. Called with the table's lock held."""
+        seats = frozenset(c.seat for c in room.connections if c.seat is not None)
+        if self._said.get(room.id, frozenset()) == seats:
+            return
+        self._said[room.id] = seats
+        await self.service._off_loop(lambda: self.store.set_presence(self.origin, room.id, seats))
+
+    async def _announce_all(self) -> None:
+        """Say every table's seats again (after a lost connection the others may have dropped
+        what this process said)."""
+        self._said.clear()
+        for room in list(self.service.rooms.values()):
+            async with room.lock:
+                await self.announce(room)
+
+    async def load_presence(self) -> None:
+        """Learn which seats have sockets on the other processes (at start)."""
+        known = await self.service._off_loop(self.store.presence)
+        for table_id, pairs in known.items():
+            room = self.service.rooms.get(table_id)
+            if room is not None:
+                room.elsewhere = {seat for origin, seat in pairs if origin != self.origin}
+                self.service._mark_away(room)
+
+    async def _presence_heard(self, room: Room) -> None:
+        """Another process's sockets at ``room`` changed: who is away may have."""
+        known = await self.service._off_loop(lambda: self.store.presence(room.id))
+        async with room.lock:
+            pairs = known.get(room.id, set())
+            room.elsewhere = {seat for origin, seat in pairs if origin != self.origin}
+            self.service._mark_away(room)
+            self.service._clock_arm(room)
+
+    async def _forget_the_gone(self, locks: psycopg.AsyncConnection[Any]) -> None:
+        """Drop what processes that are gone said of their sockets: they closed with them."""
+        cursor = await locks.execute(
+            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE %s",
+            [f"{APPLICATION_NAME} %"],
+        )
+        alive = {str(name).rsplit(" ", 1)[-1] for (name,) in await cursor.fetchall()}
+        alive.add(self.origin)
+        changed = await self.service._off_loop(lambda: self.store.forget_presence(alive))
+        for table_id in changed:
+            room = self.service.rooms.get(table_id)
+            if room is not None:
+                await self._presence_heard(room)
+
     # -- automation -----------------------------------------------------------------------------
 
     async def _sweeper(self) -> None:
@@ -345,6 +419,7 @@ class Cluster:
             self.owned.clear()
             self._locks = await self._connect()
         locks = self._locks
+        await self._forget_the_gone(locks)
         rooms = self.service.rooms
         playing = {rid for rid, r in rooms.items() if r.status == "playing"}
         done = [rid for rid in self.owned if rid not in playing]
@@ -370,7 +445,6 @@ class Cluster:
             room = rooms[rid]
             try:
                 async with room.lock:
-                    with self.guard(room):
-                        self.service._settle(room)
+                    await self.service._write(room, partial(self.service._settle, room))
             except RacedeckError as exc:
                 log.error("table %s: taking it over failed: %s", rid, exc)

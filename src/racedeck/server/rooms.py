@@ -106,6 +106,8 @@ class Room:
     start_pending: tuple[int, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
+    elsewhere: set[int] = field(default_factory=set)
+    """Seats with a socket on another process serving the same database."""
     thinking: set[int] = field(default_factory=set)
     failures: int = 0
     created: float = field(default_factory=time.time)

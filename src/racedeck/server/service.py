@@ -17,6 +17,14 @@ what lets players of *Why First?* commit at the same time. Seats are sent an upd
 concealed action only when what they may know changed, so nobody learns by the timing of frames
 who answered a silent window.
 
+*Off the event loop.* On PostgreSQL a write waits for the database (the row lock, the commit's
+flush to disk). There each locked block — catch up, step, commit, and the forced moves after —
+runs in a worker thread (:meth:`TableService._write`) while the table's lock is held, so the
+event loop serves the other tables meanwhile and several tables commit at once. What the block
+would do on the loop (queue frames, set timers, start bots) is collected and done, in order, on
+the loop when the block returns. On SQLite, whose writes are short and one at a time anyway,
+the blocks run on the loop.
+
 *Clocks.* Each seat asked has a clock and a bank (:mod:`racedeck.server.clocks`); one timer
 per table hands a seat out of time, or away past the grace period, to the table's takeover bot,
 and closes a silent window on its own clock. The clock goes out with every update and table
@@ -30,12 +38,15 @@ import hashlib
 import hmac
 import logging
 import secrets
+import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
+from functools import partial
 from multiprocessing import get_context
+from typing import Any, TypeVar
 
 from racedeck.core.commitments import commitments_of
 from racedeck.core.errors import (
@@ -93,6 +104,10 @@ MAX_CONNECTIONS_PER_TABLE = 64
 """Most sockets one table serves (seats and spectators together)."""
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
+WRITE_THREADS = 8
+"""Tables that commit at once on PostgreSQL (worker threads, each with a pooled connection)."""
+
+T = TypeVar("T")
 
 
 FrameObserver = Callable[["Room", "int | None", JSONObject], None]
@@ -134,6 +149,8 @@ class TableService:
         """The event loop the service runs on (set by :meth:`start`)."""
         self.cluster: Cluster | None = None
         """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
+        self._writer: ThreadPoolExecutor | None = None
+        self._effects = threading.local()
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -142,6 +159,7 @@ class TableService:
         self.loop = asyncio.get_running_loop()
         origins = self.forks.load_all()
         if self.store.shared:
+            self._writer = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="racedeck-write")
             self.cluster = Cluster(self)
             await self.cluster.start()
         for stored in self.store.load_all():
@@ -152,6 +170,8 @@ class TableService:
                 continue
             room.origin = origins.get(room.id)
             self.rooms[room.id] = room
+        if self.cluster is not None:
+            await self.cluster.load_presence()
         for room in list(self.rooms.values()):
             if room.table is not None and not room.table.is_over:
                 async with room.lock:
@@ -172,6 +192,8 @@ class TableService:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
         for room in self.rooms.values():
             for conn in room.connections:
                 self._close_connection(conn)
@@ -268,12 +290,59 @@ class TableService:
         it is alone on its database, else when it holds the table (:meth:`Cluster.automates`)."""
         return self.cluster is None or self.cluster.automates(room)
 
-    @asynccontextmanager
-    async def _writing(self, room: Room) -> AsyncIterator[None]:
-        """The table's lock, then :meth:`_guard`."""
-        async with room.lock:
+    async def _write(self, room: Room, block: Callable[[], T]) -> T:
+        """Run ``block`` under :meth:`_guard` (the caller holds the table's lock); on PostgreSQL
+        off the event loop (:meth:`_off_loop`)."""
+
+        def guarded() -> T:
             with self._guard(room):
-                yield
+                return block()
+
+        return await self._off_loop(guarded)
+
+    async def _off_loop(self, block: Callable[[], T]) -> T:
+        """Run ``block``, which may wait for the database: in a worker thread when the store
+        is shared, then the loop's work it asked for (:meth:`_on_loop`) in order; inline on
+        SQLite. The caller holds the lock of every table the block touches, and keeps it until
+        the block is done even when cancelled, so no other coroutine sees a table half moved."""
+        if self._writer is None:
+            return block()
+        effects: list[Callable[[], None]] = []
+
+        def run() -> T:
+            self._effects.pending = effects
+            try:
+                return block()
+            finally:
+                self._effects.pending = None
+
+        future = asyncio.get_running_loop().run_in_executor(self._writer, run)
+        cancelled = False
+        try:
+            while True:
+                try:
+                    return await asyncio.shield(future)
+                except asyncio.CancelledError:
+                    if future.done():
+                        raise
+                    cancelled = True  # the table stays locked until the block is done
+        finally:
+            for effect in effects:
+                try:
+                    effect()
+                except Exception:
+                    log.exception("work queued by a write failed")
+            if cancelled:
+                raise asyncio.CancelledError
+
+    def _on_loop(self, effect: Callable[[], None]) -> None:
+        """Do ``effect`` (queue a frame, set a timer, start a task) now, or — inside a block
+        :meth:`_off_loop` runs in a worker thread — on the loop when the block is done."""
+        pending: list[Callable[[], None]] | None = getattr(self._effects, "pending", None)
+        if pending is None:
+            effect()
+        else:
+            pending.append(effect)
 
     def info(self, room: Room) -> JSONObject:
         """Public facts about a table: no token, no seed, nothing a seat's view hides."""
@@ -450,36 +519,39 @@ class TableService:
             clock=clock,
         )
         self._mark_away(room)
-        self.store.create(
-            StoredTable(
-                id=room.id,
-                game=spec.id,
-                config=room.config,
-                status=room.status,
-                game_no=room.game_no,
-                seed=room.seed,
-                seats=seats,
-                server_seed=server_seed,
-                client_seeds=client_seeds,
-                clock=room.clock.to_store(),
-            )
+        stored = StoredTable(
+            id=room.id,
+            game=spec.id,
+            config=room.config,
+            status=room.status,
+            game_no=room.game_no,
+            seed=room.seed,
+            seats=seats,
+            server_seed=server_seed,
+            client_seeds=client_seeds,
+            clock=room.clock.to_store(),
         )
+        await self._off_loop(lambda: self.store.create(stored))
         self.rooms[room.id] = room
         seat: int | None = None
         token: str | None = None
         async with room.lock:
             if any(s.kind == "human" for s in seats):
-                seat, token = self._take_seat(room, None, req.name, req.client_seed)
+                seat, token = await self._write(
+                    room, lambda: self._take_seat(room, None, req.name, req.client_seed)
+                )
             else:
-                self._start(room)
+                await self._write(room, lambda: self._start(room))
         return room, seat, token
 
     async def join(self, table_id: str, req: JoinRequest) -> tuple[int, str]:
         """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
         and its token. The game starts when the last seat is taken."""
         room = self.room(table_id)
-        async with self._writing(room):
-            return self._take_seat(room, req.seat, req.name, req.client_seed)
+        async with room.lock:
+            return await self._write(
+                room, lambda: self._take_seat(room, req.seat, req.name, req.client_seed)
+            )
 
     def _take_seat(
         self, room: Room, wanted: int | None, name: str | None, client_seed: str | None
@@ -544,34 +616,36 @@ class TableService:
         when it committed, so the server cannot pick its seed to suit the seats' seeds.
         """
         room = self.room(table_id)
-        async with self._writing(room):
-            seat = self._seat_of(room, token)
-            if seat is None:
-                raise AuthError("this token holds no seat at this table")
-            if room.table is None or not room.table.is_over:
-                raise ServiceError("game/not-over", "the game at this table is not over", 409)
-            if room.origin is not None:
-                # Its next deal's seed could not be committed before the seats' seeds.
-                raise ServiceError(
-                    "fork/again",
-                    "a what-if game is played once: fork it again from its replay",
-                    409,
-                )
-            server_seed = room.next_server_seed or secrets.token_hex(32)
-            client_seeds = list(room.client_seeds)
-            if client_seed is not None and seat < len(client_seeds):
-                client_seeds[seat] = client_seed
-            seed = game_seed(server_seed, client_seeds)
-            self.store.new_game(
-                room.id, room.game_no + 1, seed, "playing", server_seed, client_seeds
+        async with room.lock:
+            return await self._write(room, lambda: self._again(room, token, client_seed))
+
+    def _again(self, room: Room, token: str, client_seed: str | None) -> int:
+        """:meth:`again` under the table's locks."""
+        seat = self._seat_of(room, token)
+        if seat is None:
+            raise AuthError("this token holds no seat at this table")
+        if room.table is None or not room.table.is_over:
+            raise ServiceError("game/not-over", "the game at this table is not over", 409)
+        if room.origin is not None:
+            # Its next deal's seed could not be committed before the seats' seeds.
+            raise ServiceError(
+                "fork/again",
+                "a what-if game is played once: fork it again from its replay",
+                409,
             )
-            room.game_no += 1
-            room.seed = seed
-            room.server_seed = server_seed
-            room.client_seeds = client_seeds
-            room.next_server_seed = ""
-            self._start(room)
-            return room.game_no
+        server_seed = room.next_server_seed or secrets.token_hex(32)
+        client_seeds = list(room.client_seeds)
+        if client_seed is not None and seat < len(client_seeds):
+            client_seeds[seat] = client_seed
+        seed = game_seed(server_seed, client_seeds)
+        self.store.new_game(room.id, room.game_no + 1, seed, "playing", server_seed, client_seeds)
+        room.game_no += 1
+        room.seed = seed
+        room.server_seed = server_seed
+        room.client_seeds = client_seeds
+        room.next_server_seed = ""
+        self._start(room)
+        return room.game_no
 
     def _meta(self, room: Room) -> JSONObject:
         return {"table": room.id, "game_no": room.game_no, "names": room.names}
@@ -592,8 +666,9 @@ class TableService:
         """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
         its welcome. Raises :class:`AuthError` for a token that holds no seat here."""
         async with room.lock:
-            if self.cluster is not None:
-                self.cluster.sync(room)
+            cluster = self.cluster
+            if cluster is not None:
+                await self._off_loop(lambda: cluster.sync(room))
             seat = None
             if token is not None:
                 seat = self._seat_of(room, token)
@@ -605,6 +680,8 @@ class TableService:
                 room=room, seat=seat, rate=self.rate, burst=self.burst, tokens=self.burst
             )
             room.connections.add(conn)
+            if cluster is not None and seat is not None:
+                await cluster.announce(room)
             if seat is not None:
                 # A person who reconnects is back: no bot plays their seat any more.
                 room.clock.seats[seat].away = None
@@ -633,27 +710,28 @@ class TableService:
         async with room.lock:
             room.connections.discard(conn)
             conn.closed = True
-            seat = conn.seat
-            if (
-                seat is not None
-                and self.cluster is None
-                and not any(c.seat == seat for c in room.connections)
-            ):
-                room.clock.seats[seat].away = time.monotonic()
+            if conn.seat is not None:
+                if self.cluster is not None:
+                    await self.cluster.announce(room)
+                self._mark_away(room)
                 self._clock_arm(room)
             self._broadcast_table(room)
 
     async def act(self, conn: Connection, msg: Act) -> None:
         """A person's action from their socket; errors go back to that socket only."""
         room = conn.room
+        seat = conn.seat
+
+        def block() -> None:
+            if seat is None:
+                raise AuthError("spectators cannot act; join a seat to play")
+            # Acting is coming back: the person plays this seat again from this move on.
+            self._give_back(room, seat)
+            self._apply(room, seat, msg.move, msg.action, (conn, msg.id))
+
         async with room.lock:
             try:
-                if conn.seat is None:
-                    raise AuthError("spectators cannot act; join a seat to play")
-                with self._guard(room):
-                    # Acting is coming back: the person plays this seat again from this move on.
-                    self._give_back(room, conn.seat)
-                    self._apply(room, conn.seat, msg.move, msg.action, (conn, msg.id))
+                await self._write(room, block)
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
 
@@ -661,12 +739,12 @@ class TableService:
         """ "I'm back" from a seat a bot took over: its person plays it again (a no-op when no
         bot plays it)."""
         room = conn.room
+        seat = conn.seat
+        if seat is None:
+            self.send_error(conn, AuthError("spectators have no seat to come back to"), client_id)
+            return
         async with room.lock:
-            if conn.seat is None:
-                error = AuthError("spectators have no seat to come back to")
-                self.send_error(conn, error, client_id)
-                return
-            self._give_back(room, conn.seat)
+            await self._write(room, lambda: self._give_back(room, seat))
 
     def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
         """Send ``exc`` to one socket as an ``error`` frame."""
@@ -796,8 +874,9 @@ class TableService:
                     fresh.status,
                     fresh.strict_below,
                 )
-                if room.clock.timer is not None:
-                    room.clock.timer.cancel()
+                timer = room.clock.timer
+                if timer is not None:
+                    self._on_loop(timer.cancel)
                 room.clock = fresh.clock
                 self._mark_away(room)
                 self._clock_sync(room)
@@ -844,7 +923,7 @@ class TableService:
         if seen:
             # Counted again from when the frames went out: a busy process may lose time between
             # the commit and the send, and a window must last its time as the seats see it.
-            room.seen_at = time.monotonic()
+            self._on_loop(lambda: setattr(room, "seen_at", time.monotonic()))
         if table.is_over:
             self._broadcast_table(room)
         self._clock_arm(room)
@@ -888,13 +967,19 @@ class TableService:
             if hold > 0 and room.game.forced_action(table.state, seat) is not None:
                 continue  # answered by the driver when the window's time is up
             room.thinking.add(seat)
-            task = asyncio.get_running_loop().create_task(
-                self._bot_turn(
-                    room, seat, bot, room.game_no, table.move, table.view(seat).to_json()
-                )
-            )
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            view = table.view(seat).to_json()
+            self._on_loop(partial(self._ask_bot, room, seat, bot, room.game_no, table.move, view))
+
+    def _ask_bot(
+        self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
+    ) -> None:
+        self._start_task(self._bot_turn(room, seat, bot, game_no, move, view))
+
+    def _start_task(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task the service cancels when it closes."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _window_hold(self, room: Room) -> float:
         """Seconds the forced answers of the open window must still wait (0: none)."""
@@ -909,6 +994,9 @@ class TableService:
 
     def _settle_later(self, room: Room, delay: float) -> None:
         """Settle ``room`` again after ``delay`` seconds (one timer per table)."""
+        self._on_loop(lambda: self._set_settle_timer(room, delay))
+
+    def _set_settle_timer(self, room: Room, delay: float) -> None:
         if room.timer is not None:
             room.timer.cancel()
         game_no = room.game_no
@@ -916,9 +1004,7 @@ class TableService:
 
         def fire() -> None:
             room.timer = None
-            task = loop.create_task(self._resettle(room, game_no))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start_task(self._resettle(room, game_no))
 
         room.timer = loop.call_later(delay, fire)
 
@@ -926,19 +1012,20 @@ class TableService:
         async with room.lock:
             if room.game_no != game_no or room.table is None:
                 return
+            table = room.table
             deferred, room.deferred = room.deferred, None
             if deferred is not None:
                 seat, action, origin = deferred
                 try:
-                    with self._guard(room):
-                        # Nothing moved meanwhile: the deferred seat was the only one asked.
-                        self._apply(room, seat, room.table.move, action, origin)
+                    # Nothing moved meanwhile: the deferred seat was the only one asked.
+                    await self._write(
+                        room, lambda: self._apply(room, seat, table.move, action, origin)
+                    )
                 except RacedeckError as exc:
                     if origin is not None:
                         self.send_error(origin[0], exc, origin[1])
                 return
-            with self._guard(room):
-                self._settle(room)
+            await self._write(room, lambda: self._settle(room))
 
     async def _bot_turn(
         self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
@@ -972,7 +1059,7 @@ class TableService:
                 async with room.lock:
                     room.thinking.discard(seat)
                     if room.game_no == game_no:
-                        self._settle(room)
+                        await self._write(room, lambda: self._settle(room))
             else:
                 room.thinking.discard(seat)
             return
@@ -980,16 +1067,18 @@ class TableService:
             room.thinking.discard(seat)
             if room.game_no != game_no or room.table is None:
                 return
-            if self._bot_of(room, seat) != bot:
-                return  # the seat's person came back while the bot was thinking
-            try:
-                with self._guard(room):
+
+            def play() -> None:
+                # Checked after the guard: another process may have given the seat back.
+                if self._bot_of(room, seat) == bot:
                     self._apply(room, seat, move, action)
+
+            try:
+                await self._write(room, play)
             except RacedeckError as exc:
                 # Only a stale answer can happen here (the game moved on); ask again.
                 log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
-                with self._guard(room):
-                    self._settle(room)
+                await self._write(room, lambda: self._settle(room))
 
     # -- clocks (racedeck.server.clocks) ------------------------------------------------------
 
@@ -1003,15 +1092,18 @@ class TableService:
         return room.clock.options.bot if room.clock.seats[seat].bot else None
 
     def _mark_away(self, room: Room) -> None:
-        """A person counts as away until a socket of theirs says hello. With several processes
-        a person's socket may be on another one: only their clock can hand them to a bot."""
-        if self.cluster is not None:
-            return
+        """A person counts as away, from now, when no socket of theirs is open: on this
+        process, or on another serving the same database (``room.elsewhere``)."""
         now = time.monotonic()
-        connected = {c.seat for c in room.connections}
+        connected = {c.seat for c in room.connections} | room.elsewhere
         for i, row in enumerate(room.seats):
-            if row.kind != "bot":
-                room.clock.seats[i].away = None if i in connected else now
+            if row.kind == "bot":
+                continue
+            seat = room.clock.seats[i]
+            if i in connected:
+                seat.away = None
+            elif seat.away is None:
+                seat.away = now
 
     @staticmethod
     def _clock_sync(room: Room) -> None:
@@ -1040,6 +1132,9 @@ class TableService:
 
     def _clock_arm(self, room: Room) -> None:
         """Set the table's clock timer for the next thing its clocks must do (one per table)."""
+        self._on_loop(lambda: self._set_clock_timer(room))
+
+    def _set_clock_timer(self, room: Room) -> None:
         clock = room.clock
         if clock.timer is not None:
             clock.timer.cancel()
@@ -1065,9 +1160,7 @@ class TableService:
 
         def fire() -> None:
             clock.timer = None
-            task = loop.create_task(self._clock_due(room, game_no))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._start_task(self._clock_due(room, game_no))
 
         # A hair late rather than early: the deadline must have passed when it is checked.
         clock.timer = loop.call_later(max(0.0, min(due) - time.monotonic()) + 0.005, fire)
@@ -1075,31 +1168,35 @@ class TableService:
     async def _clock_due(self, room: Room, game_no: int) -> None:
         """A clock ran out: close a silent window, or hand seats out of time (or away past
         the grace period) to the takeover bot."""
-        async with self._writing(room):
-            table = room.table
-            if room.game_no != game_no or table is None or table.is_over:
-                return
-            now = time.monotonic()
-            window = window_deadline(room)
-            if window is not None and window <= now:
-                self._close_window(room)
-            clock = room.clock
-            taken = False
-            for seat in sorted(running_seats(room)):
-                timeout, away = clock.timeout_at(seat), clock.away_at(seat)
-                if timeout is not None and timeout <= now:
-                    clock.take_over(seat, "timeout", table.move, now)
-                elif away is not None and away <= now:
-                    clock.take_over(seat, "away", table.move, now)
-                else:
-                    continue
-                taken = True
-                log.info("table %s: a bot takes over seat %d", room.id, seat)
-            if taken:
-                self._save_clock(room)
-                self._broadcast_table(room)
-                self._settle(room)
-            self._clock_arm(room)
+        async with room.lock:
+            await self._write(room, lambda: self._clock_ran_out(room, game_no))
+
+    def _clock_ran_out(self, room: Room, game_no: int) -> None:
+        """:meth:`_clock_due` under the table's locks."""
+        table = room.table
+        if room.game_no != game_no or table is None or table.is_over:
+            return
+        now = time.monotonic()
+        window = window_deadline(room)
+        if window is not None and window <= now:
+            self._close_window(room)
+        clock = room.clock
+        taken = False
+        for seat in sorted(running_seats(room)):
+            timeout, away = clock.timeout_at(seat), clock.away_at(seat)
+            if timeout is not None and timeout <= now:
+                clock.take_over(seat, "timeout", table.move, now)
+            elif away is not None and away <= now:
+                clock.take_over(seat, "away", table.move, now)
+            else:
+                continue
+            taken = True
+            log.info("table %s: a bot takes over seat %d", room.id, seat)
+        if taken:
+            self._save_clock(room)
+            self._broadcast_table(room)
+            self._settle(room)
+        self._clock_arm(room)
 
     def _close_window(self, room: Room) -> None:
         """SB-9: the open window's clock ran out: the seats still asked take the game's
@@ -1186,8 +1283,14 @@ class TableService:
     def _send(self, conn: Connection, frame: JSONObject) -> None:
         if conn.closed:
             return
+        # Observers see each frame as it is made, with the table as the frame describes it.
         for observe in self.observers:
             observe(conn.room, conn.seat, frame)
+        self._on_loop(lambda: self._queue(conn, frame))
+
+    def _queue(self, conn: Connection, frame: JSONObject) -> None:
+        if conn.closed:
+            return
         try:
             conn.outbox.put_nowait(frame)
         except asyncio.QueueFull:

@@ -11,6 +11,8 @@ An accepted action and the table's new move number are committed in one transact
 ``live_games`` row when the action ends the game), so after a crash the stored record replays to
 exactly the state the players last saw. ``live_fairness`` holds the current game's server and
 client seeds, ``live_game_fairness`` each finished game's revealed fairness facts.
+``live_presence`` says, when several processes serve the database, which seats have a socket on
+which process (so that a person gone from all of them is handed to a bot).
 
 Several server processes may share one PostgreSQL database (:mod:`racedeck.server.cluster`):
 :meth:`TableStore.locked` holds the table's row lock while a process catches up and writes, and
@@ -20,7 +22,8 @@ processes can be told (``NOTIFY``) exactly when it commits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,8 +37,10 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
+    and_,
     bindparam,
     create_engine,
     event,
@@ -117,6 +122,13 @@ live_clocks = Table(
     Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
     Column("game_no", Integer, primary_key=True),
     Column("clock", JSON, nullable=False),
+)
+live_presence = Table(
+    "live_presence",
+    metadata,
+    Column("origin", String(64), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
 )
 live_next_seeds = Table(
     "live_next_seeds",
@@ -216,11 +228,13 @@ class StoredTable:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """Where a stored table is: its current game, the move number and the status."""
+    """Where a stored table is: its current game, the move number, the status and the
+    current game's clock as last stored (``None``: none stored)."""
 
     game_no: int
     move: int
     status: str
+    clock: JSONObject | None = None
 
 
 @dataclass(slots=True)
@@ -255,7 +269,18 @@ class TableStore:
         create_schema(metadata, self.engine)
         self.on_write: WriteHook | None = None
         """Called inside every write's transaction (see :data:`WriteHook`)."""
-        self._bound: tuple[str, Connection] | None = None
+        # Each thread's own: the service writes several tables at once from worker threads.
+        self._local = threading.local()
+
+    @property
+    def _bound(self) -> tuple[str, Connection] | None:
+        """The table locked by :meth:`locked` in this thread, and its connection."""
+        bound: tuple[str, Connection] | None = getattr(self._local, "bound", None)
+        return bound
+
+    @_bound.setter
+    def _bound(self, value: tuple[str, Connection] | None) -> None:
+        self._local.bound = value
 
     def close(self) -> None:
         """Release the database connections."""
@@ -269,8 +294,9 @@ class TableStore:
         table is (``None``: no such table). The writes to this table made in the block run on
         the locked connection: each commits on its own (nobody sees a move before it is
         stored) and takes the lock again for the next. An error rolls back what is not
-        committed. SQLite, with one writer at a time anyway, has no row locks: the block is a
-        plain transaction there."""
+        committed. The binding is the calling thread's, so threads may each hold a table's
+        lock at once. SQLite, with one writer at a time anyway, has no row locks: the block is
+        a plain transaction there."""
         with self.engine.connect() as conn:
             progress = self._lock(conn, table_id)
             self._bound = (table_id, conn)
@@ -285,12 +311,8 @@ class TableStore:
 
     @staticmethod
     def _lock(conn: Connection, table_id: str) -> Progress | None:
-        row = conn.execute(
-            select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status)
-            .where(live_tables.c.id == table_id)
-            .with_for_update()
-        ).first()
-        return None if row is None else Progress(row.game_no, row.move, row.status)
+        row = conn.execute(_progress_query(table_id).with_for_update(of=live_tables)).first()
+        return _progress(row)
 
     @contextmanager
     def _transaction(self, table_id: str) -> Iterator[Connection]:
@@ -320,12 +342,8 @@ class TableStore:
     def progress(self, table_id: str) -> Progress | None:
         """Where the stored table is now (``None``: no such table), without locking it."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status).where(
-                    live_tables.c.id == table_id
-                )
-            ).first()
-        return None if row is None else Progress(row.game_no, row.move, row.status)
+            row = conn.execute(_progress_query(table_id)).first()
+        return _progress(row)
 
     def actions_from(self, table_id: str, game_no: int, start: int) -> list[tuple[int, JSONObject]]:
         """Game ``game_no``'s stored actions from number ``start`` (0-based) on, as ``(seat,
@@ -486,6 +504,50 @@ class TableStore:
         table's row lock when this process holds it (:meth:`locked`)."""
         with self._transaction(table_id) as conn:
             _save_clock(conn, table_id, game_no, clock)
+            self._announce(conn, "clock", table_id, game_no, 0)
+
+    # -- who is connected where (several processes) ----------------------------------------------
+
+    def set_presence(self, origin: str, table_id: str, seats: Iterable[int]) -> None:
+        """Say which seats of ``table_id`` have a socket on the process named ``origin``
+        (replacing what it said before) and tell the other processes."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                live_presence.delete().where(
+                    live_presence.c.origin == origin, live_presence.c.table_id == table_id
+                )
+            )
+            rows = [{"origin": origin, "table_id": table_id, "seat": s} for s in sorted(seats)]
+            if rows:
+                conn.execute(live_presence.insert(), rows)
+            self._announce(conn, "presence", table_id, 0, 0)
+
+    def presence(self, table_id: str | None = None) -> dict[str, set[tuple[str, int]]]:
+        """Who is connected where: for each table (or only ``table_id``), the ``(origin, seat)``
+        pairs of the sockets processes said they hold."""
+        query = select(live_presence.c.table_id, live_presence.c.origin, live_presence.c.seat)
+        if table_id is not None:
+            query = query.where(live_presence.c.table_id == table_id)
+        out: dict[str, set[tuple[str, int]]] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                out.setdefault(row.table_id, set()).add((row.origin, row.seat))
+        return out
+
+    def forget_presence(self, alive: Iterable[str]) -> list[str]:
+        """Drop what processes not in ``alive`` said (they are gone, and so are their
+        sockets); returns the tables whose presence changed, the others told."""
+        names = list(alive)
+        with self.engine.begin() as conn:
+            gone = conn.execute(
+                live_presence.delete()
+                .where(live_presence.c.origin.not_in(names))
+                .returning(live_presence.c.table_id)
+            ).all()
+            tables = sorted({row.table_id for row in gone})
+            for table_id in tables:
+                self._announce(conn, "presence", table_id, 0, 0)
+        return tables
 
     def clocks(self, table_id: str) -> dict[int, JSONObject]:
         """Every stored game clock of the table, by game number."""
@@ -641,6 +703,25 @@ class TableStore:
             clock=dict(clock.clock) if clock is not None else None,
             next_server_seed=following.server_seed if following is not None else "",
         )
+
+
+def _progress_query(table_id: str) -> Select[Any]:
+    """The table's game, move, status and current game's clock."""
+    current = and_(
+        live_clocks.c.table_id == live_tables.c.id, live_clocks.c.game_no == live_tables.c.game_no
+    )
+    return (
+        select(live_tables.c.game_no, live_tables.c.move, live_tables.c.status, live_clocks.c.clock)
+        .select_from(live_tables.outerjoin(live_clocks, current))
+        .where(live_tables.c.id == table_id)
+    )
+
+
+def _progress(row: Any) -> Progress | None:
+    if row is None:
+        return None
+    clock = None if row.clock is None else dict(row.clock)
+    return Progress(row.game_no, row.move, row.status, clock)
 
 
 def _save_clock(conn: Any, table_id: str, game_no: int, clock: JSONObject) -> None:
