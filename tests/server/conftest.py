@@ -35,8 +35,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture
 def server_db(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     """The database a test's server runs on: a SQLite file, or a fresh PostgreSQL database
-    (the server then runs as several processes sharing one would: writes in worker threads,
-    the sweep automating each table, presence in the database)."""
+    (the server then runs as each of several processes sharing one would: the sweep takes
+    each table's automation, presence and clocks go through the database)."""
     if getattr(request, "param", "sqlite") == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
         return url

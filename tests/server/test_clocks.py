@@ -27,10 +27,6 @@ from racedeck.server.rooms import Room
 from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-# Clocks run in the process that automates a table; on PostgreSQL that is the one holding its
-# lock, which learns of disconnects on other processes from ``live_presence``.
-SERVER_DATABASES = ("sqlite", "postgresql")
-
 TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
 
 

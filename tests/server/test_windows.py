@@ -12,9 +12,6 @@ from typing import Any
 
 from server.live import Client, LiveServer
 
-# SB-9 windows held by the process that automates the table, on PostgreSQL in worker threads.
-SERVER_DATABASES = ("sqlite", "postgresql")
-
 SECONDS = 2
 
 

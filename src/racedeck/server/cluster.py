@@ -28,10 +28,6 @@ views and events through the same code as a local move — so the same leak rule
 truth: a lost notice (the listening connection dropped) is made good by catching up every
 table when it is back.
 
-*Off the event loop.* The service runs these locked blocks in worker threads
-(:meth:`TableService._write <racedeck.server.service.TableService._write>`), so a process that
-waits for one table's row lock or commit serves its other tables meanwhile.
-
 *One process automates a table.* Bots, forced moves and SB-9's window holds of a table run in
 exactly one process: the holder of the table's PostgreSQL advisory lock (a session lock on a
 connection of its own). Each process tries, every :data:`SWEEP_SECONDS` and at once when a game
@@ -112,7 +108,7 @@ class Cluster:
         self._said: dict[str, frozenset[int]] = {}
         """The seats this process last said it has sockets for, per table."""
         self._catching_up: set[str] = set()
-        """Tables being brought up to the store (by worker threads, one table each)."""
+        """Tables being brought up to the store now (their automation waits)."""
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -149,7 +145,7 @@ class Cluster:
             return True
         if room.status == "playing" and self._asked.get(room.id) != room.game_no:
             self._asked[room.id] = room.game_no
-            self.service._on_loop(self._wake.set)
+            self._wake.set()
         return False
 
     @contextlib.contextmanager
@@ -250,9 +246,9 @@ class Cluster:
         service = self.service
         async with room.lock:
             if room.id in self.owned:
-                await service._write(room, lambda: service._settle(room))
+                service._write(room, lambda: service._settle(room))
             else:
-                await service._off_loop(lambda: self.sync(room))
+                self.sync(room)
 
     async def _catch_up_all(self) -> None:
         for room in list(self.service.rooms.values()):
@@ -286,9 +282,9 @@ class Cluster:
             ):
                 # Another process handed a seat to a bot or gave it back: show it here too.
                 self.service._broadcast_table(room)
+                self.service._clock_arm(room)
         finally:
             self._catching_up.discard(room.id)
-        self.service._clock_arm(room)
 
     def _adopt(self, room: Room, stored: StoredTable) -> None:
         """Take the stored seats, and the stored game when it is another one than ours."""
@@ -341,7 +337,7 @@ class Cluster:
 
     # -- who is connected where -----------------------------------------------------------------
 
-    async def announce(self, room: Room) -> None:
+    def announce(self, room: Room) -> None:
         """Tell the other processes which seats of ``room`` have a socket here (when that
         changed), so that a person gone from every process is handed to a bot after the grace
         and one back on any process is no longer away. Called with the table's lock held."""
@@ -349,7 +345,7 @@ class Cluster:
         if self._said.get(room.id, frozenset()) == seats:
             return
         self._said[room.id] = seats
-        await self.service._off_loop(lambda: self.store.set_presence(self.origin, room.id, seats))
+        self.store.set_presence(self.origin, room.id, seats)
 
     async def _announce_all(self) -> None:
         """Say every table's seats again (after a lost connection the others may have dropped
@@ -357,11 +353,11 @@ class Cluster:
         self._said.clear()
         for room in list(self.service.rooms.values()):
             async with room.lock:
-                await self.announce(room)
+                self.announce(room)
 
-    async def load_presence(self) -> None:
+    def load_presence(self) -> None:
         """Learn which seats have sockets on the other processes (at start)."""
-        known = await self.service._off_loop(self.store.presence)
+        known = self.store.presence()
         for table_id, pairs in known.items():
             room = self.service.rooms.get(table_id)
             if room is not None:
@@ -370,7 +366,7 @@ class Cluster:
 
     async def _presence_heard(self, room: Room) -> None:
         """Another process's sockets at ``room`` changed: who is away may have."""
-        known = await self.service._off_loop(lambda: self.store.presence(room.id))
+        known = self.store.presence(room.id)
         async with room.lock:
             pairs = known.get(room.id, set())
             room.elsewhere = {seat for origin, seat in pairs if origin != self.origin}
@@ -385,7 +381,7 @@ class Cluster:
         )
         alive = {str(name).rsplit(" ", 1)[-1] for (name,) in await cursor.fetchall()}
         alive.add(self.origin)
-        changed = await self.service._off_loop(lambda: self.store.forget_presence(alive))
+        changed = self.store.forget_presence(alive)
         for table_id in changed:
             room = self.service.rooms.get(table_id)
             if room is not None:
@@ -445,6 +441,6 @@ class Cluster:
             room = rooms[rid]
             try:
                 async with room.lock:
-                    await self.service._write(room, partial(self.service._settle, room))
+                    self.service._write(room, partial(self.service._settle, room))
             except RacedeckError as exc:
                 log.error("table %s: taking it over failed: %s", rid, exc)

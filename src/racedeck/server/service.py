@@ -17,14 +17,6 @@ what lets players of *Why First?* commit at the same time. Seats are sent an upd
 concealed action only when what they may know changed, so nobody learns by the timing of frames
 who answered a silent window.
 
-*Off the event loop.* On PostgreSQL a write waits for the database (the row lock, the commit's
-flush to disk). There each locked block — catch up, step, commit, and the forced moves after —
-runs in a worker thread (:meth:`TableService._write`) while the table's lock is held, so the
-event loop serves the other tables meanwhile and several tables commit at once. What the block
-would do on the loop (queue frames, set timers, start bots) is collected and done, in order, on
-the loop when the block returns. On SQLite, whose writes are short and one at a time anyway,
-the blocks run on the loop.
-
 *Clocks.* Each seat asked has a clock and a bank (:mod:`racedeck.server.clocks`); one timer
 per table hands a seat out of time, or away past the grace period, to the table's takeover bot,
 and closes a silent window on its own clock. The clock goes out with every update and table
@@ -38,13 +30,11 @@ import hashlib
 import hmac
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
-from functools import partial
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
@@ -104,8 +94,6 @@ MAX_CONNECTIONS_PER_TABLE = 64
 """Most sockets one table serves (seats and spectators together)."""
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
-WRITE_THREADS = 8
-"""Tables that commit at once on PostgreSQL (worker threads, each with a pooled connection)."""
 
 T = TypeVar("T")
 
@@ -149,8 +137,6 @@ class TableService:
         """The event loop the service runs on (set by :meth:`start`)."""
         self.cluster: Cluster | None = None
         """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
-        self._writer: ThreadPoolExecutor | None = None
-        self._effects = threading.local()
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -159,7 +145,6 @@ class TableService:
         self.loop = asyncio.get_running_loop()
         origins = self.forks.load_all()
         if self.store.shared:
-            self._writer = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="racedeck-write")
             self.cluster = Cluster(self)
             await self.cluster.start()
         for stored in self.store.load_all():
@@ -171,7 +156,7 @@ class TableService:
             room.origin = origins.get(room.id)
             self.rooms[room.id] = room
         if self.cluster is not None:
-            await self.cluster.load_presence()
+            self.cluster.load_presence()
         for room in list(self.rooms.values()):
             if room.table is not None and not room.table.is_over:
                 async with room.lock:
@@ -192,8 +177,6 @@ class TableService:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-        if self._writer is not None:
-            self._writer.shutdown(wait=True)
         for room in self.rooms.values():
             for conn in room.connections:
                 self._close_connection(conn)
@@ -290,59 +273,10 @@ class TableService:
         it is alone on its database, else when it holds the table (:meth:`Cluster.automates`)."""
         return self.cluster is None or self.cluster.automates(room)
 
-    async def _write(self, room: Room, block: Callable[[], T]) -> T:
-        """Run ``block`` under :meth:`_guard` (the caller holds the table's lock); on PostgreSQL
-        off the event loop (:meth:`_off_loop`)."""
-
-        def guarded() -> T:
-            with self._guard(room):
-                return block()
-
-        return await self._off_loop(guarded)
-
-    async def _off_loop(self, block: Callable[[], T]) -> T:
-        """Run ``block``, which may wait for the database: in a worker thread when the store
-        is shared, then the loop's work it asked for (:meth:`_on_loop`) in order; inline on
-        SQLite. The caller holds the lock of every table the block touches, and keeps it until
-        the block is done even when cancelled, so no other coroutine sees a table half moved."""
-        if self._writer is None:
+    def _write(self, room: Room, block: Callable[[], T]) -> T:
+        """Run ``block`` under :meth:`_guard`; the caller holds the table's lock."""
+        with self._guard(room):
             return block()
-        effects: list[Callable[[], None]] = []
-
-        def run() -> T:
-            self._effects.pending = effects
-            try:
-                return block()
-            finally:
-                self._effects.pending = None
-
-        future = asyncio.get_running_loop().run_in_executor(self._writer, run)
-        cancelled = False
-        try:
-            while True:
-                try:
-                    return await asyncio.shield(future)
-                except asyncio.CancelledError:
-                    if future.done():
-                        raise
-                    cancelled = True  # the table stays locked until the block is done
-        finally:
-            for effect in effects:
-                try:
-                    effect()
-                except Exception:
-                    log.exception("work queued by a write failed")
-            if cancelled:
-                raise asyncio.CancelledError
-
-    def _on_loop(self, effect: Callable[[], None]) -> None:
-        """Do ``effect`` (queue a frame, set a timer, start a task) now, or — inside a block
-        :meth:`_off_loop` runs in a worker thread — on the loop when the block is done."""
-        pending: list[Callable[[], None]] | None = getattr(self._effects, "pending", None)
-        if pending is None:
-            effect()
-        else:
-            pending.append(effect)
 
     def info(self, room: Room) -> JSONObject:
         """Public facts about a table: no token, no seed, nothing a seat's view hides."""
@@ -531,17 +465,17 @@ class TableService:
             client_seeds=client_seeds,
             clock=room.clock.to_store(),
         )
-        await self._off_loop(lambda: self.store.create(stored))
+        self.store.create(stored)
         self.rooms[room.id] = room
         seat: int | None = None
         token: str | None = None
         async with room.lock:
             if any(s.kind == "human" for s in seats):
-                seat, token = await self._write(
+                seat, token = self._write(
                     room, lambda: self._take_seat(room, None, req.name, req.client_seed)
                 )
             else:
-                await self._write(room, lambda: self._start(room))
+                self._write(room, lambda: self._start(room))
         return room, seat, token
 
     async def join(self, table_id: str, req: JoinRequest) -> tuple[int, str]:
@@ -549,7 +483,7 @@ class TableService:
         and its token. The game starts when the last seat is taken."""
         room = self.room(table_id)
         async with room.lock:
-            return await self._write(
+            return self._write(
                 room, lambda: self._take_seat(room, req.seat, req.name, req.client_seed)
             )
 
@@ -617,7 +551,7 @@ class TableService:
         """
         room = self.room(table_id)
         async with room.lock:
-            return await self._write(room, lambda: self._again(room, token, client_seed))
+            return self._write(room, lambda: self._again(room, token, client_seed))
 
     def _again(self, room: Room, token: str, client_seed: str | None) -> int:
         """:meth:`again` under the table's locks."""
@@ -668,7 +602,7 @@ class TableService:
         async with room.lock:
             cluster = self.cluster
             if cluster is not None:
-                await self._off_loop(lambda: cluster.sync(room))
+                cluster.sync(room)
             seat = None
             if token is not None:
                 seat = self._seat_of(room, token)
@@ -681,7 +615,7 @@ class TableService:
             )
             room.connections.add(conn)
             if cluster is not None and seat is not None:
-                await cluster.announce(room)
+                cluster.announce(room)
             if seat is not None:
                 # A person who reconnects is back: no bot plays their seat any more.
                 room.clock.seats[seat].away = None
@@ -712,7 +646,7 @@ class TableService:
             conn.closed = True
             if conn.seat is not None:
                 if self.cluster is not None:
-                    await self.cluster.announce(room)
+                    self.cluster.announce(room)
                 self._mark_away(room)
                 self._clock_arm(room)
             self._broadcast_table(room)
@@ -731,7 +665,7 @@ class TableService:
 
         async with room.lock:
             try:
-                await self._write(room, block)
+                self._write(room, block)
             except RacedeckError as exc:
                 self.send_error(conn, exc, msg.id)
 
@@ -744,7 +678,7 @@ class TableService:
             self.send_error(conn, AuthError("spectators have no seat to come back to"), client_id)
             return
         async with room.lock:
-            await self._write(room, lambda: self._give_back(room, seat))
+            self._write(room, lambda: self._give_back(room, seat))
 
     def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
         """Send ``exc`` to one socket as an ``error`` frame."""
@@ -874,9 +808,8 @@ class TableService:
                     fresh.status,
                     fresh.strict_below,
                 )
-                timer = room.clock.timer
-                if timer is not None:
-                    self._on_loop(timer.cancel)
+                if room.clock.timer is not None:
+                    room.clock.timer.cancel()
                 room.clock = fresh.clock
                 self._mark_away(room)
                 self._clock_sync(room)
@@ -923,7 +856,7 @@ class TableService:
         if seen:
             # Counted again from when the frames went out: a busy process may lose time between
             # the commit and the send, and a window must last its time as the seats see it.
-            self._on_loop(lambda: setattr(room, "seen_at", time.monotonic()))
+            room.seen_at = time.monotonic()
         if table.is_over:
             self._broadcast_table(room)
         self._clock_arm(room)
@@ -968,12 +901,7 @@ class TableService:
                 continue  # answered by the driver when the window's time is up
             room.thinking.add(seat)
             view = table.view(seat).to_json()
-            self._on_loop(partial(self._ask_bot, room, seat, bot, room.game_no, table.move, view))
-
-    def _ask_bot(
-        self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
-    ) -> None:
-        self._start_task(self._bot_turn(room, seat, bot, game_no, move, view))
+            self._start_task(self._bot_turn(room, seat, bot, room.game_no, table.move, view))
 
     def _start_task(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` as a task the service cancels when it closes."""
@@ -994,9 +922,6 @@ class TableService:
 
     def _settle_later(self, room: Room, delay: float) -> None:
         """Settle ``room`` again after ``delay`` seconds (one timer per table)."""
-        self._on_loop(lambda: self._set_settle_timer(room, delay))
-
-    def _set_settle_timer(self, room: Room, delay: float) -> None:
         if room.timer is not None:
             room.timer.cancel()
         game_no = room.game_no
@@ -1018,14 +943,12 @@ class TableService:
                 seat, action, origin = deferred
                 try:
                     # Nothing moved meanwhile: the deferred seat was the only one asked.
-                    await self._write(
-                        room, lambda: self._apply(room, seat, table.move, action, origin)
-                    )
+                    self._write(room, lambda: self._apply(room, seat, table.move, action, origin))
                 except RacedeckError as exc:
                     if origin is not None:
                         self.send_error(origin[0], exc, origin[1])
                 return
-            await self._write(room, lambda: self._settle(room))
+            self._write(room, lambda: self._settle(room))
 
     async def _bot_turn(
         self, room: Room, seat: int, bot: str, game_no: int, move: int, view: JSONObject
@@ -1059,7 +982,7 @@ class TableService:
                 async with room.lock:
                     room.thinking.discard(seat)
                     if room.game_no == game_no:
-                        await self._write(room, lambda: self._settle(room))
+                        self._write(room, lambda: self._settle(room))
             else:
                 room.thinking.discard(seat)
             return
@@ -1074,11 +997,11 @@ class TableService:
                     self._apply(room, seat, move, action)
 
             try:
-                await self._write(room, play)
+                self._write(room, play)
             except RacedeckError as exc:
                 # Only a stale answer can happen here (the game moved on); ask again.
                 log.info("table %s: bot at seat %d: %s", room.id, seat, exc)
-                await self._write(room, lambda: self._settle(room))
+                self._write(room, lambda: self._settle(room))
 
     # -- clocks (racedeck.server.clocks) ------------------------------------------------------
 
@@ -1132,9 +1055,6 @@ class TableService:
 
     def _clock_arm(self, room: Room) -> None:
         """Set the table's clock timer for the next thing its clocks must do (one per table)."""
-        self._on_loop(lambda: self._set_clock_timer(room))
-
-    def _set_clock_timer(self, room: Room) -> None:
         clock = room.clock
         if clock.timer is not None:
             clock.timer.cancel()
@@ -1169,7 +1089,7 @@ class TableService:
         """A clock ran out: close a silent window, or hand seats out of time (or away past
         the grace period) to the takeover bot."""
         async with room.lock:
-            await self._write(room, lambda: self._clock_ran_out(room, game_no))
+            self._write(room, lambda: self._clock_ran_out(room, game_no))
 
     def _clock_ran_out(self, room: Room, game_no: int) -> None:
         """:meth:`_clock_due` under the table's locks."""
@@ -1283,14 +1203,8 @@ class TableService:
     def _send(self, conn: Connection, frame: JSONObject) -> None:
         if conn.closed:
             return
-        # Observers see each frame as it is made, with the table as the frame describes it.
         for observe in self.observers:
             observe(conn.room, conn.seat, frame)
-        self._on_loop(lambda: self._queue(conn, frame))
-
-    def _queue(self, conn: Connection, frame: JSONObject) -> None:
-        if conn.closed:
-            return
         try:
             conn.outbox.put_nowait(frame)
         except asyncio.QueueFull:

@@ -22,7 +22,6 @@ processes can be told (``NOTIFY``) exactly when it commits.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -269,18 +268,7 @@ class TableStore:
         create_schema(metadata, self.engine)
         self.on_write: WriteHook | None = None
         """Called inside every write's transaction (see :data:`WriteHook`)."""
-        # Each thread's own: the service writes several tables at once from worker threads.
-        self._local = threading.local()
-
-    @property
-    def _bound(self) -> tuple[str, Connection] | None:
-        """The table locked by :meth:`locked` in this thread, and its connection."""
-        bound: tuple[str, Connection] | None = getattr(self._local, "bound", None)
-        return bound
-
-    @_bound.setter
-    def _bound(self, value: tuple[str, Connection] | None) -> None:
-        self._local.bound = value
+        self._bound: tuple[str, Connection] | None = None
 
     def close(self) -> None:
         """Release the database connections."""
@@ -294,9 +282,8 @@ class TableStore:
         table is (``None``: no such table). The writes to this table made in the block run on
         the locked connection: each commits on its own (nobody sees a move before it is
         stored) and takes the lock again for the next. An error rolls back what is not
-        committed. The binding is the calling thread's, so threads may each hold a table's
-        lock at once. SQLite, with one writer at a time anyway, has no row locks: the block is
-        a plain transaction there."""
+        committed. SQLite, with one writer at a time anyway, has no row locks: the block is a
+        plain transaction there."""
         with self.engine.connect() as conn:
             progress = self._lock(conn, table_id)
             self._bound = (table_id, conn)
