@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server.live import Client, FrameChecker, LiveServer, serving
+from server.test_clocks import _clock_says, _seat
 from server.test_windows import _window_frames
 
 
@@ -255,21 +256,6 @@ def _owner(pair: tuple[LiveServer, LiveServer], table_id: str) -> tuple[LiveServ
         time.sleep(0.05)
 
 
-def _seat_clock(frame: dict[str, Any], seat: int) -> dict[str, Any]:
-    clock = frame.get("clock") or frame["table"]["clock"]
-    return dict(clock["seats"][seat])
-
-
-def _says(seat: int, **want: Any) -> Any:
-    def pred(frame: dict[str, Any]) -> bool:
-        if frame["type"] not in ("update", "table", "welcome"):
-            return False
-        got = _seat_clock(frame, seat)
-        return all(got[k] == v for k, v in want.items())
-
-    return pred
-
-
 def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there(
     pair: tuple[LiveServer, LiveServer],
 ) -> None:
@@ -290,16 +276,16 @@ def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there
     owned_room, other_room = owner.service.rooms[table_id], other.service.rooms[table_id]
     assert not owned_room.clock.seats[0].bot, "a person connected elsewhere is not away"
     ann.close()
-    taken = bob.until(_says(0, bot=True), timeout=30)
-    assert _seat_clock(taken, 0)["reason"] == "away"
-    assert not _seat_clock(taken, 1)["bot"], "Bob is connected: his seat stays his"
+    taken = bob.until(_clock_says(0, bot=True), timeout=30)
+    assert _seat(taken, 0)["reason"] == "away"
+    assert not _seat(taken, 1)["bot"], "Bob is connected: his seat stays his"
     deadline = time.monotonic() + 10
     while not other_room.clock.seats[0].bot:
         assert time.monotonic() < deadline, "the other server did not hear of the takeover"
         time.sleep(0.05)
     back = greet(other, table_id, created["token"])
-    assert not _seat_clock(back.frames[0], 0)["bot"]
-    bob.until(_says(0, bot=False, bot_played=True), timeout=10)
+    assert not _seat(back.frames[0], 0)["bot"]
+    bob.until(_clock_says(0, bot=False, bot_played=True), timeout=10)
     deadline = time.monotonic() + 10
     while owned_room.clock.notes != other_room.clock.notes:
         assert time.monotonic() < deadline, "the servers' notes differ"
