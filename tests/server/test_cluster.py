@@ -305,3 +305,22 @@ def _stored(server: LiveServer, table_id: str) -> Any:
     stored = server.service.store.load(table_id)
     assert stored is not None
     return stored
+
+
+def test_a_table_taken_over_by_the_sweep_runs_its_clocks(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Nobody ever connects: the game starts before any process automates the table, and the
+    one that takes it keeps its clocks, so the seats time out and the bots finish the game."""
+    first = pair[0]
+    clock = {"move": 1, "bank": 0, "grace": 0, "bot": "random"}
+    created = first.create("why-first", ["human", "human"], {"players": 2}, clock=clock)
+    table_id = created["table_id"]
+    first.join(table_id)
+    owner, _other = _owner(pair, table_id)
+    room = owner.service.rooms[table_id]
+    deadline = time.monotonic() + 120
+    while room.table is None or not room.table.is_over:
+        assert time.monotonic() < deadline, "the clocks did not run: the game stalled"
+        time.sleep(0.1)
+    assert [s.bot_played for s in room.clock.seats] == [True, True]

@@ -247,6 +247,7 @@ class Cluster:
         async with room.lock:
             if room.id in self.owned:
                 service._write(room, lambda: service._settle(room))
+                service._clock_arm(room)
             else:
                 self.sync(room)
 
@@ -442,5 +443,8 @@ class Cluster:
             try:
                 async with room.lock:
                     self.service._write(room, partial(self.service._settle, room))
+                    # Its clocks are this process's now: a table nobody moves at must still
+                    # time out (the game may have started before this process held it).
+                    self.service._clock_arm(room)
             except RacedeckError as exc:
                 log.error("table %s: taking it over failed: %s", rid, exc)
