@@ -33,7 +33,6 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from multiprocessing import get_context
 from typing import Any, TypeVar
@@ -263,19 +262,18 @@ class TableService:
             room = self.cluster.find(table_id)
         return room
 
-    def _guard(self, room: Room) -> AbstractContextManager[object]:
-        """Around every write at a table: with other processes on the database, its row lock,
-        and the table brought up to what they stored (:meth:`Cluster.guard`)."""
-        return nullcontext() if self.cluster is None else self.cluster.guard(room)
-
     def _automates(self, room: Room) -> bool:
         """True when this process plays ``room``'s bots, forced moves and clocks: always when
         it is alone on its database, else when it holds the table (:meth:`Cluster.automates`)."""
         return self.cluster is None or self.cluster.automates(room)
 
     def _write(self, room: Room, block: Callable[[], T]) -> T:
-        """Run ``block`` under :meth:`_guard`; the caller holds the table's lock."""
-        with self._guard(room):
+        """Run ``block``, a write at ``room`` (the caller holds the table's lock): with other
+        processes on the database, under its row lock, the table first brought up to what they
+        stored (:meth:`Cluster.guard`)."""
+        if self.cluster is None:
+            return block()
+        with self.cluster.guard(room):
             return block()
 
     def info(self, room: Room) -> JSONObject:

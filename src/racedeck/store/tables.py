@@ -301,6 +301,12 @@ class TableStore:
         row = conn.execute(_progress_query(table_id).with_for_update(of=live_tables)).first()
         return _progress(row)
 
+    @staticmethod
+    def _relock(conn: Connection, table_id: str) -> None:
+        """Take the row lock again after a commit in :meth:`locked` (where the table is, this
+        process wrote itself: nothing to read)."""
+        conn.execute(select(live_tables.c.id).where(live_tables.c.id == table_id).with_for_update())
+
     @contextmanager
     def _transaction(self, table_id: str) -> Iterator[Connection]:
         """A transaction for one write: on the locked connection inside :meth:`locked` for
@@ -315,10 +321,10 @@ class TableStore:
             yield conn
         except BaseException:
             conn.rollback()
-            self._lock(conn, table_id)
+            self._relock(conn, table_id)
             raise
         conn.commit()
-        self._lock(conn, table_id)
+        self._relock(conn, table_id)
 
     def _announce(
         self, conn: Connection, kind: str, table_id: str, game_no: int, move: int
