@@ -27,6 +27,9 @@ from racedeck.server.rooms import Room
 from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+# Clocks run in the process that automates a table: on PostgreSQL, the one the sweep gave it.
+SERVER_DATABASES = ("sqlite", "postgresql")
+
 TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
 
 
