@@ -85,13 +85,17 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
         ),
     ),
     "setback": (
-        # Rules version 2 (SB-9 amended: a BLOCK window after every declaration, asking everyone
-        # who may answer; the passes of seats without a BLOCK are actions of the record too).
+        # Rules version 3 (SB-9 amended: a BLOCK window after every declaration, asking everyone
+        # who may answer; the passes of seats without a BLOCK are actions of the record too.
+        # Amended again: the answers are simultaneous and concealed, so an answer makes no event
+        # and a BLOCK answered is played only when the window's last answer is in).
         # Every kind of choice while a card resolves: ALL order and entry lanes, joining an added
         # lane, placing a token displaced by a removed lane; BLOCK windows; two rows removed.
-        GoldenCase("p2-all-revamp-steps-seed29", 29, {"players": 2}),
-        # A BLOCK answered by a BLOCK (the action stands, SB-9).
-        GoldenCase("p3-block-on-block-seed46", 46, {"players": 3}),
+        GoldenCase("p2-all-revamp-steps-seed116", 116, {"players": 2}),
+        # Two players BLOCK at once: the first in seating order after the declarer plays its
+        # BLOCK, the other keeps its card; in the window on that BLOCK two players BLOCK again
+        # and the first after the BLOCKer plays, so the action stands (SB-9 amended again).
+        GoldenCase("p3-block-on-block-seed1009", 1009, {"players": 3}),
         # A hand of BLOCKs only discards one (SB-3).
         GoldenCase("p3-discard-block-seed123", 123, {"players": 3}),
         # The discards are shuffled into an empty draw pile (SB-3), soon with half a deck.
@@ -100,14 +104,15 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
             1,
             {"players": 2, "rows": 4, "deck": tuple((n, max(1, c // 2)) for n, c in SB_DECK)},
         ),
-        # Four lanes; many ALL steps; a BLOCK on a BLOCK.
-        GoldenCase("p5-four-lanes-seed38", 38, {"players": 5}),
+        # Four lanes; many ALL steps; two BLOCKs answered at once (the first in seating order
+        # is played, SB-9 amended again); a BLOCK on a BLOCK.
+        GoldenCase("p5-four-lanes-seed1338", 1338, {"players": 5}),
         # A board SKIP is a Board Action (SB-10): its own player BLOCKs it and goes on with the
         # Hand Action (self_block="board", SB-9); a later board SKIP stands and costs a turn.
         # Twice the SKIPs and BLOCKs, so that it happens early.
         GoldenCase(
-            "p2-board-skip-self-blocked-seed3",
-            3,
+            "p2-board-skip-self-blocked-seed2684",
+            2684,
             {
                 "players": 2,
                 "deck": tuple(
@@ -117,7 +122,7 @@ GOLDEN_CASES: dict[str, tuple[GoldenCase, ...]] = {
         ),
         # An ALL takes three tokens to FINISH: the first in the order wins, the tokens left move
         # on by themselves and rank right after the winner (SB-5).
-        GoldenCase("p4-all-three-reach-finish-seed2184", 2184, {"players": 4}),
+        GoldenCase("p4-all-three-reach-finish-seed3280", 3280, {"players": 4}),
     ),
 }
 """Golden cases by game id. A new game adds an entry here (``tests/test_golden.py`` fails for a

@@ -387,6 +387,8 @@ SB_KINDS = {
     "hand_dealt",
     "cards_received",
     "window_asked",
+    # SB-9 amended again: the record-only count of BLOCKs answered once every answer is in.
+    "window_answered",
 }
 SB_MANY_BLOCKS = {
     "deck": [[name, 24 if name == "BLOCK" else count] for name, count in SB_DEFAULT_DECK],
@@ -397,14 +399,14 @@ SB_MANY_BLOCKS = {
 }
 
 SB_CASES = [
-    pytest.param({"players": 2}, 5, id="p2"),
+    pytest.param({"players": 2}, 28, id="p2"),
     pytest.param({"players": 3}, 1, id="p3"),
     pytest.param({"players": 5}, 1, id="p5-four-lanes"),
     pytest.param({"players": 6}, 10, id="p6-short"),
     pytest.param({"players": 3, "self_block": "none"}, 16, id="p3-no-self-block"),
     pytest.param(
         {"players": 4, **SB_MANY_BLOCKS, "self_block": "all", "edge_bump": "forward"},
-        4,
+        27,
         id="p4-two-lanes-many-blocks-all-forward",
     ),
 ]
@@ -507,12 +509,12 @@ def _sdr_samples() -> dict[str, Any]:
 
 
 def _sb_samples() -> dict[str, Any]:
-    """Valid setback JSON of every form, from a seeded 3-player game (seed 32): the first
+    """Valid setback JSON of every form, from a seeded 3-player game (seed 33): the first
     BLOCK window, the first ALL step, the first REVAMP placement, the end; the first legal play
     of each kind of card; the first event of each kind."""
     game = racedeck.make("setback", players=3)
-    table = racedeck.Table(game, 32)
-    policy = Rng(derive_seed(32, 7))
+    table = racedeck.Table(game, 33)
+    policy = Rng(derive_seed(33, 7))
     found: dict[str, Any] = {}
     events: dict[str, Any] = {}
     plays: dict[str, Any] = {}
@@ -851,8 +853,14 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     # SB-9 amended / max_moves: an ended game may have no winner (ranked by progress).
     ("sb_over", SB_STATE, "over with a seat still asked", lambda o: o.update(asked=[0])),
     ("sb_over", SB_STATE, "over but pending", lambda o: o.update(pending=[0])),
+    # SB-9 amended again: BLOCKs answered are noted only while a window is open.
+    ("sb_over", SB_STATE, "over with a BLOCK answered", lambda o: o.update(blockers=[0])),
+    ("sb_window", SB_STATE, "BLOCKs answered by a seat twice", lambda o: o.update(blockers=[1, 1])),
+    ("sb_window", SB_STATE, "no record of BLOCKs answered", lambda o: o.pop("blockers")),
     ("sb_view", SB_VIEW, "the other hands", lambda o: o.update(hands=[[1], [2], [3]])),
     ("sb_view", SB_VIEW, "who is asked", lambda o: o.update(asked=[1])),
+    ("sb_view", SB_VIEW, "who answered BLOCK", lambda o: o.update(blockers=[1])),
+    ("sb_view", SB_VIEW, "an answer of another kind", lambda o: o.update(answer="maybe")),
     ("sb_view", SB_VIEW, "window naming who acts", lambda o: o.update(to_act=0)),
     ("sb_view", SB_VIEW, "window not open", lambda o: o.update(window_open=False)),
     ("sb_view", SB_VIEW, "window without the declared action", lambda o: o.update(declared=None)),
@@ -866,6 +874,7 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
         lambda o: o["legal_actions"].append({"type": "play", "card": "MOVE+1"}),
     ),
     ("sb_spectator", SB_VIEW, "spectator with a hand", lambda o: o["hand"].append("CUT")),
+    ("sb_spectator", SB_VIEW, "spectator with an answer", lambda o: o.update(answer="pass")),
     (
         "sb_spectator",
         SB_VIEW,
@@ -874,6 +883,7 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ),
     ("sb_step_view", SB_VIEW, "step without a context", lambda o: o.update(context={})),
     ("sb_step_view", SB_VIEW, "step nobody acts in", lambda o: o.update(to_act=None)),
+    ("sb_step_view", SB_VIEW, "an answer outside a window", lambda o: o.update(answer="block")),
     (
         "sb_step_view",
         SB_VIEW,
@@ -902,6 +912,12 @@ NEGATIVE: list[tuple[str, str, str, Mutation]] = [
     ("sb_board_skip", SB_EVENT, "board SKIP with a lane", lambda o: o["play"].update(lane=0)),
     ("sb_board_skip", SB_EVENT, "board SKIP with other", lambda o: o["play"].update(other=1)),
     ("sb_window_opened", SB_EVENT, "naming who is asked", lambda o: o.update(asked=[1])),
+    (
+        "sb_window_answered",
+        SB_EVENT,
+        "BLOCKs answered told to the table",
+        lambda o: o.pop("audience"),
+    ),
     # SB-9 amended: every window closes with an event, BLOCKed or not (blocks 0).
     ("sb_window_closed", SB_EVENT, "closed after -1 BLOCKs", lambda o: o.update(blocks=-1)),
     ("sb_turn_skipped", SB_EVENT, "unknown reason", lambda o: o.update(why="tired")),

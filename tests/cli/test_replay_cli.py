@@ -257,15 +257,18 @@ def test_another_seat_and_a_spectator(tmp_path: Path) -> None:
     assert "Your hand" not in steps and "You decide in secret." in steps
 
 
-def test_setback_passes_in_a_block_window_stay_silent(tmp_path: Path) -> None:
-    # SB-9: nobody learns who passed; a seat sees its own passes, and every BLOCK is seen.
+def test_setback_answers_in_a_block_window_stay_silent(tmp_path: Path) -> None:
+    # SB-9 amended again: nobody learns who answered a window or how, BLOCK or pass; a seat
+    # sees its own answers, and every BLOCK played is seen by everyone.
     path = _record(tmp_path, "setback")
     watcher = runner.invoke(app, ["replay", str(path), "--spectator"]).output
-    assert "let it stand" not in watcher and "Bot 2 decides in secret." in watcher
+    assert "let it stand" not in watcher and "BLOCK it" not in watcher
+    assert "Bot 2 decides in secret." in watcher
     mine = runner.invoke(app, ["replay", str(path)]).output
     assert "You: let it stand" in mine and "Bot 2: let it stand" not in mine
-    blocks = len(re.findall(r": BLOCK it", mine))
-    assert blocks == len(re.findall(r": BLOCK it", watcher)) > 0
+    assert "Bot 2: BLOCK it" not in mine and "Bot 3: BLOCK it" not in mine
+    played = len(re.findall(r" plays? BLOCK!", mine))
+    assert played == len(re.findall(r" plays? BLOCK!", watcher)) > 0
 
 
 def test_a_record_without_a_person_is_shown_to_a_spectator(tmp_path: Path) -> None:

@@ -329,6 +329,45 @@ def test_the_block_question_takes_b_or_p_and_re_asks() -> None:
     assert all(ui.where(view, seat) in shown for seat in range(3))
 
 
+def test_sb9_answering_block_says_the_answers_are_simultaneous_and_who_comes_first() -> None:
+    """SB-9 amended again: the help says everyone answers at once and unseen, and which BLOCK
+    is played when several are; when another player's BLOCK comes first, a line says why the
+    person's own stays in their hand (and nothing when theirs is the one played)."""
+    game = racedeck.make("setback", players=3)
+    assert isinstance(game, Setback)
+    state = _find(
+        game,
+        lambda v: (
+            v.window_open
+            and v.declared is not None
+            and v.declared["player"] == 1
+            and not v.blocks
+            and Block() in v.legal_actions
+        ),
+    )
+    view = _view(game, state)
+    ui = _ui(game)
+    action, out = _asked(ui, view, "?", "b")
+    assert action == Block()
+    assert (
+        "Everyone asked answers at once, and nobody sees an answer before the last is in; if "
+        "several BLOCK, only the first in seating order after Bot 2 plays it, and the others "
+        "keep theirs (SB-9)."
+    ) in " ".join(out.split())
+    first = Event("block_played", {"player": 2, "blocks": 1})
+    lines = ui.describe_events([first])
+    assert lines == [
+        "Bot 3 plays BLOCK!",
+        "Bot 3 BLOCKed as well and comes first in seating order: your BLOCK is not played and "
+        "stays in your hand.",
+    ]
+    assert ui.describe_events([first]) == ["Bot 3 plays BLOCK!"]  # said once
+    _asked(ui, view, "b")
+    assert ui.describe_events([Event("block_played", {"player": 0, "blocks": 1})]) == [
+        "You play BLOCK!"
+    ]
+
+
 def test_a_block_on_a_block_says_what_it_would_cancel() -> None:
     game = racedeck.make("setback", players=3)
     assert isinstance(game, Setback)

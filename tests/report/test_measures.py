@@ -143,6 +143,10 @@ def test_setback_counts_agree_with_the_replayed_events() -> None:
         if a.kind == "window_opened" and a.data["blocks"] == 0 and b.data["holders"] > 0
     )
     assert extra["windows"] == could > 0
+    # SB-9 amended again: of several BLOCKs answered at once one is played, the others kept.
+    answered = [e.data["blocks"] for e in events if e.kind == "window_answered"]
+    assert extra["kept_blocks"] == sum(max(0, b - 1) for b in answered)
+    assert sum(1 for b in answered if b) == sum(extra["blocks"])
 
 
 def test_sole_leader() -> None:

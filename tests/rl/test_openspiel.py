@@ -55,6 +55,7 @@ def test_every_game_is_registered() -> None:
         "racedeck_why_first_turns",
         "racedeck_six_day_race",
         "racedeck_setback",
+        "racedeck_setback_turns",
     } <= names
     assert openspiel.register() == openspiel.register()  # registering twice is harmless
 
@@ -70,7 +71,8 @@ def test_game_type_and_info(game_id: str, config: dict[str, Any], turn_based: bo
     game = openspiel.load(game_id, turn_based=turn_based, **config)
     kind = game.get_type()
     engine = racedeck.make(game_id, **config)
-    simultaneous = game_id == "why-first" and not turn_based  # WF-4: commits at once
+    # WF-4: commits at once; SB-9 amended again: a BLOCK window's answers at once.
+    simultaneous = game_id in ("why-first", "setback") and not turn_based
     assert (kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS) == simultaneous
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert not kind.provides_information_state_string
@@ -220,8 +222,10 @@ def test_unknown_parameters_are_named() -> None:
 
 
 def test_openspiel_ismcts_plays_a_racedeck_game() -> None:
-    """OpenSpiel's own search runs on the games: one decision of its ISMCTSBot."""
-    game = openspiel.load("setback", players=2)
+    """OpenSpiel's own search runs on the games: one decision of its ISMCTSBot, which needs a
+    sequential game (Setback's BLOCK windows are answered at once, SB-9 amended again: its
+    turn-by-turn form)."""
+    game = openspiel.load("setback", turn_based=True, players=2)
     state = game.deal(5)
     rs = np.random.RandomState(5)
     bot = ismcts.ISMCTSBot(

@@ -7,6 +7,7 @@ checked path), with 2 to 6 players and a few board, hand and rule options varied
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -437,3 +438,31 @@ def test_sb9_amended_a_forced_pass_looks_like_a_chosen_one(
             checked += 1
     # A game may offer no twin (no BLOCK left deep in the pile to give): nothing to compare.
     hypothesis.target(float(checked))
+
+
+@FAST
+@given(setups(), seed_st, choices_st)
+def test_sb9_amended_again_an_answer_before_the_last_shows_nothing(
+    setup: Setup, seed: int, choices: int
+) -> None:
+    """SB-9 amended again, along random games: every answer in a window is concealed; one that
+    leaves the window open makes no event at all and changes no other seat's view, nor the
+    spectator's, but for the header's move number; a BLOCK answered stays in the hand."""
+    p = play(setup, seed, choices)
+    g = p.game
+    prev = p.initial
+    for (seat, action, s), events in zip(p.steps, p.events, strict=True):
+        if prev.phase == "window":
+            assert g.conceals(prev, seat, action)
+            if len(prev.asked) > 1:  # not the window's last answer
+                assert events == () and s.phase == "window" and s.stack == prev.stack
+                assert s.hands == prev.hands and s.asked == [q for q in prev.asked if q != seat]
+                blocked = [seat] if action == Block() else []
+                assert s.blockers == sorted({*prev.blockers, *blocked})
+                for who in [None, *(q for q in range(setup.players) if q != seat)]:
+                    before, after = g.observe(prev, who), g.observe(s, who)
+                    assert after.header.move == before.header.move + 1
+                    assert dataclasses.replace(after, header=before.header) == before
+        else:
+            assert not g.conceals(prev, seat, action)
+        prev = s

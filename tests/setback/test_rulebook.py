@@ -862,7 +862,9 @@ def test_a_board_skip_blocked_by_its_own_player_lets_the_hand_action_follow() ->
 
 def test_a_board_skip_stands_after_a_block_on_the_block() -> None:
     """An opponent BLOCKs the board SKIP, its player BLOCKs that BLOCK: two BLOCKs, the SKIP
-    stands and the turn is lost (no Hand Action, no Draw Action)."""
+    stands and the turn is lost (no Hand Action, no Draw Action). SB-9 amended again: P2 may
+    answer its own Board Action, but answering BLOCK at once with P1 it comes last in seating
+    order after itself, so P1's BLOCK is played and P2 keeps its card for the next window."""
     g = make(rows_removable=0)
     s = build(
         g,
@@ -873,6 +875,10 @@ def test_a_board_skip_stands_after_a_block_on_the_block() -> None:
     s = turn_of(g, s, P2)
     assert s.phase == "window" and s.pending == (P2, P1)
     s, events = run(g, s, (P1, Block()), (P2, Block()))
+    assert of_kind(events, "block_played") == [{"player": P1, "blocks": 1}]
+    assert s.phase == "window" and s.pending == (P2,)  # P3 holds none: passed for it
+    assert names(g, s.hands[P2]) == Counter({"BLOCK": 1, "MOVE+1": 1})
+    s, events = run(g, s, (P2, Block()))
     assert of_kind(events, "window_closed") == [{"blocks": 2, "cancelled": False}]
     assert of_kind(events, "turn_skipped") == [{"player": P2, "why": "board skip"}]
     assert "cards_drawn" not in kinds(events)
@@ -1001,7 +1007,9 @@ def test_block_cancels_a_hand_action_and_is_not_replaced() -> None:
 
 
 def test_block_on_block_lets_the_action_stand() -> None:
-    """ "A BLOCK may be played to cancel another BLOCK"."""
+    """ "A BLOCK may be played to cancel another BLOCK". SB-9 amended again: P2 and P3 answer
+    BLOCK at once; P2, the first after P1 in seating order, plays it; P3 keeps its card and
+    BLOCKs P2's BLOCK in the window that BLOCK opens."""
     g = make()
     s = build(
         g,
@@ -1011,8 +1019,11 @@ def test_block_on_block_lets_the_action_stand() -> None:
     s = act(g, s, P1, play("MOVE+1"))
     assert s.pending == (P2, P3)
     s = act(g, s, P3, Block())
-    assert s.phase == "window" and s.pending == (P2,)  # everybody holding one but P3
+    assert s.phase == "window" and s.pending == (P2,) and events_of(s) == []
     s, events = run(g, s, (P2, Block()))
+    assert of_kind(events, "block_played") == [{"player": P2, "blocks": 1}]
+    assert s.pending == (P3,) and names(g, s.hands[P3]) == Counter({"BLOCK": 1})
+    s, events = run(g, s, (P3, Block()))
     assert of_kind(events, "window_closed") == [{"blocks": 2, "cancelled": False}]
     assert where(s, P1) == (3, 0)
     assert names(g, s.discard) == Counter({"MOVE+1": 1, "BLOCK": 2})
@@ -1027,11 +1038,15 @@ def test_three_blocks_cancel() -> None:
     )
     s = act(g, s, P1, play("MOVE+1"))
     assert s.pending == (P2, P3)  # not P1: its own Hand Action (self_block="board", SB-9)
-    s = act(g, s, P2, Block())
+    s, events = run(g, s, (P2, Block()), (P3, Pass()))
     assert s.pending == (P1, P3)  # P1 may BLOCK the BLOCK on its action
-    s, events = run(g, s, (P1, Block()), (P3, Block()))
+    # SB-9 amended again: both BLOCK at once; P3 comes first after P2, P1 keeps its card.
+    s, more = run(g, s, (P1, Block()), (P3, Block()))
+    assert s.pending == (P1,)
+    s, last = run(g, s, (P1, Block()))
+    events += more + last
     assert of_kind(events, "window_closed") == [{"blocks": 3, "cancelled": True}]
-    assert [e["player"] for e in of_kind(events, "block_played")] == [P1, P3]
+    assert [e["player"] for e in of_kind(events, "block_played")] == [P2, P3, P1]
     assert where(s, P1) == (2, 0)
 
 

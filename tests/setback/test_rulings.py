@@ -770,6 +770,7 @@ def test_sb9_self_block_never_lets_a_player_block_its_own_block(self_block: str)
     if self_block == "all":
         assert s.pending == (P1, P2)
         s = act(g, s, P1, Block())  # P1 blocks its own Hand Action
+        s = act(g, s, P2, Pass())  # the last answer: P1's BLOCK is played (SB-9 amended again)
         assert s.pending == (P2,)  # P1 holds another BLOCK but played the one on top
         s, events = run(g, s, (P2, Block()))
         assert s.pending == (P1,)
@@ -795,9 +796,11 @@ def test_sb9_a_block_reopens_the_window_to_everyone_else_who_holds_one() -> None
     )
     s = act(g, s, P1, play("MOVE+1"))
     s, _ = run(g, s, (P2, Pass()), (P3, Block()))
+    assert s.pending == (P4,)  # SB-9 amended again: played once every answer is in
+    s, _ = run(g, s, (P4, Pass()))
     assert of_kind(events_of(s), "window_opened") == [{"blocks": 1}]
     assert s.pending == (P1, P2, P4)  # P2 passed before but may answer the BLOCK
-    s, _ = run(g, s, (P4, Block()))
+    s, _ = run(g, s, (P4, Block()), (P1, Pass()), (P2, Pass()))
     assert s.pending == (P1, P2, P3)  # P2 passed but kept its BLOCK; P3 holds a second one
     s, events = run(g, s, (P1, Pass()), (P2, Pass()), (P3, Pass()))
     assert of_kind(events, "window_closed") == [{"blocks": 2, "cancelled": False}]
@@ -829,6 +832,8 @@ def test_sb9_the_view_shows_a_window_but_never_who_is_asked() -> None:
             t.pending = tuple(t.asked)
             assert g.observe(t, seat) == view
     s = act(g, s, P2, Block())
+    assert g.observe(s, P3).blocks == ()  # SB-9 amended again: an answer is concealed
+    s = act(g, s, P4, Pass())
     assert g.observe(s, P3).blocks == (P2,)  # a played BLOCK is public
 
 
@@ -938,7 +943,8 @@ def test_sb10_a_board_skip_is_a_board_action_open_to_blocks(self_block: str, own
     assert kinds(events) == ["window_closed", "turn_skipped", "turn_started"]
     assert of_kind(events, "turn_skipped") == [{"player": P2, "why": "board skip"}]
     assert stood.current == P3 and len(stood.hands[P2]) == 2
-    cancelled, events = run(g, s, (P3, Block()))
+    # SB-9 amended again: P3's BLOCK is played once every answer is in (P2's pass, if asked).
+    cancelled, events = run(g, s, *((q, Block() if q == P3 else Pass()) for q in s.pending))
     # A BLOCK on top is someone else's: P2 may answer it whatever self_block says; it passes.
     assert kinds(events) == ["block_played", "window_opened"] and cancelled.pending == (P2,)
     cancelled, events = run(g, cancelled, (P2, Pass()))

@@ -1,7 +1,7 @@
 """*Setback*'s sampler: ``game.sample_state(view, rng)`` rebuilds a full state from one seat's
 view, drawing what the view hides (other hands, the draw pile's order, who is still asked in a
-BLOCK window, the state's RNG) and copying everything public (SB-9: BLOCKs and played cards are
-face up, hands are secret).
+BLOCK window and what the others already answered, the state's RNG) and copying everything
+public (SB-9: BLOCKs and played cards are face up, hands and answers are secret).
 
 Seats: P1 = 0, P2 = 1 … Window situations are dealt by hand: each seat gets named cards, the
 rest of the deck stays in the draw pile, and P1 declares a MOVE+1 from its hand.
@@ -20,7 +20,15 @@ from playthrough import play_random, roundtrip
 
 import racedeck
 from racedeck.core.rng import Rng
-from racedeck.games.setback import Pass, Play, Setback, SetbackState, SetbackView, parse_card_type
+from racedeck.games.setback import (
+    Block,
+    Pass,
+    Play,
+    Setback,
+    SetbackState,
+    SetbackView,
+    parse_card_type,
+)
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 
@@ -128,6 +136,14 @@ def check_sample(g: Setback, state: SetbackState, seat: int | None, seed: int) -
         assert sample.pending and list(sample.pending) == sample.asked
         assert set(sample.pending) <= set(eligible(g, sample))
         assert [q for q in eligible(g, sample) if q in sample.pending] == list(sample.pending)
+        # SB-9 amended again: BLOCKs answered by seats that answered and hold one.
+        assert sample.blockers == sorted(sample.blockers)
+        assert set(sample.blockers) <= set(eligible(g, sample)) - set(sample.pending)
+        assert all(holds_block(g, sample, q) for q in sample.blockers)
+        if seat is not None:
+            assert (seat in sample.blockers) == (view.answer == "block")
+    else:
+        assert sample.blockers == []
     again = g.sample_state(g.view_from_json(roundtrip(view.to_json())), Rng(seed))
     assert again.to_json() == sample.to_json()
     assert state.to_json() == before
@@ -242,6 +258,66 @@ def test_two_players_the_window_tells_nothing_about_blocks() -> None:
         assert sample.pending == (P1,) and P1 in eligible(g, sample)
         p1_holds += holds_block(g, sample, P1)
     assert 0 < p1_holds < 100
+
+
+def test_sb9_answers_already_given_are_drawn_as_the_hands_allow() -> None:
+    """SB-9 amended again: P2 answered BLOCK, P3 passed, P4 is still asked, all unseen. P4's
+    samples take each other seat to be still asked or to have answered with even odds, and
+    one that answered to have answered BLOCK with even odds if its dealt hand holds one —
+    never without one. P2 and P3 know their own answers."""
+    g = make(4)
+    s = g.apply(
+        deal(
+            g,
+            {
+                P1: ["MOVE+1", "MOVE+2", "SHIFT"],
+                P2: ["BLOCK", "MOVE+1", "FOE+1"],
+                P3: ["BLOCK", "MOVE-1", "CUT"],
+                P4: ["BLOCK", "TRADE", "CUT"],
+            },
+        ),
+        P1,
+        MOVE1,
+    )
+    s = g.apply(g.apply(s, P2, Block()), P3, Pass())
+    assert s.pending == (P4,) and s.blockers == [P2]
+    answered, blocked, holding = Counter[int](), Counter[int](), Counter[int]()
+    for k in range(800):
+        sample = check_sample(g, s, P4, k)
+        assert P4 in sample.pending and P4 not in sample.blockers
+        for q in (P2, P3):
+            if q not in sample.pending:
+                answered[q] += 1
+                holding[q] += holds_block(g, sample, q)
+                blocked[q] += q in sample.blockers
+    for q in (P2, P3):
+        assert 0.4 < answered[q] / 800 < 0.6, (q, answered[q])
+        assert 0.35 < blocked[q] / holding[q] < 0.65, (q, blocked[q], holding[q])
+    for k in range(100):
+        own = check_sample(g, s, P2, k)
+        assert P2 in own.blockers and P2 not in own.pending
+        passed = check_sample(g, s, P3, k)
+        assert P3 not in passed.blockers and P3 not in passed.pending
+        spectator = check_sample(g, s, None, k)
+        assert spectator.pending
+
+
+def test_sb9_a_view_whose_answer_no_state_can_show_is_refused() -> None:
+    g = make(3)
+    s = g.apply(deal(g, {P1: ["MOVE+1", "SHIFT"], P2: ["BLOCK", "CUT"], P3: ["CUT"]}), P1, MOVE1)
+    view = g.observe(g.apply(s, P3, Pass()), P3)
+    assert view.answer == "pass"
+    g.sample_state(view, Rng(0))
+    bluff = SetbackView.from_json({**view.to_json(), "answer": "block"})
+    with pytest.raises(ValueError, match="without holding one"):
+        g.sample_state(bluff, Rng(0))
+    asked = g.observe(s, P3)
+    both = SetbackView.from_json({**asked.to_json(), "answer": "pass"})
+    with pytest.raises(ValueError, match="either asked or have answered"):
+        g.sample_state(both, Rng(0))
+    outside = g.observe(g.new_initial_state(2), P1)
+    with pytest.raises(ValueError, match="not one of a window"):
+        g.sample_state(SetbackView.from_json({**outside.to_json(), "answer": "pass"}), Rng(0))
 
 
 def test_a_view_no_state_can_show_is_refused() -> None:

@@ -7,10 +7,11 @@ per node, per seat and per action, with *availability* counts, because which act
 below the root depends on the determinization (an opponent's hand).
 
 Decisions that others cannot see when they are taken — face-down commits in *Why First?*, the
-silent passes of a Setback BLOCK window, as the game declares with :meth:`Game.conceals` — are
-searched as what they are, simultaneous moves: every seat of such a group chooses from the
-same node with its own statistics (decoupled UCT), so no seat's choice is conditioned on a
-choice it could not have seen. The group's joint choice then leads to the child node.
+answers of a Setback BLOCK window (BLOCK or pass, simultaneous and concealed, SB-9), as the
+game declares with :meth:`Game.conceals` — are searched as what they are, simultaneous moves:
+every seat of such a group chooses from the same node with its own statistics (decoupled UCT),
+so no seat's choice is conditioned on a choice it could not have seen. The group's joint choice
+then leads to the child node.
 
 Below the tree a playout (the fast path) goes on to the end of the game, or — where the game
 has a :class:`~racedeck.bots.playouts.Playout` — until that says stop (the stage or race ends,

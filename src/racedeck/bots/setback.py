@@ -5,6 +5,9 @@ Each option is scored from the view alone: the rows it gains or costs each token
 how much that token threatens to win (the leader counts most), plus the worth of the card a
 token lands on (it acts on that player's next turn). In a BLOCK window the bot blocks only an
 action that would cost it at least a row, hand a rival the win, or cancel its own good play.
+It answers without knowing the others' answers (SB-9: they are simultaneous and concealed); when
+another player's BLOCK comes first in seating order, the bot's BLOCK stays in its hand, and it
+is asked again about that BLOCK in the window it opens.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ score sheet at every step; or print every step when nobody is there to press key
 
 A replay shows one seat's view (its hand included) or the spectator's: the events it narrates
 are that viewer's feed, and an action the game conceals from the others (a face-down commit,
-a silent pass) is not named to them.
+an answer in a BLOCK window) is not named to them.
 """
 
 from __future__ import annotations
@@ -122,8 +122,8 @@ def build_frames(
     before = start.state
     for step in steps:
         who = names[step.seat]
-        # A face-down commit (WF-4), a silent pass in a BLOCK window (SB-9): the others only
-        # learn that the seat decided.
+        # A face-down commit (WF-4), a BLOCK window's answer, BLOCK or pass (SB-9): the others
+        # only learn that the seat decided.
         if step.seat != viewer and game.conceals(before, step.seat, step.action):
             said = f"{who} {'decide' if who == 'You' else 'decides'} in secret."
         else:

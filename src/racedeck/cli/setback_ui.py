@@ -135,6 +135,9 @@ class SetbackUI(TerminalUI):
         super().__init__(game, names)
         cfg = getattr(game, "cfg", None)
         self.draw_count = int(getattr(cfg, "draw_count", 2))
+        self._answered_block: int | None = None
+        """The BLOCKs on the stack when the person here last answered BLOCK, until that window's
+        BLOCK is played: theirs, or another's that came first (SB-9 amended again)."""
 
     # -- small pieces ----------------------------------------------------------------------------
 
@@ -449,20 +452,43 @@ class SetbackUI(TerminalUI):
 
     def describe_events(self, events: Sequence[Any]) -> list[str]:
         """One line per event, in the second person for a player called "You". Only what the
-        table sees: public events, and the private ones of the seat called "You"."""
+        table sees: public events, and the private ones of the seat called "You".
+
+        When the person here answered BLOCK and another player's BLOCK is the one played, a
+        line says why their own stays in their hand (SB-9 amended again: of several BLOCKs
+        answered at once, the first in seating order after the player answered is played)."""
         me = self.seat
         events = [e for e in events if e.visible_to(me)]
-        lines = [
-            self.declaration(e.data["player"], e.data["source"], action_from_json(e.data["play"]))
-            .append(".")
-            .plain
-            if e.kind == "declared"
-            else self.game.describe_event(e, self.names)
-            for e in events
-        ]
-        if "You" not in self.names:
-            return lines
-        return [_object_you(second_person(line)) for line in lines]
+        lines: list[str] = []
+        for e in events:
+            if e.kind == "declared":
+                play = action_from_json(e.data["play"])
+                line = self.declaration(e.data["player"], e.data["source"], play).append(".").plain
+            else:
+                line = self.game.describe_event(e, self.names)
+            lines.append(_object_you(second_person(line)) if "You" in self.names else line)
+            kept = self._kept_block(e)
+            if kept:
+                lines.append(kept)
+        return lines
+
+    def _kept_block(self, event: Event) -> str:
+        """The line for a BLOCK the person here answered but another player's came first."""
+        answered = self._answered_block
+        if answered is None:
+            return ""
+        if event.kind == "game_over":
+            self._answered_block = None
+        if event.kind != "block_played" or event.data["blocks"] != answered + 1:
+            return ""
+        self._answered_block = None
+        by = int(event.data["player"])
+        if by == self.seat:
+            return ""
+        return (
+            f"{self.name(by)} BLOCKed as well and comes first in seating order: your BLOCK is "
+            "not played and stays in your hand."
+        )
 
     # -- asking ----------------------------------------------------------------------------------
 
@@ -946,6 +972,15 @@ class SetbackUI(TerminalUI):
         ]
         cancels = len(view.blocks) % 2 == 0
         held = sum(1 for face in view.hand if face == "BLOCK")
+        declared = view.declared
+        # Whose action this window answers: the last BLOCK's player, else the declarer.
+        answered = (
+            view.blocks[-1]
+            if view.blocks
+            else int(declared["player"])
+            if declared is not None
+            else view.current
+        )
         forms = (
             "Type b, block or 1 to play a BLOCK from your hand: it "
             + (
@@ -956,7 +991,10 @@ class SetbackUI(TerminalUI):
             + "; another player may BLOCK your BLOCK in turn. Type p, pass or 2 to let "
             + ("it" if cancels else "the BLOCK")
             + f" stand. You hold {held} BLOCK{'s' if held != 1 else ''}; a BLOCK played is "
-            "not replaced. Type board to see the board."
+            "not replaced. Everyone asked answers at once, and nobody sees an answer before "
+            "the last is in; if several BLOCK, only the first in seating order after "
+            f"{self.name(answered)} plays it, and the others keep theirs (SB-9). "
+            "Type board to see the board."
         )
         while True:
             answer = prompter.line("BLOCK or pass (b/p, or board to see it)? ", forms)
@@ -965,6 +1003,8 @@ class SetbackUI(TerminalUI):
                 continue
             found = match_choice(answer, choices)
             if len(found) == 1:
+                if isinstance(found[0].value, Block):
+                    self._answered_block = len(view.blocks)
                 return found[0].value
             console.print(Prompter.refusal(answer, choices, found, "Type b to BLOCK or p to pass"))
 

@@ -279,7 +279,7 @@ class Game(ABC, Generic[S, A, V]):
     def conceals(self, state: S, seat: int, action: A) -> bool:
         """True when the other seats do not see ``action`` as ``seat`` takes it in ``state``.
 
-        A face-down commit, or a silent pass in a reaction window: the seats still pending
+        A face-down commit, or an answer in a reaction window: the seats still pending
         decide without knowing it, so a search must treat their choices as simultaneous.
         The default, ``False``, suits games where every decision is seen when it is taken.
         """

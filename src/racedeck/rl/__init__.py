@@ -8,11 +8,12 @@
 >>> single = gymnasium.make("racedeck/WhyFirst-v0", players=4, opponents="heuristic")
 
 Both PettingZoo faces exist for every game; ``parallel_env`` suits *Why First?*'s
-simultaneous commits, ``env`` the turn-based *Six Day Race* and Setback (whose BLOCK windows
-ask every agent that may answer, SB-9). Importing this package registers the Gymnasium ids
-``racedeck/WhyFirst-v0``, ``racedeck/SixDayRace-v0`` and ``racedeck/Setback-v0`` (one learner
-against bots; :mod:`racedeck.rl.registration`, :mod:`racedeck.rl.single`). They need the
-optional extra ``racedeck[rl]`` (PettingZoo, Gymnasium); the action encodings
+simultaneous commits and Setback's BLOCK windows (every agent that may answer answers at once,
+SB-9 amended again), ``env`` the turn-based *Six Day Race* and Setback's turns. Importing this
+package registers the Gymnasium ids ``racedeck/WhyFirst-v0``, ``racedeck/SixDayRace-v0`` and
+``racedeck/Setback-v0`` (one learner against bots; :mod:`racedeck.rl.registration`,
+:mod:`racedeck.rl.single`). They need the optional extra ``racedeck[rl]`` (PettingZoo,
+Gymnasium); the action encodings
 (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the observation encodings
 (:mod:`racedeck.rl.observations`) are shared by every face.
 

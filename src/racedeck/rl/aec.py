@@ -5,7 +5,10 @@ on turn, the next seat still to commit in *Why First?* (commits stay hidden unti
 WF-4), or the next seat asked in a Setback BLOCK window. A window asks everyone who could
 answer, BLOCK in hand or not, in the public order of the turn (SB-9 amended); a seat without a
 BLOCK still gets its turn, with a mask that allows only ``pass``, so the order in which agents
-are selected is the same whoever holds a BLOCK and tells nothing about the hands.
+are selected is the same whoever holds a BLOCK and tells nothing about the hands. The answers
+are simultaneous and concealed like commits (SB-9 amended again): a BLOCK answered is played
+only once every agent asked has answered, so no agent's observation says how those selected
+before it answered.
 
 Observations, action masks, rewards, truncation and illegal actions: see
 :mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).

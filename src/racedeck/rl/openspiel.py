@@ -10,13 +10,15 @@ whose seats commit at once (*Why First?*, WF-4) is registered with
 ``Dynamics.SIMULTANEOUS``: where several seats are asked, the state's current player is
 ``PlayerId.SIMULTANEOUS`` and ``apply_actions`` takes one action per player (the entries of
 players not asked are ignored); elsewhere (the tactical variant's moves, WF-10) one player acts.
-It is also registered turn by turn as ``racedeck_<id>_turns`` (``Dynamics.SEQUENTIAL``, as
-OpenSpiel's ``convert_to_turn_based`` would make it): the seats commit one after another, each
-commit hidden from the others until the round is revealed, which is how the engine itself
-takes them — and what sequential algorithms such as ``ISMCTSBot`` need. The other games are
-``Dynamics.SEQUENTIAL``; a Setback BLOCK window asks every seat that may answer, one after
-another in the public order of the turn, and a seat without a BLOCK has the single legal
-action ``pass`` (SB-9 amended), so whom the game asks says nothing about the hands.
+Setback is such a game too: the players a BLOCK window asks answer at once, each answer hidden
+until the last is in (SB-9 amended again), and a seat without a BLOCK has the single legal
+action ``pass`` (SB-9 amended), so whom the game asks says nothing about the hands; outside a
+window, and in a window that asks one player, one player acts.
+Such a game is also registered turn by turn as ``racedeck_<id>_turns`` (``Dynamics.SEQUENTIAL``,
+as OpenSpiel's ``convert_to_turn_based`` would make it): the seats commit (or answer) one after
+another in the public order, each hidden from the others until the round is revealed (the
+window closes), which is how the engine itself takes them — and what sequential algorithms
+such as ``ISMCTSBot`` need. Six Day Race is ``Dynamics.SEQUENTIAL``.
 
 What each part of OpenSpiel's API is here:
 
@@ -315,8 +317,9 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
 
         OpenSpiel tells every player who is to act, so the draw is conditioned on that too: in
         a Setback BLOCK window the view does not say who has answered, but here the window asks
-        its seats one after another in the public order of the turn (SB-9 amended), so the
-        seats still to answer are known; samples that disagree are drawn again. ``history()``
+        its seats one after another in the public order of the turn (SB-9 amended), or all at
+        once, so the seats still to answer are known; samples that disagree are drawn again.
+        What the others answered stays hidden (SB-9 amended again) and is drawn anew. ``history()``
         of the copy is this state's: hidden actions of the others in it (face-down commits)
         need not match the new state.
         """

@@ -3,10 +3,12 @@
 Each ``step`` takes one action from every agent; the actions of the seats the game waits for
 are applied, in the order of ``state.pending``, and the others ignored (their masks are all
 zeros). In *Why First?* every seat commits at once (WF-4); in a Setback BLOCK window every
-seat asked answers at once (SB-9 amended: a seat without a BLOCK may only pass). When an
-action changes what the game waits for other than by crossing its seat off — the last commit
-resolves the round, a BLOCK reopens the window — the remaining actions of that step are not
-applied: they answered a situation that no longer holds, and those agents are asked again.
+seat asked answers at once (SB-9 amended again: BLOCK or pass, a seat without a BLOCK may only
+pass, and the first BLOCKer in seating order after the player answered plays its BLOCK once all
+answers are in). When an action changes what the game waits for other than by crossing its
+seat off — the last commit resolves the round, the last answer closes the window or plays a
+BLOCK that opens the next — the remaining actions of that step are not applied: they answered
+a situation that no longer holds, and those agents are asked again.
 
 Observations, action masks, rewards, truncation and illegal actions: see
 :mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).

@@ -23,9 +23,9 @@ SPEC = register(
         title="Setback",
         min_players=2,
         max_players=6,
-        dynamics=frozenset({Dynamics.SEQUENTIAL, Dynamics.REACTIVE}),
+        dynamics=frozenset({Dynamics.SEQUENTIAL, Dynamics.REACTIVE, Dynamics.SIMULTANEOUS}),
         config_type=SetbackConfig,
-        rules_version="2",
+        rules_version="3",  # 3: SB-9 amended again, simultaneous concealed answers
         factory=Setback,
         plugins={
             "encoding": "racedeck.games.setback.encoding",

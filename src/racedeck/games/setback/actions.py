@@ -106,7 +106,10 @@ class DiscardBlock:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """SB-9: play a BLOCK to cancel the action (or BLOCK) on top of the window. Text: ``block``."""
+    """SB-9: answer a window with a BLOCK, to cancel the action (or BLOCK) on top of it. The
+    answer is concealed like any other; the BLOCK is played when the window's last answer is
+    in, unless another BLOCKer comes first in seating order (SB-9 amended again). Text:
+    ``block``."""
 
     def to_json(self) -> JSONObject:
         """``{"type": "block"}``."""

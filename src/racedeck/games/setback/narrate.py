@@ -87,6 +87,15 @@ def describe(event: Event, names: Sequence[str]) -> str:
             + ("nobody asked holds" if not holders else f"{holders} of those asked hold")
             + " a BLOCK)"
         )
+    if kind == "window_answered":
+        blocks = d["blocks"]
+        if not blocks:
+            return "(for the record: every answer was a pass)"
+        if blocks == 1:
+            return "(for the record: one player answered BLOCK)"
+        return (
+            f"(for the record: {blocks} players answered BLOCK; the first in seating order plays)"
+        )
     if kind == "move_limit":
         return f"The game reaches its limit of {d['moves']} moves: it ends where it stands."
     if kind == "turn_started":

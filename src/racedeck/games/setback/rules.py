@@ -5,13 +5,18 @@ A turn is Board Action, Hand Action, Draw Action (SB-3). Every action is first *
 its targets; a reaction window then opens and asks every player who could BLOCK it under
 ``self_block``, holding a BLOCK or not (SB-9 amended: ``pending`` is that set, and a seat
 without a BLOCK can only pass, which a driver may answer for it, see :meth:`forced_action`).
-A BLOCK opens a window of its own, and when nobody adds another the stack resolves from the
-top: an odd number of BLOCKs cancels the action. The action then resolves, asking its player
-for choices only known then (ALL order and entry lanes, REVAMP placements).
+The answers are simultaneous and concealed (SB-9 amended again): an answer only crosses its
+seat off and, for a BLOCK, notes the seat in the state's hidden ``blockers``; the BLOCK card
+stays in the hand. When the last answer is in, the first BLOCKer in seating order after the
+player whose action is answered plays its BLOCK (the others keep theirs, unseen), which opens
+a window of its own; when a window closes without a BLOCK the stack resolves from the top: an
+odd number of BLOCKs cancels the action. The action then resolves, asking its player for
+choices only known then (ALL order and entry lanes, REVAMP placements).
 
 A checked :meth:`Setback.step` returns the events with their audiences: everything on the
-table is public; the cards a seat is dealt or draws go to that seat alone; nothing says who
-was asked in a window or who passed, only that it opened and closed and who BLOCKed.
+table is public; the cards a seat is dealt or draws go to that seat alone; an answer in a
+window makes no event anyone at the table sees, so nothing says who was asked, who has
+answered or how, only that a window opened and closed and whose BLOCK was played.
 
 Rulings: SB-1 board, SB-2 deck, SB-3 turn, SB-4 movement, SB-5 MOVE/FOE/ALL, SB-6 SHIFT, TRADE,
 CUT, DRAW, REVAMP, SB-7 bumps, SB-8 row removal, SB-9 BLOCK, SB-10 SKIP, SB-11 players.
@@ -197,7 +202,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     def forced_action(self, state: SetbackState, seat: int) -> SetbackAction | None:
         """SB-9 amended: a seat asked in a BLOCK window without a BLOCK in hand can only pass;
         a driver answers that for it. Nothing anyone sees tells such a pass from a chosen one
-        (a pass makes no event), so answering it reveals nothing."""
+        (no answer makes an event, SB-9 amended again), so answering it reveals nothing."""
         if (
             state.phase == WINDOW
             and seat in state.pending
@@ -221,6 +226,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.discard.extend(item["card"] for item in s.stack if item.get("source") != "board")
         s.stack = []
         s.asked = []
+        s.blockers = []  # BLOCKs answered but not played stay in their owners' hands
         s.context = {}
         s.phase = OVER
         s.pending = ()
@@ -232,14 +238,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
     def _act(self, s: SetbackState, seat: int, action: SetbackAction, ev: _Events) -> None:
         if s.phase == WINDOW:
-            if isinstance(action, Block):
-                self._play_block(s, seat, ev)
-            else:
-                s.asked.remove(seat)
-                if s.asked:
-                    s.pending = tuple(s.asked)
-                else:
-                    self._close_window(s, ev)
+            self._answer(s, seat, isinstance(action, Block), ev)
         elif s.phase == STEP:
             assert isinstance(action, Step)
             self._take_step(s, action, ev)
@@ -392,10 +391,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             ev.append(Event("declared", {"player": p, "source": source, "play": play.to_json()}))
         self._open_window(s, ev)
 
-    def _open_window(self, s: SetbackState, ev: _Events) -> None:
-        # SB-9 amended: the window opens after every declaration and asks everyone who could
-        # answer, BLOCK in hand or not: not the one whose BLOCK is on top, and the declarer only
-        # as `self_block` allows. With two players or more somebody is always asked.
+    def _window_asked(self, s: SetbackState) -> list[int]:
+        """Everyone the window open on the top of ``s.stack`` asks, in seating order from the
+        player on turn: not the one whose BLOCK is on top, and the declarer only as
+        ``self_block`` allows (SB-9 amended). With two players or more somebody is asked."""
         if len(s.stack) > 1:
             exclude = s.stack[-1]["by"]
         else:
@@ -403,9 +402,15 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             source = s.stack[0]["source"]
             may = own == "all" or (own == "board" and source == "board")
             exclude = -1 if may else s.stack[0]["by"]
-        asked = [q for q in self._orders[s.current] if q != exclude]
+        return [q for q in self._orders[s.current] if q != exclude]
+
+    def _open_window(self, s: SetbackState, ev: _Events) -> None:
+        # SB-9 amended: the window opens after every declaration and asks everyone who could
+        # answer, BLOCK in hand or not.
+        asked = self._window_asked(s)
         s.phase = WINDOW
         s.asked = asked
+        s.blockers = []
         s.pending = tuple(asked)
         if ev is not None:
             ev.append(Event("window_opened", {"blocks": len(s.stack) - 1}))
@@ -414,13 +419,39 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             holders = sum(1 for q in asked if not blocks.isdisjoint(hands[q]))
             ev.append(Event("window_asked", {"holders": holders}, audience=RECORD))
 
+    def _answer(self, s: SetbackState, q: int, block: bool, ev: _Events) -> None:
+        """SB-9 amended again: ``q`` answers the open window, BLOCK or pass, at once with the
+        others and unseen. The answer is only noted and makes no event: nothing about it shows
+        before the window's last answer is in."""
+        s.asked.remove(q)
+        if block:
+            # Kept ascending: the state must not say in what order the answers came.
+            s.blockers.append(q)
+            s.blockers.sort()
+        if s.asked:
+            s.pending = tuple(s.asked)
+            return
+        blockers = s.blockers
+        s.blockers = []
+        if ev is not None:
+            # For the record only (measures): how many answered BLOCK, one of them played.
+            ev.append(Event("window_answered", {"blocks": len(blockers)}, audience=RECORD))
+        if not blockers:
+            self._close_window(s, ev)
+            return
+        # Several BLOCKs: the first in seating order after the player whose action is
+        # answered plays it (that player itself last, when `self_block` asked it); the other
+        # BLOCK cards stay in their owners' hands, unplayed and unseen.
+        answered, n = s.stack[-1]["by"], self.n
+        self._play_block(s, min(blockers, key=lambda b: (b - answered - 1) % n), ev)
+
     def _play_block(self, s: SetbackState, q: int, ev: _Events) -> None:
         card = next(c for c in s.hands[q] if c in self._index.blocks)
         s.hands[q].remove(card)  # SB-9: a BLOCK played out of turn is not replaced
         s.stack.append({"by": q, "card": card})
         if ev is not None:
             ev.append(Event("block_played", {"player": q, "blocks": len(s.stack) - 1}))
-        self._open_window(s, ev)
+        self._open_window(s, ev)  # SB-9: a BLOCK can be blocked in a window of its own
 
     def _close_window(self, s: SetbackState, ev: _Events) -> None:
         item, blocks = s.stack[0], len(s.stack) - 1
@@ -747,22 +778,35 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             ),
             blocks=tuple(b["by"] for b in state.stack[1:]),
             block_cards=tuple(names[b["card"]].name for b in state.stack[1:]),
+            answer=self._own_answer(state, seat) if window else "",
             context=freeze(state.context),
             to_act=None if window or state.phase == OVER else state.pending[0],
             winner=state.winner,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
         )
 
+    def _own_answer(self, state: SetbackState, seat: int | None) -> str:
+        """What ``seat`` answered in the open window (``block`` or ``pass``); ``""`` while it
+        is still asked, when it is not asked, and for a spectator. A seat knows its own answer;
+        nobody else sees it (SB-9 amended again)."""
+        if seat is None or seat in state.asked:
+            return ""
+        if seat in state.blockers:
+            return "block"
+        return "pass" if seat in self._window_asked(state) else ""
+
     def sample_state(self, view: SetbackView, rng: Rng) -> SetbackState:
         """A full state that ``view`` allows: the other hands, the draw pile's order, who is
-        still asked in a BLOCK window and the state's RNG drawn from ``rng`` (see
-        :mod:`racedeck.games.setback.sampler`)."""
+        still asked in a BLOCK window and what the others already answered, and the state's
+        RNG drawn from ``rng`` (see :mod:`racedeck.games.setback.sampler`)."""
         return self._sampler.sample(view, rng)
 
     def conceals(self, state: SetbackState, seat: int, action: SetbackAction) -> bool:
-        """A pass in a BLOCK window is silent: nobody learns who was asked or who passed (SB-9).
-        A BLOCK, and every other action, is seen as it is played."""
-        return isinstance(action, Pass)
+        """Every answer in a BLOCK window, BLOCK or pass, is concealed: the asked seats answer
+        at once and nobody learns who was asked, who answered or how before the window's last
+        answer is in (SB-9 amended again); a BLOCK played then is seen as the window's outcome.
+        Every other action is seen as it is taken."""
+        return state.phase == WINDOW
 
     # -- forms -----------------------------------------------------------------------------------
 
@@ -805,6 +849,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             raise ValueError("not a state of this game: its cards are not this deck, once each")
         if not s.grid or any(len(r) != len(s.grid[0]) for r in s.grid):
             raise ValueError("not a state of this game: the board is not a grid of rows")
+        # SB-9 amended again: a BLOCK answered stays in its owner's hand until the window's
+        # last answer is in; no answer outlives its window.
+        if s.blockers and s.phase != WINDOW:
+            raise ValueError("not a state of this game: BLOCKs answered outside a window")
+        if any(self._index.blocks.isdisjoint(s.hands[q]) for q in s.blockers):
+            raise ValueError("not a state of this game: a seat answered BLOCK without one")
         return s
 
     def view_from_json(self, obj: JSONObject) -> SetbackView:

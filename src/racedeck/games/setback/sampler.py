@@ -21,10 +21,17 @@ have not answered yet, and no view says who they are. Every seat that could answ
 BLOCK in hand or not (not the player of the BLOCK on top, nor the declarer unless
 ``self_block`` lets it answer), so who is asked says nothing about the hands, and the hands are
 dealt as outside a window. The observer knows whether it is still asked itself (its
-``legal_actions``) and — the window being open — that someone is still to answer; it does not
-know who has answered already (a pass makes no event). So each other seat that may answer is
-taken to be still asked with even odds; when the observer is not asked and the coins leave
-nobody, they are drawn again (rejection keeps the draw uniform among the allowed ones).
+``legal_actions``) and what it answered (the view's ``answer``) and — the window being open —
+that someone is still to answer; it does not know who has answered already, nor how (SB-9
+amended again: the answers are simultaneous and concealed, and a BLOCK answered stays in its
+owner's hand until the last answer is in). So each other seat that may answer is taken to be
+still asked with even odds; when the observer is not asked and the coins leave nobody, they
+are drawn again (rejection keeps the draw uniform among the allowed ones). Each other seat
+taken to have answered answered BLOCK with even odds if its dealt hand holds a BLOCK, else
+pass: the view tells nothing about a choice, so no answer a hand allows is favoured, and a
+seat without a BLOCK can only have passed. The move number, which counts the answers, is not
+read for any of it: nothing about the answers may show before the window closes, and a face
+may hold the number back until then.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ __all__ = ["SetbackSampler"]
 class SetbackSampler:
     """Draws full states from views for one configuration (:meth:`sample`)."""
 
-    __slots__ = ("_ids", "_names", "_players", "_self_block")
+    __slots__ = ("_blocks", "_ids", "_names", "_players", "_self_block")
 
     def __init__(self, config: SetbackConfig) -> None:
         types = config.card_types()
@@ -54,16 +61,17 @@ class SetbackSampler:
         for i, t in enumerate(types):
             ids.setdefault(t.name, []).append(i)
         self._ids = ids  # card name -> its deck indices, ascending
+        self._blocks = frozenset(i for i, t in enumerate(types) if t.kind == "BLOCK")
         self._names = tuple(ids)
         self._players = config.players
         self._self_block = config.self_block
         # Nothing else is kept: a sampler is shared, and no view may leave a trace in it.
 
     def sample(self, view: SetbackView, rng: Rng) -> SetbackState:
-        """Return a state whose ``view.seat`` view is ``view``, with the other
-        hands, the draw pile's order, who is still asked in a window and the state's RNG drawn
-        from ``rng`` (see the module's notes). Raise :class:`ValueError` if no state of this
-        game shows ``view``."""
+        """Return a state whose ``view.seat`` view is ``view``, with the other hands, the draw
+        pile's order, who is still asked in a window and what the others answered, and the
+        state's RNG drawn from ``rng`` (see the module's notes). Raise :class:`ValueError` if
+        no state of this game shows ``view``."""
         n = self._players
         if view.players != n:
             raise ValueError(f"a view of {view.players} players for a game of {n}")
@@ -132,6 +140,12 @@ class SetbackSampler:
                 exclude = -1 if own_ok else declarer
             if not me_asked and not any(q != exclude for q in others):
                 raise ValueError("a window is open but no other seat may answer it")
+            if seat is not None and seat != exclude and me_asked == bool(view.answer):
+                raise ValueError("the view's seat must be either asked or have answered")
+        if view.answer not in ("", "block", "pass") or (view.answer and not window):
+            raise ValueError(f"the view's answer {view.answer!r} is not one of a window")
+        if view.answer == "block" and self._blocks.isdisjoint(own):
+            raise ValueError("the view's seat answered BLOCK without holding one")
 
         hands: list[list[int]] = [own if q == seat else [] for q in range(n)]
         rng.shuffle(unseen)
@@ -149,6 +163,23 @@ class SetbackSampler:
             ]
             if asked:
                 break
+        blockers: list[int] = []
+        if window:
+            # What the others who answered answered (SB-9 amended again): BLOCK if their coin
+            # (bit q) says so and their hand holds one, else pass; the observer as its view says.
+            coins = rng.next_u64()
+            blocks = self._blocks
+            blockers = [
+                q
+                for q in range(n)
+                if q not in asked
+                and q != exclude
+                and (
+                    view.answer == "block"
+                    if q == seat
+                    else (coins >> q) & 1 and not blocks.isdisjoint(hands[q])
+                )
+            ]
 
         s = SetbackState()
         s.players = n
@@ -168,6 +199,7 @@ class SetbackSampler:
         s.nonfree_played = view.nonfree_played
         s.stack = stack
         s.asked = asked
+        s.blockers = blockers
         s.context = thaw(view.context)
         s.winner = view.winner
         if window:

@@ -19,7 +19,8 @@ HAND = "hand"
 """Phase: the player on turn plays cards from hand (or ends the Hand Action)."""
 WINDOW = "window"
 """Phase: a declared action waits for an answer (BLOCK or pass) from every player who could
-BLOCK it under ``self_block``, holding a BLOCK or not (SB-9 amended)."""
+BLOCK it under ``self_block``, holding a BLOCK or not (SB-9 amended); the answers are
+simultaneous and concealed until the last is in (SB-9 amended again)."""
 STEP = "step"
 """Phase: a resolving card asks its player for a choice (ALL order, REVAMP placements)."""
 OVER = "over"
@@ -32,7 +33,10 @@ class SetbackState:
     ``grid[r][l]`` is the card (an index into the game's deck) in row ``r`` (0 = next to START)
     and lane ``l``. A token is at ``(row[p], lane[p])``, or on START when ``row[p] == START``.
     ``stack`` holds the declared action (first, with its :class:`Play`) and the BLOCKs played
-    against it during a window; ``asked`` the players still to answer. ``context`` describes a
+    against it during a window; ``asked`` the players still to answer, and ``blockers`` those of
+    the others who answered BLOCK (SB-9 amended again: answers are concealed, so a BLOCK answered
+    stays in its owner's hand until the last answer is in; seat numbers ascending, so the state
+    does not depend on the order the answers came in). ``context`` describes a
     card that is resolving and waits for a choice. Piles are lists whose top is the last item.
     ``move`` counts the accepted actions (the move number). States hold no events: a checked
     transition returns them.
@@ -40,6 +44,7 @@ class SetbackState:
 
     __slots__ = (
         "asked",
+        "blockers",
         "context",
         "current",
         "discard",
@@ -81,6 +86,7 @@ class SetbackState:
         self.nonfree_played: bool = False
         self.stack: list[dict[str, Any]] = []
         self.asked: list[int] = []
+        self.blockers: list[int] = []
         self.context: dict[str, Any] = {}
         self.winner: int = -1
         self.pending: tuple[int, ...] = ()
@@ -122,6 +128,7 @@ class SetbackState:
         s.nonfree_played = self.nonfree_played
         s.stack = [dict(item) for item in self.stack]
         s.asked = self.asked[:]
+        s.blockers = self.blockers[:]
         s.context = _copy_context(self.context)
         s.winner = self.winner
         s.pending = self.pending
@@ -149,6 +156,7 @@ class SetbackState:
             "nonfree_played": self.nonfree_played,
             "stack": [_item_to_json(item) for item in self.stack],
             "asked": self.asked[:],
+            "blockers": self.blockers[:],
             "context": _copy_context(self.context),
             "winner": self.winner,
             "pending": list(self.pending),
@@ -191,6 +199,7 @@ class SetbackState:
                 raise ValueError("field 'stack' must be a list of objects")
             s.stack = [_item_from_json(item) for item in stack]
             s.asked = _ints(obj, "asked")
+            s.blockers = _ints(obj, "blockers")
             context = obj["context"]
             if not isinstance(context, dict):
                 raise ValueError("field 'context' must be an object")
@@ -204,8 +213,14 @@ class SetbackState:
         except ValueError as exc:
             raise ValueError(f"not a Setback state: {exc}") from None
         seats = range(n)
-        if not 0 <= s.current < n or any(q not in seats for q in (*s.pending, *s.asked)):
+        if not 0 <= s.current < n or any(
+            q not in seats for q in (*s.pending, *s.asked, *s.blockers)
+        ):
             raise ValueError("not a Setback state: a seat number is out of range")
+        if s.blockers != sorted(set(s.blockers)) or not set(s.blockers).isdisjoint(s.asked):
+            raise ValueError(
+                "not a Setback state: 'blockers' must be ascending seats that are no longer asked"
+            )
         return s
 
     def __eq__(self, other: object) -> bool:

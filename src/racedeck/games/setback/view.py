@@ -19,9 +19,14 @@ class SetbackView:
     """A player's view: its own hand and the public table, never another hand.
 
     During a BLOCK window (SB-9) the view says that a window is open, what was declared and who
-    has played a BLOCK so far (BLOCKs are played face up), but never who is being asked: only
-    the viewer's own ``legal_actions`` say what it may answer (``block`` and ``pass``, or only
-    ``pass`` without a BLOCK in hand). ``tokens`` are ``(row, lane)``, with ``(-1, -1)`` for
+    has played a BLOCK so far (BLOCKs are played face up), but never who is being asked, who has
+    answered or how (SB-9 amended again: the answers are simultaneous and concealed): only the
+    viewer's own ``legal_actions`` say what it may answer (``block`` and ``pass``, or only
+    ``pass`` without a BLOCK in hand), and its own ``answer`` what it answered (``"block"`` or
+    ``"pass"``; ``""`` while it is asked, when it is not asked, outside a window and for a
+    spectator). A BLOCK answered stays in the hand until the window's last answer is in, and
+    stays there when another player's BLOCK is the one played. ``tokens`` are ``(row, lane)``,
+    with ``(-1, -1)`` for
     START and row = number of rows for FINISH; ``protected`` says which tokens stand on a BLOCK
     card (SB-9: others cannot act on them), so that no client needs to work it out.
 
@@ -57,6 +62,7 @@ class SetbackView:
     declared: Mapping[str, Any] | None
     blocks: tuple[int, ...]
     block_cards: tuple[str, ...]
+    answer: str
     context: Mapping[str, Any]
     to_act: int | None
     winner: int
@@ -98,6 +104,7 @@ class SetbackView:
             "declared": thaw(self.declared),
             "blocks": list(self.blocks),
             "block_cards": list(self.block_cards),
+            "answer": self.answer,
             "context": thaw(self.context),
             "to_act": self.to_act,
             "winner": self.winner,
@@ -133,6 +140,7 @@ class SetbackView:
                 declared=freeze(obj["declared"]),
                 blocks=tuple(int(x) for x in obj["blocks"]),
                 block_cards=tuple(str(c) for c in obj["block_cards"]),
+                answer=str(obj["answer"]),
                 context=freeze(obj["context"]),
                 to_act=obj["to_act"],
                 winner=int(obj["winner"]),

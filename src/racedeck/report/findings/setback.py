@@ -95,6 +95,7 @@ def _blocks(result: BatchResult, out: Path) -> Findings:
     windows = sum(int(g.extra["windows"]) for g in result.games)
     cancelled = sum(int(g.extra["cancelled"]) for g in result.games)
     counter = sum(int(g.extra["counter_blocks"]) for g in result.games)
+    kept = sum(int(g.extra["kept_blocks"]) for g in result.games)
     played = sum(blocks)
     m = mean_of([float(b) for b in blocks])
     none = sum(1 for b in blocks if b == 0) / len(blocks) if blocks else 0.0
@@ -105,6 +106,7 @@ def _blocks(result: BatchResult, out: Path) -> Findings:
         ["BLOCK cards played", played / per, None],
         ["actions cancelled", cancelled / per, cancelled / declared if declared else 0.0],
         ["BLOCKs blocked in turn (counter-BLOCK)", counter / per, None],
+        ["BLOCKs answered but kept (another came first)", kept / per, None],
     ]
     by_seat = [
         mean_of([float(g.extra["blocks"][i]) for g in result.games]).value
@@ -122,7 +124,9 @@ def _blocks(result: BatchResult, out: Path) -> Findings:
         "BLOCK",
         [
             "Any player holding a BLOCK may cancel a declared action out of turn; a BLOCK may "
-            "itself be BLOCKed, and an odd number cancels the action (SB-9).",
+            "itself be BLOCKed, and an odd number cancels the action (SB-9). Everyone asked "
+            "answers at once, unseen; when several BLOCK, only the first in seating order after "
+            "the player answered plays it, and the others keep their cards.",
             sentence,
             "BLOCKs played per game by seat: "
             + ", ".join(f"{n} {b:.2f}" for n, b in zip(result.names, by_seat, strict=False))
@@ -156,6 +160,7 @@ def _blocks(result: BatchResult, out: Path) -> Findings:
                 "blocks_played": played / per,
                 "cancelled": cancelled / per,
                 "counter_blocks": counter / per,
+                "kept_blocks": kept / per,
             },
             "games_without_block": none,
             "blocks_by_seat": by_seat,

@@ -12,10 +12,10 @@ from racedeck.core.outcome import Outcome
 
 __all__ = ["MEASURES_VERSION", "Collector", "GameMeasures", "NoCollector"]
 
-MEASURES_VERSION = 2
+MEASURES_VERSION = 3
 """What the collectors measure; raised when a game's measures change, so that a report does
 not reuse saved games measured without them (version 2: Six Day Race openings and whole-field
-slipstreams)."""
+slipstreams; version 3: Setback's BLOCKs answered but kept, SB-9)."""
 
 
 @dataclass(frozen=True, slots=True)

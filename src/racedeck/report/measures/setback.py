@@ -31,7 +31,10 @@ class SetbackCollector:
     some player could answer with a BLOCK (SB-9 amended: a window opens after every
     declaration; the record-only ``window_asked`` event says whether anyone asked held a
     BLOCK), ``cancelled`` those an odd number of BLOCKs
-    cancelled, ``counter_blocks`` the windows where a BLOCK was itself blocked. A *lead change*
+    cancelled, ``counter_blocks`` the windows where a BLOCK was itself blocked, ``blocks`` the
+    BLOCK cards played by seat and ``kept_blocks`` the BLOCKs answered but not played because
+    another player's BLOCK answered in the same window came first in seating order (SB-9 amended
+    again; the record-only ``window_answered`` event says how many answered BLOCK). A *lead change*
     is a new sole leader: the lead passing from one player to another, ties in between not
     counting as a change.
     """
@@ -45,6 +48,7 @@ class SetbackCollector:
         self.blocks = [0] * players
         self.cancelled = 0
         self.counter_blocks = 0
+        self.kept_blocks = 0
         self.skips = 0
         self._declaration_window = False
         self.leader = -1
@@ -66,6 +70,9 @@ class SetbackCollector:
                 if self._declaration_window and d["holders"] > 0:
                     self.windows += 1
                 self._declaration_window = False
+            elif kind == "window_answered":
+                # SB-9 amended again: of the BLOCKs answered at once, one is played.
+                self.kept_blocks += max(0, int(d["blocks"]) - 1)
             elif kind == "block_played":
                 self.blocks[d["player"]] += 1
             elif kind == "window_closed":
@@ -92,6 +99,7 @@ class SetbackCollector:
             "blocks": self.blocks,
             "cancelled": self.cancelled,
             "counter_blocks": self.counter_blocks,
+            "kept_blocks": self.kept_blocks,
             "skips": self.skips,
             "lead_changes": self.lead_changes,
         }

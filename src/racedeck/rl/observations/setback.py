@@ -26,8 +26,10 @@ the cards of the deck. Every entry lies in ``[-1, 1]``. Fields, in order:
   deck's BLOCKs (SB-9); the declaration answered: one-hot player, one-hot card type, one-hot
   target
 
-Who is being asked in a window is not in the view, so it is not here either (SB-9 amended):
-the own action mask alone says whether the observing player may BLOCK.
+Who is being asked in a window, who has answered and how are not in the view, so they are not
+here either (SB-9 amended, and amended again): the own action mask alone says whether the
+observing player may BLOCK. The view's own ``answer`` is left out too: a player is only asked
+before it has answered.
 """
 
 from __future__ import annotations
