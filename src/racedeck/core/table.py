@@ -8,13 +8,17 @@ the RL environments — so the rules of asking are written once:
   has a player is asked;
 - a decision the game marks as forced (:meth:`Game.forced_action`, e.g. a pass by a seat that
   holds no BLOCK, SB-9) is answered by the driver without asking the seat;
-- an action from outside names the move number it answers; an older one is refused as stale;
+- an action from outside names the move number it answers (the *stale rule*, :meth:`Table.fresh`):
+  the current one, or an older one when every action since was another seat's concealed
+  action (:meth:`Game.conceals`: a face-down commit) and the answering seat was waited for all
+  along — nothing it may know changed, so its answer still holds (simultaneous commits);
 - every accepted action goes into the record at once, with the events it caused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from racedeck.core.errors import InvalidMessage, InvalidRecord, StaleMove
@@ -23,7 +27,17 @@ from racedeck.core.game import Game, Transition
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 
-__all__ = ["Observer", "Player", "Table", "run"]
+__all__ = ["Observer", "Player", "Step", "Table", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One accepted action as the stale rule remembers it: who took it, whether the other
+    seats saw it taken (``concealed``: :meth:`Game.conceals`) and who was pending after it."""
+
+    seat: int
+    concealed: bool
+    pending: tuple[int, ...]
 
 
 class Player(Protocol):
@@ -53,6 +67,9 @@ class Table:
         self.meta: JSONObject = dict(meta or {})
         self._actions: list[RecordedAction] = []
         self.history: list[tuple[int, tuple[Event, ...]]] = [(0, start.events)]
+        self.start_pending: tuple[int, ...] = tuple(start.state.pending)
+        self.steps: list[Step] = []
+        """Every accepted action, for the stale rule (:meth:`fresh`)."""
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -105,11 +122,40 @@ class Table:
         :class:`~racedeck.core.errors.IllegalAction` (with its code) and change nothing.
         """
         self._check(seat, move)
-        transition = self.game.step(self.state, seat, action)
+        before = self.state
+        transition = self.game.step(before, seat, action)
         self.state = transition.state
         self._actions.append(RecordedAction(seat, action.to_json()))
         self.history.append((self.move, transition.events))
+        concealed = self.game.conceals(before, seat, action)
+        self.steps.append(Step(seat, concealed, tuple(transition.state.pending)))
         return transition
+
+    @property
+    def last_action(self) -> RecordedAction:
+        """The action accepted last (the table has accepted at least one)."""
+        return self._actions[-1]
+
+    def fresh(self, seat: int, move: int) -> bool:
+        """The stale rule: may ``seat`` answer the view of move number ``move`` now?
+
+        Yes at the current move. At an older one only when ``seat`` was pending then and
+        every action since was another seat's concealed one while ``seat`` stayed pending:
+        what ``seat`` may know has not changed, so its answer still holds (two players of
+        *Why First?* placing at once, WF-4).
+        """
+        current = self.move
+        if move == current:
+            return True
+        if not 0 <= move < current:
+            return False
+        pending_then = self.steps[move - 1].pending if move > 0 else self.start_pending
+        if seat not in pending_then:
+            return False
+        return all(
+            step.seat != seat and step.concealed and seat in step.pending
+            for step in self.steps[move:current]
+        )
 
     def submit_json(self, seat: int, obj: object, move: int | None = None) -> Transition[Any]:
         """:meth:`submit` for an action's JSON form from outside.
@@ -131,11 +177,11 @@ class Table:
         return self.submit(seat, action, move)
 
     def _check(self, seat: object, move: object) -> None:
-        self.game.check_seat(seat)
+        checked = self.game.check_seat(seat)
         if move is not None:
             if type(move) is not int:
                 raise InvalidMessage(f"a move number must be an integer, got {move!r}")
-            if move != self.move:
+            if not self.fresh(checked, move):
                 raise StaleMove(move, self.move)
 
     def forced_step(self) -> Transition[Any] | None:
