@@ -22,7 +22,7 @@ from racedeck.cli.app import app
 from racedeck.core.errors import InvalidRecord
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
-from racedeck.server.live import LiveTable
+from racedeck.core.table import Table
 from racedeck.server.rooms import Room
 from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
 
@@ -190,7 +190,7 @@ def test_takeovers_are_in_the_record_and_it_replays_exactly(
     Draft202012Validator({"$ref": BASE + "record.schema.json"}, registry=REGISTRY).validate(record)
     parsed = GameRecord.from_json(record)
     assert [n.kind for n in parsed.clock_notes] == [n["kind"] for n in clock["notes"]]
-    replayed = LiveTable.from_record(parsed)
+    replayed = Table.from_record(parsed)
     room = server.service.rooms[table_id]
     assert room.table is not None
     assert replayed.state.to_json() == room.table.state.to_json()

@@ -17,7 +17,8 @@ import httpx
 
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
-from racedeck.server.live import LiveTable, view_json
+from racedeck.core.table import Table
+from racedeck.server.live import view_json
 from racedeck.server.process import ServerProcess
 from racedeck.store.tables import TableStore
 from server.live import SERVER_MESSAGE, Client, process_client
@@ -35,7 +36,7 @@ def stored_view(db: Path, table_id: str, seat: int) -> dict[str, Any]:
     finally:
         store.close()
     assert stored is not None
-    table = LiveTable.from_record(stored.record())
+    table = Table.from_record(stored.record())
     names = [s.name or f"{s.bot} bot" for s in stored.seats]
     return view_json(table, seat, names)
 

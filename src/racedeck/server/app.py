@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
 from racedeck.rulebook import UnknownRules
+from racedeck.server import catalog
 from racedeck.server.frames import encode
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
@@ -193,11 +194,11 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        return service.games()
+        return catalog.games()
 
     @app.get("/api/tables")
     async def tables() -> list[dict[str, Any]]:
-        return service.lobby()
+        return catalog.lobby(service)
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable) -> JSONResponse:
@@ -218,7 +219,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
-        return service.record(table_id)
+        return catalog.record(service, table_id)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
@@ -233,11 +234,11 @@ def create_app(
     @app.get("/api/tables/{table_id}/games")
     async def finished_games(table_id: str) -> dict[str, Any]:
         room = service.room(table_id)
-        return {"table_id": table_id, "games": service.finished_games(room)}
+        return {"table_id": table_id, "games": catalog.finished_games(service, room)}
 
     @app.get("/api/tables/{table_id}/games/{game_no}/record")
     async def finished_record(table_id: str, game_no: int) -> JSONResponse:
-        record = service.finished_record(service.room(table_id), game_no)
+        record = catalog.finished_record(service, service.room(table_id), game_no)
         name = f"racedeck-{table_id}-game-{game_no}.json"
         return JSONResponse(
             record, headers={"Content-Disposition": f'attachment; filename="{name}"'}

@@ -48,17 +48,17 @@ import logging
 import os
 import secrets
 from collections.abc import Iterator, Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
 
-from racedeck.core.errors import InvalidConfig, InvalidRecord, RacedeckError
+from racedeck.core.errors import RacedeckError
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.referee import messages as m
 from racedeck.server.rooms import Room
-from racedeck.store.tables import Progress, StoredTable
+from racedeck.store.tables import Progress
 
 if TYPE_CHECKING:
     from racedeck.server.service import TableService
@@ -107,8 +107,6 @@ class Cluster:
         self._wake = asyncio.Event()
         self._said: dict[str, frozenset[int]] = {}
         """The seats this process last said it has sockets for, per table."""
-        self._catching_up: set[str] = set()
-        """Tables being brought up to the store now (their automation waits)."""
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -136,17 +134,14 @@ class Cluster:
 
     # -- what service.py asks -------------------------------------------------------------------
 
-    def automates(self, room: Room) -> bool:
-        """True when this process plays ``room``'s bots, forced moves and window holds. When
-        it does not, it asks for the table's lock (once per game; the sweep retries)."""
-        if room.id in self._catching_up:
-            return False  # the stored moves first; the caller settles the table after
-        if room.id in self.owned:
-            return True
+    def want(self, room: Room) -> None:
+        """``room`` is in play and this process does not automate it: ask for the table's lock
+        (once per game; the sweep retries)."""
+        if room.referee.automates or room.id in self.owned:
+            return
         if room.status == "playing" and self._asked.get(room.id) != room.game_no:
             self._asked[room.id] = room.game_no
             self._wake.set()
-        return False
 
     @contextlib.contextmanager
     def guard(self, room: Room) -> Iterator[None]:
@@ -172,10 +167,8 @@ class Cluster:
         stored = self.store.load(table_id)
         if stored is None:
             return None
-        try:
-            room = self.service._restore(stored)
-        except (InvalidRecord, InvalidConfig, KeyError) as exc:
-            log.error("table %s cannot be restored: %s", table_id, exc)
+        room = self.service.build(stored, self.service.forks.load_all().get(table_id))
+        if room is None:
             return None
         self.service.rooms[room.id] = room
         return room
@@ -243,12 +236,10 @@ class Cluster:
 
     async def _refresh(self, room: Room) -> None:
         """Catch ``room`` up; the process that automates it then settles it."""
-        service = self.service
-        async with room.lock:
-            if room.id in self.owned:
-                service._write(room, lambda: service._settle(room))
-                service._clock_arm(room)
-            else:
+        if room.referee.automates:
+            await self.service.run(room, m.Automate(True))
+        else:
+            async with room.lock:
                 self.sync(room)
 
     async def _catch_up_all(self) -> None:
@@ -261,80 +252,35 @@ class Cluster:
     # -- catching up ----------------------------------------------------------------------------
 
     def _bring_up(self, room: Room, progress: Progress) -> None:
-        """Apply to ``room`` what the store holds beyond it (a seat taken, a new game, moves),
-        sending each socket of this process what it would have got from a local write."""
-        self._catching_up.add(room.id)
-        try:
-            table = room.table
-            if (
-                room.status == "open"
-                or progress.game_no != room.game_no
-                or (table is None) != (progress.status == "open")
-            ):
-                stored = self.store.load(room.id)
-                if stored is not None:
-                    self._adopt(room, stored)
-            elif table is not None and progress.move > table.move:
-                self._replay(room, self.store.actions_from(room.id, room.game_no, table.move))
-            if (
-                progress.clock is not None
-                and progress.game_no == room.game_no
-                and room.clock.adopt(progress.clock)
-            ):
-                # Another process handed a seat to a bot or gave it back: show it here too.
-                self.service._broadcast_table(room)
-                self.service._clock_arm(room)
-        finally:
-            self._catching_up.discard(room.id)
-
-    def _adopt(self, room: Room, stored: StoredTable) -> None:
-        """Take the stored seats, and the stored game when it is another one than ours."""
+        """Hand ``room``'s referee what the store holds beyond it (a seat taken, a new game,
+        moves, the clock), so it sends each socket of this process what it would have got
+        from a local write."""
+        referee = room.referee
+        table = referee.table
         service = self.service
-        changed = room.seats != stored.seats
-        room.seats = list(stored.seats)
-        room.client_seeds = list(stored.client_seeds) or [""] * len(stored.seats)
-        if stored.game_no != room.game_no or (room.table is None and stored.status != "open"):
-            room.game_no = stored.game_no
-            room.seed = stored.seed
-            room.server_seed = stored.server_seed
-            room.next_server_seed = ""
-            room.deferred = None
-            if stored.status == "open":
-                room.status, room.table = "open", None
-                service._broadcast_table(room)
-                return
-            service._start(room)  # the deal, as a local start sends it
-        else:
-            room.seed = stored.seed
-            if changed:
-                service._broadcast_table(room)
-        if room.table is not None:
-            self._replay(room, stored.actions[room.table.move :])
-
-    def _replay(self, room: Room, actions: Sequence[tuple[int, JSONObject]]) -> None:
-        """Apply actions another process stored, one by one, sending each out as it goes."""
-        table = room.table
-        assert table is not None
-        for seat, action in actions:
-            before = table.state
-            try:
-                transition = table.submit_json(seat, action)
-            except RacedeckError as exc:
-                # The stored game does not replay (a bug): take it whole from the store.
-                log.error("table %s: a stored action does not apply: %s", room.id, exc)
+        if (
+            referee.status == "open"
+            or progress.game_no != referee.game_no
+            or (table is None) != (progress.status == "open")
+        ):
+            stored = self.store.load(room.id)
+            if stored is not None:
+                service.feed(room, m.Reload(stored))
+            return
+        if table is None or progress.game_no != referee.game_no:
+            return
+        if progress.move > table.move:
+            # Only as far as the clock read with it: without the row lock more may be stored.
+            actions = self.store.actions_from(room.id, referee.game_no, table.move)
+            actions = actions[: progress.move - table.move]
+            if progress.status == "over" and referee.server_seed:
+                # Stored with the last move: every process publishes the same next commitment.
                 stored = self.store.load(room.id)
                 if stored is not None:
-                    fresh = self.service._restore(stored)
-                    room.table, room.status = fresh.table, fresh.status
-                    room.strict_below = fresh.strict_below
-                return
-            parsed = table.game.action_from_json(table.last_action.action)
-            concealed = room.game.conceals(before, seat, parsed)
-            if table.is_over and room.server_seed:
-                stored = self.store.load(room.id)
-                room.next_server_seed = stored.next_server_seed if stored is not None else ""
-            self.service._clock_sync(room)  # the seats asked now: as the writer's clock has them
-            self.service._shown(room, seat, concealed, transition.events, before=before)
+                    referee.next_server_seed = stored.next_server_seed
+            service.feed(room, m.CatchUp(table.move, tuple(actions), progress.clock))
+        elif progress.clock is not None and progress.clock != referee.clock_store():
+            service.feed(room, m.CatchUp(table.move, (), progress.clock))
 
     # -- who is connected where -----------------------------------------------------------------
 
@@ -342,7 +288,7 @@ class Cluster:
         """Tell the other processes which seats of ``room`` have a socket here (when that
         changed), so that a person gone from every process is handed to a bot after the grace
         and one back on any process is no longer away. Called with the table's lock held."""
-        seats = frozenset(c.seat for c in room.connections if c.seat is not None)
+        seats = frozenset(c.seat for c in room.connections.values() if c.seat is not None)
         if self._said.get(room.id, frozenset()) == seats:
             return
         self._said[room.id] = seats
@@ -356,23 +302,21 @@ class Cluster:
             async with room.lock:
                 self.announce(room)
 
-    def load_presence(self) -> None:
+    async def load_presence(self) -> None:
         """Learn which seats have sockets on the other processes (at start)."""
         known = self.store.presence()
         for table_id, pairs in known.items():
             room = self.service.rooms.get(table_id)
             if room is not None:
-                room.elsewhere = {seat for origin, seat in pairs if origin != self.origin}
-                self.service._mark_away(room)
+                elsewhere = frozenset(seat for origin, seat in pairs if origin != self.origin)
+                await self.service.run(room, m.Presence(elsewhere), guard=False)
 
     async def _presence_heard(self, room: Room) -> None:
         """Another process's sockets at ``room`` changed: who is away may have."""
         known = self.store.presence(room.id)
-        async with room.lock:
-            pairs = known.get(room.id, set())
-            room.elsewhere = {seat for origin, seat in pairs if origin != self.origin}
-            self.service._mark_away(room)
-            self.service._clock_arm(room)
+        pairs = known.get(room.id, set())
+        elsewhere = frozenset(seat for origin, seat in pairs if origin != self.origin)
+        await self.service.run(room, m.Presence(elsewhere), guard=False)
 
     async def _forget_the_gone(self, locks: psycopg.AsyncConnection[Any]) -> None:
         """Drop what processes that are gone said of their sockets: they closed with them."""
@@ -404,7 +348,7 @@ class Cluster:
                 # The lock connection is gone, and with it every lock: another process may
                 # take the tables over; this one tries again on a fresh connection.
                 log.warning("the tables' locks are lost (%s); taking them again", exc)
-                self.owned.clear()
+                await self._release(list(self.owned))
                 if self._locks is not None:
                     with contextlib.suppress(Exception):
                         await self._locks.close()
@@ -413,7 +357,7 @@ class Cluster:
 
     async def _sweep(self) -> None:
         if self._locks is None or self._locks.closed:
-            self.owned.clear()
+            await self._release(list(self.owned))
             self._locks = await self._connect()
         locks = self._locks
         await self._forget_the_gone(locks)
@@ -425,7 +369,7 @@ class Cluster:
                 "SELECT pg_advisory_unlock(k) FROM unnest(%s::bigint[]) AS k",
                 [[table_key(rid) for rid in done]],
             )
-            self.owned.difference_update(done)
+            await self._release(done)
         wanted = sorted(playing - self.owned)
         if not wanted:
             return
@@ -439,12 +383,17 @@ class Cluster:
                 continue
             self.owned.add(rid)
             log.info("table %s: this process plays its bots and forced moves", rid)
-            room = rooms[rid]
             try:
-                async with room.lock:
-                    self.service._write(room, partial(self.service._settle, room))
-                    # Its clocks are this process's now: a table nobody moves at must still
-                    # time out (the game may have started before this process held it).
-                    self.service._clock_arm(room)
+                # Its clocks are this process's now: a table nobody moves at must still time
+                # out (the game may have started before this process held it).
+                await self.service.run(rooms[rid], m.Automate(True))
             except RacedeckError as exc:
                 log.error("table %s: taking it over failed: %s", rid, exc)
+
+    async def _release(self, table_ids: Sequence[str]) -> None:
+        """This process no longer automates these tables."""
+        self.owned.difference_update(table_ids)
+        for rid in table_ids:
+            room = self.service.rooms.get(rid)
+            if room is not None and room.referee.automates:
+                await self.service.run(room, m.Automate(False), guard=False)

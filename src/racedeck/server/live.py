@@ -1,7 +1,6 @@
-"""A game in progress at a server table: the core driver plus what the service sends out.
+"""A game in progress at a server table as the service sends it out.
 
-:class:`LiveTable` is :class:`~racedeck.core.table.Table` with the last accepted action at
-hand. :func:`view_json` and :func:`events_json` are the only places a view or an event becomes
+:func:`view_json` and :func:`events_json` are the only places a view or an event becomes
 JSON for the wire: every view's header names the seats as the people chose, every event gets
 its words.
 """
@@ -11,18 +10,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
 from racedeck.core.events import Event, feed
 from racedeck.core.jsontypes import JSONObject
-from racedeck.core.record import RecordedAction
 from racedeck.core.table import Table
 
 __all__ = [
-    "LiveTable",
-    "Step",
     "events_json",
     "history_json",
     "public_summary",
@@ -30,30 +25,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("racedeck.server")
-
-
-class LiveTable(Table):
-    """The table driver, remembering the last accepted action for the stale check."""
-
-    @property
-    def last_action(self) -> RecordedAction:
-        """The action accepted last (the table has accepted at least one)."""
-        return self._actions[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One accepted transition as the service remembers it for the stale check.
-
-    ``concealed``: the other seats do not see the action as it is taken (a face-down commit,
-    a silent pass) — :meth:`racedeck.core.game.Game.conceals`. ``pending`` is who the game
-    waited for after it.
-    """
-
-    move: int
-    seat: int
-    concealed: bool
-    pending: tuple[int, ...]
 
 
 def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObject:

@@ -36,7 +36,8 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, replay
 from racedeck.core.table import Table
 from racedeck.server.bots import check_bot_name
-from racedeck.server.live import LiveTable, view_json
+from racedeck.server.catalog import finished_record
+from racedeck.server.live import view_json
 from racedeck.server.messages import Name, _Strict
 from racedeck.server.rooms import Room, ServiceError, hash_token
 from racedeck.server.service import MAX_TABLES, TableService
@@ -243,7 +244,7 @@ def _source(service: TableService, req: ForkRequest) -> tuple[GameRecord, JSONOb
         if req.table_id is None or req.game_no is None:
             raise ServiceError("fork/invalid", "give a record, or a table_id and game_no, to fork")
         room = service.room(req.table_id)
-        record = GameRecord.from_json(service.finished_record(room, req.game_no))
+        record = GameRecord.from_json(finished_record(service, room, req.game_no))
         origin = {"source": "table", "table": room.id, "game_no": req.game_no}
     fair = record.meta.get(FAIR_KEY)
     if isinstance(fair, dict) and isinstance(fair.get("commitment"), str):
@@ -273,8 +274,7 @@ async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]
         seed=record.seed,
         actions=record.actions[: req.step],
     )
-    table = LiveTable.from_record(prefix)
-    assert isinstance(table, LiveTable)
+    table = Table.from_record(prefix)
     if table.is_over:
         raise ServiceError("fork/invalid", f"the game is over at step {req.step}")
     if len(service.rooms) >= MAX_TABLES:
@@ -287,41 +287,27 @@ async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]
         else SeatRow(kind="bot", bot=bot)
         for i in range(n)
     ]
-    room = Room(
-        id=secrets.token_urlsafe(9),
-        game=game,
-        config=game.config.to_json(),
-        seats=seats,
-        status="playing",
-        game_no=1,
-        seed=record.seed,
-        client_seeds=[""] * n,
-        origin=origin,
-    )
-    table.meta = {"table": room.id, "game_no": 1, "names": room.names, FORK_KEY: origin}
+    table_id = secrets.token_urlsafe(9)
     # Private from the first write on: the origin is stored before the table is.
-    service.forks.save(room.id, origin)
+    service.forks.save(table_id, origin)
     service.store.create(
         StoredTable(
-            id=room.id,
+            id=table_id,
             game=game.spec.id,
-            config=room.config,
+            config=game.config.to_json(),
             status="playing",
             game_no=1,
             seed=record.seed,
             seats=seats,
-            client_seeds=room.client_seeds,
+            client_seeds=[""] * n,
         )
     )
     for i, action in enumerate(prefix.actions):
-        service.store.append_action(room.id, 1, i, action.seat, action.action, "playing")
-    room.table = table
-    # Answers to the moves played before the fork must be exact (as after a restart).
-    room.strict_below = table.move
-    room.start_pending = table.pending
-    service.rooms[room.id] = room
-    async with room.lock:
-        service._settle(room)  # the bots on turn start, as at any table
+        service.store.append_action(table_id, 1, i, action.seat, action.action, "playing")
+    stored = service.store.load(table_id)
+    assert stored is not None
+    # Its room is built from the store like any other's; the bots on turn start at once.
+    room = await service.add(stored, origin)
     return room, req.seat, token
 
 
@@ -356,7 +342,7 @@ async def table_replay(
     steps: bool = True,
 ) -> JSONObject:
     service = _service(request)
-    record = GameRecord.from_json(service.finished_record(service.room(table_id), game_no))
+    record = GameRecord.from_json(finished_record(service, service.room(table_id), game_no))
     # A replay takes some tens of milliseconds: off the loop that serves the tables.
     return await asyncio.to_thread(replay_json, record, start, count, steps)
 

@@ -1,7 +1,10 @@
-"""A table in memory and the sockets watching it: seats, the current game, rate limits.
+"""A table in memory and the sockets watching it: its referee, its lock, its timer.
 
-:class:`Room` is what :class:`~racedeck.server.service.TableService` holds per table;
-:class:`Connection` is one authenticated socket with its outbox and its message budget.
+:class:`Room` is what :class:`~racedeck.server.service.TableService` holds per table: the
+table's :class:`~racedeck.server.referee.Referee` (which decides everything), the
+:class:`asyncio.Lock` that feeds it one command at a time, the sockets by number and the one
+timer it asked for. :class:`Connection` is one authenticated socket with its outbox and its
+message budget.
 """
 
 from __future__ import annotations
@@ -11,15 +14,18 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from racedeck.core.commitments import Ledger
 from racedeck.core.errors import RacedeckError
-from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
-from racedeck.server.clocks import ClockOptions, TableClock
-from racedeck.server.live import LiveTable, Step
-from racedeck.store.tables import SeatRow
+
+if TYPE_CHECKING:
+    from racedeck.core.commitments import Ledger
+    from racedeck.core.game import Game
+    from racedeck.core.table import Table
+    from racedeck.server.referee import Referee
+    from racedeck.server.referee.clock import TableClock
+    from racedeck.store.tables import SeatRow
 
 __all__ = [
     "FLOOD_LIMIT",
@@ -53,14 +59,15 @@ class ServiceError(RacedeckError):
 
 @dataclass(eq=False)
 class Connection:
-    """One authenticated socket: its seat (``None``: a spectator) and its outbox."""
+    """One authenticated socket: its number at the table, its seat (``None``: a spectator)
+    and its outbox."""
 
     room: Room
     seat: int | None
+    id: int = 0
     outbox: asyncio.Queue[JSONObject | None] = field(
         default_factory=lambda: asyncio.Queue(OUTBOX_FRAMES)
     )
-    last_seen: JSONObject | None = None
     rate: float = RATE_PER_SECOND
     burst: float = RATE_BURST
     tokens: float = RATE_BURST
@@ -81,74 +88,95 @@ class Connection:
         return False
 
 
-@dataclass(eq=False)
 class Room:
-    """A table in memory: its seats, its current game and the sockets watching it."""
+    """A table in memory: its referee, the lock that feeds it, the sockets watching it (by
+    number) and its timer. What the table *is* (seats, game, clock …) is read from the
+    referee."""
 
-    id: str
-    game: Game[Any, Any, Any]
-    config: JSONObject
-    seats: list[SeatRow]
-    status: str
-    game_no: int
-    seed: int
-    server_seed: str = ""
-    """The current game's secret server seed (hex); only its commitment is shown until the
-    game is over (:mod:`racedeck.core.fairness`)."""
-    client_seeds: list[str] = field(default_factory=list)
-    """Each seat's client seed, in seat order (empty text: none given)."""
-    next_server_seed: str = ""
-    """The next game's server seed, drawn when a game ends so that its commitment is public
-    before anyone asks to play again (and may send a fresh client seed)."""
-    table: LiveTable | None = None
-    steps: list[Step] = field(default_factory=list)
-    strict_below: int = 0
-    start_pending: tuple[int, ...] = ()
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    elsewhere: set[int] = field(default_factory=set)
-    """Seats with a socket on another process serving the same database."""
-    thinking: set[int] = field(default_factory=set)
-    failures: int = 0
-    created: float = field(default_factory=time.time)
-    seen_at: float = field(default_factory=time.monotonic)
-    """When anyone at the table last saw something happen (the clock of SB-9's window)."""
-    deferred: tuple[int, object, tuple[Connection, str | None] | None] | None = None
-    """A window's last answer, checked and held until the window's time is up (SB-9)."""
-    timer: asyncio.TimerHandle | None = None
-    """The pending call that takes held-back forced answers once a window's time is up."""
-    ledger: Ledger | None = None
-    """The current game's commitments to face-down actions (``None``: no fair deal)."""
-    origin: JSONObject | None = None
-    """For a "what if" table, where its first game was forked from (``meta.fork`` of that
-    game's record); such a table is private: the lobby does not list it."""
-    clock: TableClock = field(default_factory=lambda: TableClock(ClockOptions.untimed(), []))
-    """The seats' clocks and who a bot plays for (:mod:`racedeck.server.clocks`)."""
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self.lock = asyncio.Lock()
+        self.connections: dict[int, Connection] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        self.failures = 0
+        """Bot decisions that failed at this table (each is retried a few times)."""
 
-    def __post_init__(self) -> None:
-        if len(self.clock.seats) != len(self.seats):
-            self.clock = TableClock.fresh(self.clock.options, len(self.seats))
+    # -- read from the referee ------------------------------------------------------------------
 
     @property
-    def has_people(self) -> bool:
-        """True when a person holds a seat (someone who could read a window's timing)."""
-        return any(s.kind != "bot" for s in self.seats)
+    def id(self) -> str:
+        return self.referee.id
 
     @property
-    def names(self) -> list[str]:
-        """The seats' display names (a bot's name says which bot)."""
-        out = []
-        for i, s in enumerate(self.seats):
-            if s.kind == "bot":
-                out.append(s.name or f"{s.bot} bot")
-            else:
-                out.append(s.name or f"Player {i + 1}")
-        return out
+    def game(self) -> Game[Any, Any, Any]:
+        return self.referee.game
+
+    @property
+    def config(self) -> JSONObject:
+        return self.referee.config
 
     @property
     def config_key(self) -> str:
         """The configuration as canonical JSON."""
-        return json.dumps(self.config, sort_keys=True, separators=(",", ":"))
+        return json.dumps(self.referee.config, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def table(self) -> Table | None:
+        return self.referee.table
+
+    @property
+    def status(self) -> str:
+        return self.referee.status
+
+    @property
+    def game_no(self) -> int:
+        return self.referee.game_no
+
+    @property
+    def seed(self) -> int:
+        return self.referee.seed
+
+    @property
+    def server_seed(self) -> str:
+        return self.referee.server_seed
+
+    @property
+    def client_seeds(self) -> list[str]:
+        return self.referee.client_seeds
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.referee.seats
+
+    @property
+    def names(self) -> list[str]:
+        return self.referee.names
+
+    @property
+    def has_people(self) -> bool:
+        return self.referee.has_people
+
+    @property
+    def origin(self) -> JSONObject | None:
+        return self.referee.origin
+
+    @property
+    def created(self) -> float:
+        return self.referee.created
+
+    @property
+    def clock(self) -> TableClock:
+        return self.referee.clock
+
+    @property
+    def ledger(self) -> Ledger | None:
+        ledger: Ledger | None = self.referee.ledger
+        return ledger
+
+    @property
+    def thinking(self) -> set[int]:
+        """The seats a bot is deciding for now."""
+        return {seat for seat, _g, _m, _b in self.referee.asks.values()}
 
 
 def hash_token(token: str) -> str:
