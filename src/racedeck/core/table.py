@@ -165,16 +165,20 @@ class Table:
         :class:`~racedeck.core.errors.InvalidMessage`.
         """
         self._check(seat, move)
+        return self.submit(seat, self.parse_json(obj), move)
+
+    def parse_json(self, obj: object) -> Any:
+        """The action whose JSON form is ``obj``, from outside: anything malformed raises
+        :class:`~racedeck.core.errors.InvalidMessage` naming what is wrong."""
         if not isinstance(obj, dict):
             raise InvalidMessage("an action must be a JSON object with a 'type'")
         try:
-            action = self.game.action_from_json(obj)
+            return self.game.action_from_json(obj)
         except InvalidMessage:
             raise
         # Whatever a parser trips over in a stranger's message, the message is malformed.
         except (ValueError, LookupError, TypeError, AttributeError) as exc:
             raise InvalidMessage(f"malformed action {obj!r}: {exc}") from None
-        return self.submit(seat, action, move)
 
     def _check(self, seat: object, move: object) -> None:
         checked = self.game.check_seat(seat)

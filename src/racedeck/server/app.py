@@ -42,6 +42,7 @@ from racedeck.server.replays import router as replay_router
 from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
 from racedeck.server.rules_page import not_found_html, rules_html
 from racedeck.server.service import TableService
+from racedeck.server.timekeeper import Timekeeper
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
 __all__ = ["HELLO_TIMEOUT", "create_app"]
@@ -125,12 +126,16 @@ def create_app(
     public_url: str = "",
     rate: float = RATE_PER_SECOND,
     burst: float = RATE_BURST,
+    clock: Timekeeper | None = None,
+    seeds: Callable[[], str] | None = None,
 ) -> FastAPI:
     """The application over the database ``db`` (a path or an SQLAlchemy URL).
 
     ``bot_pool`` is ``"process"`` (bots decide in worker processes) or ``"thread"``;
     ``bot_delay`` is a pause in seconds before each bot move, so people can follow the play;
-    ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once).
+    ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once);
+    ``clock`` is the tables' time (real time unless a test simulates it); ``seeds`` makes the
+    secret server seeds (random unless a test fixes them).
     """
     service = TableService(
         TableStore(db),
@@ -140,6 +145,8 @@ def create_app(
         public_url=public_url,
         rate=rate,
         burst=burst,
+        clock=clock,
+        **({"seeds": seeds} if seeds is not None else {}),
     )
 
     @asynccontextmanager

@@ -3,7 +3,6 @@ finished games and their records."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -60,7 +59,7 @@ def lobby(service: TableService) -> list[JSONObject]:
     rooms = sorted(service.rooms.values(), key=lambda r: -r.created)
     # A "what if" table is private: only the person who forked it knows its link.
     listed = [r for r in rooms if r.origin is None]
-    now = time.time()
+    now = service.clock.now()
     open_ = [r.referee.info(now) for r in listed if r.status == "open"]
     playing = [r.referee.info(now) for r in listed if r.status == "playing"]
     return [_without_commitments(i) for i in (open_ + playing)[:LOBBY_SIZE]]

@@ -44,7 +44,9 @@ class MessageTooLarge(InvalidMessage):
     code = "message/too-large"
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """A message model that refuses unknown fields and loose types."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
@@ -56,7 +58,7 @@ ClientSeed = Annotated[
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]+$")]
 
 
-class Hello(_Strict):
+class Hello(StrictModel):
     """The first message on a socket: a seat's token, or ``spectator: true``."""
 
     type: Literal["hello"]
@@ -64,7 +66,7 @@ class Hello(_Strict):
     spectator: bool = False
 
 
-class Act(_Strict):
+class Act(StrictModel):
     """An action for the socket's seat, answering the view of move number ``move``."""
 
     type: Literal["act"]
@@ -73,14 +75,14 @@ class Act(_Strict):
     id: ClientId | None = None
 
 
-class Ping(_Strict):
+class Ping(StrictModel):
     """Keep-alive; answered with ``pong``."""
 
     type: Literal["ping"]
     id: ClientId | None = None
 
 
-class Back(_Strict):
+class Back(StrictModel):
     """ "I'm back": the seat's person plays again after a bot took over (a timeout)."""
 
     type: Literal["back"]
@@ -120,7 +122,7 @@ def describe_validation(exc: ValidationError) -> str:
 # -- HTTP request bodies -------------------------------------------------------------------------
 
 
-class SeatRequest(_Strict):
+class SeatRequest(StrictModel):
     """One seat of a new table: a person, or a bot by name (``random``, ``heuristic``,
     ``search@N``)."""
 
@@ -131,7 +133,7 @@ class SeatRequest(_Strict):
 Seconds = Annotated[float, Field(ge=0, le=86400, allow_inf_nan=False)]
 
 
-class ClockRequest(_Strict):
+class ClockRequest(StrictModel):
     """The table's clock: a speed profile (``unlimited``, ``slow``, ``normal``, ``fast``,
     ``blitz``) or ``custom``, per-move time and bank in seconds (given: a custom clock), the
     disconnect grace in seconds (0: never) and the takeover bot. Checked further by
@@ -144,7 +146,7 @@ class ClockRequest(_Strict):
     bot: Annotated[str, Field(max_length=32)] | None = None
 
 
-class CreateTable(_Strict):
+class CreateTable(StrictModel):
     """``POST /api/tables``: the game, its options, the seats, the clock; ``name`` and
     ``client_seed`` are the creator's."""
 
@@ -156,7 +158,7 @@ class CreateTable(_Strict):
     client_seed: ClientSeed | None = None
 
 
-class JoinRequest(_Strict):
+class JoinRequest(StrictModel):
     """``POST /api/tables/{id}/join``: a free seat (any when omitted), a display name and the
     seat's client seed for the deal."""
 
@@ -165,7 +167,7 @@ class JoinRequest(_Strict):
     client_seed: ClientSeed | None = None
 
 
-class AgainRequest(_Strict):
+class AgainRequest(StrictModel):
     """``POST /api/tables/{id}/again``: a seated person's token and that seat's new client
     seed (optional)."""
 

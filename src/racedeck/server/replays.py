@@ -38,7 +38,7 @@ from racedeck.core.table import Table
 from racedeck.server.bots import check_bot_name
 from racedeck.server.catalog import finished_record
 from racedeck.server.live import view_json
-from racedeck.server.messages import Name, _Strict
+from racedeck.server.messages import Name, StrictModel
 from racedeck.server.rooms import Room, ServiceError, hash_token
 from racedeck.server.service import MAX_TABLES, TableService
 from racedeck.store.forks import FORK_KEY
@@ -214,7 +214,7 @@ def check_json(record: GameRecord) -> JSONObject:
 # -- what if ------------------------------------------------------------------------------------
 
 
-class ForkRequest(_Strict):
+class ForkRequest(StrictModel):
     """``POST /api/forks``: the game to fork (a table's finished game, or a record), the number
     of actions already played (``step``), the seat the person plays, the bots' strength and the
     person's name."""

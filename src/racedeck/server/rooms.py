@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from racedeck.core.errors import RacedeckError
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.timekeeper import Timer
 
 if TYPE_CHECKING:
     from racedeck.core.commitments import Ledger
@@ -97,7 +98,7 @@ class Room:
         self.referee = referee
         self.lock = asyncio.Lock()
         self.connections: dict[int, Connection] = {}
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: Timer | None = None
         self.failures = 0
         """Bot decisions that failed at this table (each is retried a few times)."""
 

@@ -19,21 +19,17 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord, RacedeckError
-from racedeck.core.fairness import game_seed
 from racedeck.core.jsontypes import JSONObject
-from racedeck.core.registry import get_spec
-from racedeck.server.bots import bot_decision, check_bot_name
-from racedeck.server.clocks import clock_options
+from racedeck.server.bot_pool import BotPool
 from racedeck.server.cluster import Cluster
+from racedeck.server.creation import new_table
 from racedeck.server.messages import Act, CreateTable, JoinRequest
+from racedeck.server.outbox import FrameObserver, close, deliver, send
 from racedeck.server.referee import messages as m
 from racedeck.server.referee import restore
-from racedeck.server.referee.clock import TableClock
 from racedeck.server.referee.frames import error_frame
 from racedeck.server.rooms import (
     FLOOD_LIMIT,
@@ -44,8 +40,10 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
+from racedeck.server.timekeeper import Timekeeper, WallClock
+from racedeck.server.writes import commit
 from racedeck.store.forks import ForkStore
-from racedeck.store.tables import SeatRow, StoredTable, TableStore
+from racedeck.store.tables import StoredTable, TableStore
 
 __all__ = ["MAX_TABLES", "FrameObserver", "TableService"]
 
@@ -58,11 +56,9 @@ MAX_CONNECTIONS_PER_TABLE = 64
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
 
-FrameObserver = Callable[["Room", "int | None", JSONObject], None]
-"""Called with the table, the recipient's seat (``None``: a spectator) and every frame sent."""
 
-
-def _entropy() -> str:
+def server_seed() -> str:
+    """A fresh secret server seed: 256 random bits as hex (:mod:`racedeck.core.fairness`)."""
     return secrets.token_hex(32)
 
 
@@ -79,8 +75,15 @@ class TableService:
         public_url: str = "",
         rate: float = RATE_PER_SECOND,
         burst: float = RATE_BURST,
+        clock: Timekeeper | None = None,
+        seeds: Callable[[], str] = server_seed,
     ) -> None:
         self.store = store
+        self.clock: Timekeeper = clock or WallClock()
+        """The time every referee is told, and the tables' timers."""
+        self.seeds = seeds
+        """Where server seeds come from: secret random ones (a test may fix them, to choose
+        a deal)."""
         self.forks = ForkStore(store.engine)
         self.rate = rate
         self.burst = burst
@@ -88,9 +91,7 @@ class TableService:
         self.observers: list[FrameObserver] = []
         self.bot_delay = bot_delay
         self.public_url = public_url.rstrip("/")
-        self._pool_kind = bot_pool
-        self._bot_workers = bot_workers
-        self._pool: Executor | None = None
+        self.bots = BotPool(bot_pool, bot_workers)
         self._tasks: set[asyncio.Task[None]] = set()
         self._next_conn = 0
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -130,21 +131,20 @@ class TableService:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         for room in self.rooms.values():
             for conn in room.connections.values():
-                self._close_connection(conn)
+                close(conn)
         self.store.close()
 
     def build(self, stored: StoredTable, origin: JSONObject | None = None) -> Room | None:
         """The room of a stored table, its referee restored (``None``, logged, when the stored
         table cannot be played on). Nobody is connected yet: every person counts as away."""
-        created = stored.created.timestamp() if stored.created is not None else time.time()
+        created = stored.created.timestamp() if stored.created is not None else self.clock.now()
         try:
             referee = restore(
                 stored,
-                entropy=_entropy,
+                entropy=self.seeds,
                 public_url=self.public_url,
                 origin=origin,
                 created=created,
@@ -152,7 +152,7 @@ class TableService:
         except (InvalidRecord, InvalidConfig, KeyError) as exc:
             log.error("table %s cannot be restored: %s", stored.id, exc)
             return None
-        referee.handle(m.Presence(frozenset()), time.time())
+        referee.handle(m.Presence(frozenset()), self.clock.now())
         return Room(referee)
 
     async def add(self, stored: StoredTable, origin: JSONObject | None = None) -> Room:
@@ -165,14 +165,6 @@ class TableService:
         if self.cluster is None:
             await self.run(room, m.Automate(True))
         return room
-
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            if self._pool_kind == "thread":
-                self._pool = ThreadPoolExecutor(self._bot_workers, thread_name_prefix="bot")
-            else:
-                self._pool = ProcessPoolExecutor(self._bot_workers, mp_context=get_context("spawn"))
-        return self._pool
 
     # -- finding tables -----------------------------------------------------------------------
 
@@ -193,7 +185,7 @@ class TableService:
 
     def info(self, room: Room) -> JSONObject:
         """Public facts about a table: no token, no seed, nothing a seat's view hides."""
-        return room.referee.info(time.time())
+        return room.referee.info(self.clock.now())
 
     # -- running a referee --------------------------------------------------------------------
 
@@ -228,7 +220,7 @@ class TableService:
     def feed(self, room: Room, command: m.Command, *, conn: Connection | None = None) -> None:
         """Hand the referee one command and carry out its effects (the caller holds the
         table's lock)."""
-        effects = room.referee.handle(command, time.time())
+        effects = room.referee.handle(command, self.clock.now())
         failed = self._carry_out(room, effects)
         if failed is None:
             return
@@ -245,50 +237,19 @@ class TableService:
         for effect in effects:
             if isinstance(effect, m.Commit):
                 try:
-                    self._commit(room.id, effect.write)
+                    commit(self.store, room.id, effect.write)
                 except Exception as exc:
                     log.exception(
                         "table %s: commit failed; reloading it from the database", room.id
                     )
                     return exc
             elif isinstance(effect, m.Send):
-                self._deliver(room, effect)
+                deliver(room, effect, self.observers)
             elif isinstance(effect, m.SetTimer):
                 self._set_timer(room, effect.at)
             else:
                 self._start_task(self._bot_turn(room, effect))
         return None
-
-    def _commit(self, table_id: str, write: m.Write) -> None:
-        store = self.store
-        if isinstance(write, m.Append):
-            store.append_action(
-                table_id,
-                write.game_no,
-                write.idx,
-                write.seat,
-                write.action,
-                write.status,
-                write.finished,
-                write.next_server_seed,
-                clock=write.clock,
-            )
-        elif isinstance(write, m.SaveClock):
-            store.save_clock(table_id, write.game_no, write.clock)
-        elif isinstance(write, m.TakeSeat):
-            store.take_seat(
-                table_id, write.seat, write.row, write.status, write.client_seeds, write.seed
-            )
-        else:
-            store.new_game(
-                table_id,
-                write.game_no,
-                write.seed,
-                "playing",
-                write.server_seed,
-                write.client_seeds,
-            )
-            store.save_clock(table_id, write.game_no, write.clock)
 
     def _rebuild(self, room: Room) -> None:
         """The database did not take a write: it did not happen. The referee is rebuilt from
@@ -304,7 +265,7 @@ class TableService:
             room.timer.cancel()
             room.timer = None
         room.referee = referee
-        now = time.time()
+        now = self.clock.now()
         effects = referee.handle(m.Presence(old.elsewhere), now)
         if old.automates:
             effects += referee.handle(m.Automate(True), now)
@@ -317,7 +278,6 @@ class TableService:
             room.timer = None
         if at is None:
             return
-        loop = asyncio.get_running_loop()
         referee = room.referee
 
         def fire() -> None:
@@ -325,8 +285,7 @@ class TableService:
             if room.referee is referee:
                 self._start_task(self.run(room, m.TimerFired()))
 
-        # A hair late rather than early: the deadline must have passed when it is checked.
-        room.timer = loop.call_later(max(0.0, at - time.time()) + 0.005, fire)
+        room.timer = self.clock.call_at(at, fire)
 
     def _start_task(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` as a task the service cancels when it closes."""
@@ -335,27 +294,16 @@ class TableService:
         task.add_done_callback(self._tasks.discard)
 
     async def _bot_turn(self, room: Room, ask: m.AskBot) -> None:
-        """A bot decides off the event loop from its view; its answer goes to the referee."""
+        """A bot decides off the event loop from its view; its answer goes to the referee.
+        A failed decision is tried again a second later, up to the table's limit."""
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                action = await loop.run_in_executor(
-                    self._executor(),
-                    bot_decision,
-                    room.game.spec.id,
-                    room.config_key,
-                    ask.bot,
-                    ask.seat,
-                    ask.seed,
-                    ask.view,
-                )
+                action = await self.bots.decide(room.game.spec.id, room.config_key, ask)
                 break
-            except Exception as exc:
+            except Exception:
                 log.exception("table %s: bot %s at seat %d failed", room.id, ask.bot, ask.seat)
-                if isinstance(exc, BrokenExecutor):
-                    self._pool = None  # a worker died: the next decision gets a fresh pool
                 room.failures += 1
                 if room.failures > MAX_BOT_FAILURES:
                     return
@@ -369,43 +317,8 @@ class TableService:
         creator's seat and token (``None`` when every seat is a bot: a game to watch)."""
         if len(self.rooms) >= MAX_TABLES:
             raise ServiceError("server/full", "the server holds all the tables it can", 503)
-        try:
-            spec = get_spec(req.game)
-        except KeyError as exc:
-            raise InvalidConfig(str(exc.args[0]), "game") from None
-        options = dict(req.config)
-        options.setdefault("players", len(req.seats))
-        config = spec.make_config(**options)
-        if config.players != len(req.seats):
-            raise InvalidConfig(
-                f"{spec.id}: {len(req.seats)} seats given for players={config.players}",
-                "seats",
-            )
-        seats: list[SeatRow] = []
-        for s in req.seats:
-            if s.kind == "bot":
-                if s.bot is None:
-                    raise InvalidConfig("a bot seat must name its bot", "bot")
-                seats.append(SeatRow(kind="bot", bot=check_bot_name(spec.id, s.bot)))
-            else:
-                seats.append(SeatRow(kind="human"))
-        clock = TableClock.fresh(clock_options(req.clock, spec.id), len(seats))
-        server_seed = secrets.token_hex(32)
-        client_seeds = [""] * len(seats)
-        people = any(s.kind == "human" for s in seats)
-        stored = StoredTable(
-            id=secrets.token_urlsafe(9),
-            game=spec.id,
-            config=config.to_json(),
-            # A table of bots only is dealt at once: a game to watch.
-            status="open" if people else "playing",
-            game_no=1,
-            seed=game_seed(server_seed, client_seeds),
-            seats=seats,
-            server_seed=server_seed,
-            client_seeds=client_seeds,
-            clock=clock.to_store(),
-        )
+        stored = new_table(req, self.seeds())
+        people = any(s.kind == "human" for s in stored.seats)
         self.store.create(stored)
         room = await self.add(stored)
         if not people:
@@ -514,14 +427,14 @@ class TableService:
 
     def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
         """Send ``exc`` to one socket as an ``error`` frame."""
-        self._send(conn, error_frame(exc, client_id))
+        send(conn, error_frame(exc, client_id), self.observers)
 
     def flooded(self, conn: Connection) -> None:
         """A message over the socket's rate was dropped unread: tell the sender at most once a
         second, and close a socket that keeps on (it may reconnect)."""
         if conn.dropped > FLOOD_LIMIT:
             log.warning("table %s: closing a socket that floods", conn.room.id)
-            self._close_connection(conn)
+            close(conn)
             return
         now = time.monotonic()
         if now - conn.warned >= 1.0:
@@ -539,41 +452,4 @@ class TableService:
         frame: JSONObject = {"type": "pong"}
         if client_id is not None:
             frame["id"] = client_id
-        self._send(conn, frame)
-
-    # -- sending ------------------------------------------------------------------------------
-
-    def _deliver(self, room: Room, send: m.Send) -> None:
-        to = send.to
-        if isinstance(to, m.ToConn):
-            conn = room.connections.get(to.conn)
-            targets = [conn] if conn is not None else []
-        elif isinstance(to, m.ToSeat):
-            targets = [c for c in room.connections.values() if c.seat == to.seat]
-        else:
-            targets = [c for c in room.connections.values() if c.id != to.skip]
-        for conn in targets:
-            frame = send.frame
-            ack = send.acks.get(conn.id)
-            if ack is not None:
-                frame = {**frame, "ack": ack}
-            self._send(conn, frame)
-
-    def _send(self, conn: Connection, frame: JSONObject) -> None:
-        if conn.closed:
-            return
-        for observe in self.observers:
-            observe(conn.room, conn.seat, frame)
-        try:
-            conn.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            # Too slow to keep up: close it; the client reconnects and gets a fresh welcome.
-            log.warning("table %s: closing a socket that does not read", conn.room.id)
-            self._close_connection(conn)
-
-    @staticmethod
-    def _close_connection(conn: Connection) -> None:
-        conn.closed = True
-        while not conn.outbox.empty():
-            conn.outbox.get_nowait()
-        conn.outbox.put_nowait(None)
+        send(conn, frame, self.observers)

@@ -55,7 +55,7 @@ from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import get_spec
 from racedeck.store.locations import DEFAULT_TABLES_DB, database_url
 from racedeck.store.schema import create_schema
-from racedeck.store.tournaments import _IntText, _sqlite_pragmas
+from racedeck.store.tournaments import IntText, sqlite_pragmas
 
 __all__ = [
     "DEFAULT_TABLES_DB",
@@ -78,7 +78,7 @@ live_tables = Table(
     Column("config", JSON, nullable=False),
     Column("status", String(16), nullable=False),
     Column("game_no", Integer, nullable=False),
-    Column("seed", _IntText, nullable=False),
+    Column("seed", IntText, nullable=False),
     Column("move", Integer, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
@@ -110,7 +110,7 @@ live_games = Table(
     metadata,
     Column("table_id", String(32), ForeignKey("live_tables.id"), primary_key=True),
     Column("game_no", Integer, primary_key=True),
-    Column("seed", _IntText, nullable=False),
+    Column("seed", IntText, nullable=False),
     Column("finished", DateTime(timezone=True), nullable=False),
     Column("outcome", JSON, nullable=False),
 )
@@ -264,7 +264,7 @@ class TableStore:
         # A restarted database server must not break the pool's idle connections for good.
         self.engine: Engine = create_engine(url, pool_pre_ping=self.shared)
         if parsed.get_backend_name() == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", sqlite_pragmas)
         create_schema(metadata, self.engine)
         self.on_write: WriteHook | None = None
         """Called inside every write's transaction (see :data:`WriteHook`)."""

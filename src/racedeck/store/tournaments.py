@@ -47,7 +47,7 @@ from racedeck.store.schema import create_schema
 __all__ = ["DEFAULT_DB", "StoredGame", "TournamentRow", "TournamentStore", "database_url"]
 
 
-class _IntText(TypeDecorator[int]):
+class IntText(TypeDecorator[int]):
     """An integer of any size kept as decimal text: game seeds use all 64 unsigned bits,
     which overflow the signed 64-bit integers of SQLite and PostgreSQL."""
 
@@ -76,7 +76,7 @@ tournaments_table = Table(
     Column("config", JSON, nullable=False),
     Column("bots", JSON, nullable=False),
     Column("players", Integer, nullable=False),
-    Column("seed", _IntText, nullable=False),
+    Column("seed", IntText, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
 )
 
@@ -91,7 +91,7 @@ games_table = Table(
     ),
     Column("game_index", Integer, primary_key=True),
     Column("lineup", JSON, nullable=False),
-    Column("seed", _IntText, nullable=False),
+    Column("seed", IntText, nullable=False),
     Column("outcome", JSON, nullable=False),
     Column("record", JSON, nullable=False),
     Column("decisions", Integer, nullable=False),
@@ -163,7 +163,7 @@ class TournamentStore:
         self.url = url.render_as_string(hide_password=True)
         self.engine: Engine = create_engine(url)
         if url.get_backend_name() == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", sqlite_pragmas)
         create_schema(metadata, self.engine)
 
     def close(self) -> None:
@@ -317,7 +317,8 @@ def _tournament_row(m: Any) -> TournamentRow:
     )
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Set a new SQLite connection up for the stores (WAL, foreign keys)."""
     # WAL with synchronous=NORMAL: a commit survives a crash or Ctrl-C of this process without
     # an fsync per game; foreign keys are off in SQLite unless asked for.
     cursor = dbapi_connection.cursor()

@@ -16,7 +16,7 @@ from racedeck.core.table import Table
 from racedeck.server.face_down import ledger_for
 from racedeck.server.live import view_json
 from racedeck.server.referee.clock import TableClock
-from racedeck.server.referee.messages import Join, NewGame, PlayAgain, SaveClock, TakeSeat
+from racedeck.server.referee.messages import CatchUp, Join, NewGame, PlayAgain, SaveClock, TakeSeat
 from racedeck.server.referee.window import Window
 from racedeck.server.rooms import ServiceError
 from racedeck.store.tables import FinishedGame, SeatRow, StoredTable
@@ -226,8 +226,33 @@ class Lifecycle:
             ref._send_table(now)
         table = ref.table
         if table is not None:
-            from racedeck.server.referee.messages import CatchUp
-
-            ref._catch_up(
+            self._catch_up(
                 CatchUp(table.move, tuple(stored.actions[table.move :]), stored.clock), now
             )
+
+    def _catch_up(self, cmd: CatchUp, now: float) -> None:
+        """Take the moves and the clock another process stored, sending each move out as a
+        local one is sent."""
+        ref = self._self()
+        table = ref.table
+        if table is None:
+            return
+        window = ref.window
+        if window is not None and cmd.start + len(cmd.actions) > window.move:
+            # Answers sealed here that another process's close takes in: acknowledged with it.
+            ref._carry[1].update({conn: cid for conn, cid in window.acks})
+        for seat, obj in cmd.actions[table.move - cmd.start :] if cmd.start <= table.move else ():
+            before = table.state
+            transition = table.submit_json(seat, obj)
+            ref._stepped(seat, before, transition.events, now, {}, local=False)
+        if cmd.clock is not None:
+            changed = ref.clock.adopt(cmd.clock)
+            stored_window = cmd.clock.get("window")
+            if isinstance(stored_window, dict) and table.move == int(stored_window["move"]):
+                window = Window.from_store(stored_window)
+                if ref.window is not None and ref.window.move == window.move:
+                    window.acks = ref.window.acks
+                ref.window = window
+            if changed:
+                ref._send_table(now)
+        ref._settle(now)

@@ -25,7 +25,6 @@ rest from the store (:class:`~racedeck.server.referee.messages.CatchUp`).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -35,13 +34,13 @@ from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.table import Table
 from racedeck.server.face_down import Published, publish
-from racedeck.server.live import view_json
+from racedeck.server.referee.automation import Automation
 from racedeck.server.referee.clock import TableClock
+from racedeck.server.referee.frames import table_info, update_frames
 from racedeck.server.referee.lifecycle import Lifecycle
 from racedeck.server.referee.messages import (
     Act,
     Append,
-    AskBot,
     Automate,
     Back,
     BotAnswer,
@@ -58,25 +57,18 @@ from racedeck.server.referee.messages import (
     Reload,
     SaveClock,
     Send,
-    SetTimer,
     TimerFired,
-    ToConn,
     ToSeat,
 )
-from racedeck.server.referee.window import UNTIMED_WINDOW, Window
+from racedeck.server.referee.sockets import Sockets
+from racedeck.server.referee.window import Window
 from racedeck.server.rooms import ServiceError
 from racedeck.store.tables import SeatRow
 
 __all__ = ["Referee"]
 
 
-def bot_seed(seed: int, game_no: int, seat: int, move: int) -> int:
-    """The seed of a bot's decision: fixed by the game's seed and where it decides."""
-    digest = hashlib.sha256(f"{seed}:{game_no}:{seat}:{move}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-class Referee(Lifecycle):
+class Referee(Lifecycle, Automation, Sockets):
     """The referee of one table (see the module docstring). Seats, connections, the game in
     play, its clock and its open window live here and nowhere else."""
 
@@ -246,60 +238,6 @@ class Referee(Lifecycle):
         out, self._out = self._out, []
         return out
 
-    # -- sockets ----------------------------------------------------------------------------------
-
-    def _connect(self, cmd: Connect, now: float) -> None:
-        self.conns[cmd.conn] = cmd.seat
-        if cmd.seat is not None:
-            # A person who reconnects is back: no bot plays their seat any more.
-            self.clock.seats[cmd.seat].away = None
-            self._give_back(cmd.seat, now, announce=False)
-        welcome: JSONObject = {
-            "type": "welcome",
-            "seat": cmd.seat,
-            "table": self.info(now),
-            "game_no": self.game_no,
-            "view": None,
-            "events": [],
-        }
-        if self.table is not None:
-            from racedeck.server.live import history_json
-
-            welcome["view"] = view_json(self.table, cmd.seat, self.names)
-            welcome["events"] = history_json(self.table, cmd.seat, self.names)
-        self._send(ToConn(cmd.conn), welcome)
-        self._send_table(now, skip=cmd.conn)
-
-    def _disconnect(self, cmd: Disconnect, now: float) -> None:
-        seat = self.conns.pop(cmd.conn, None)
-        if seat is not None:
-            self._mark_away(now)
-        self._send_table(now)
-
-    def _mark_away(self, now: float) -> None:
-        """A person counts as away, from now, when no socket of theirs is open anywhere."""
-        connected = self.connected_seats()
-        for i, row in enumerate(self.seats):
-            if row.kind == "bot":
-                continue
-            seat = self.clock.seats[i]
-            if i in connected:
-                seat.away = None
-            elif seat.away is None:
-                seat.away = now
-
-    def _back(self, cmd: Back, now: float) -> None:
-        seat = self.conns.get(cmd.conn)
-        if seat is None:
-            self._error(cmd.conn, AuthError("spectators have no seat to come back to"), cmd.id)
-            return
-        self._give_back(seat, now)
-
-    def _error(self, conn: int, exc: RacedeckError, client_id: str | None) -> None:
-        from racedeck.server.referee.frames import error_frame
-
-        self._send(ToConn(conn), error_frame(exc, client_id))
-
     # -- actions ----------------------------------------------------------------------------------
 
     def _act(self, cmd: Act, now: float) -> None:
@@ -364,14 +302,7 @@ class Referee(Lifecycle):
                 "your answer to this window is in; everyone sees the answers when it closes",
                 seat=seat,
             )
-        if not isinstance(obj, dict):
-            raise InvalidMessage("an action must be a JSON object with a 'type'")
-        try:
-            action = self.game.action_from_json(obj)
-        except InvalidMessage:
-            raise
-        except (ValueError, LookupError, TypeError, AttributeError) as exc:
-            raise InvalidMessage(f"malformed action {obj!r}: {exc}") from None
+        action = table.parse_json(obj)
         if action not in self.game.legal_actions(table.state, seat):
             raise self.game.illegal(table.state, seat, action)
         # A seat whose answer is forced was answered for when the window opened; its
@@ -382,44 +313,6 @@ class Referee(Lifecycle):
             window.acks.append((ack[0], ack[1]))
         self._commit(SaveClock(self.game_no, self.clock_store()))
         self._settle(now)
-
-    def _window(self, now: float) -> Window:
-        """The ballot box of the concealed decision open now, opened at ``now`` if new."""
-        table = self.table
-        assert table is not None
-        window = self.window
-        if window is not None and window.move == table.move:
-            return window
-        state = table.state
-        asked = self.hidden_asked()
-        minimum = self.game.window_minimum(state) if self.has_people else 0.0
-        per_move = self.clock.options.move
-        window = Window(
-            move=table.move,
-            opened=now,
-            minimum=minimum,
-            length=UNTIMED_WINDOW if per_move is None else per_move,
-            asked=asked,
-        )
-        for seat in asked:
-            forced = self.game.forced_action(state, seat)
-            if forced is not None:
-                window.seal(seat, forced.to_json())
-        self.window = window
-        return window
-
-    def _close(self, window: Window, now: float) -> None:
-        """SB-9: every answer is in and the minimum passed (or the window's clock ran out):
-        the sealed answers go into the game in seat order, and everyone sees the close."""
-        table = self.table
-        assert table is not None
-        self._carry[1].update({conn: cid for conn, cid in window.acks})
-        for seat, obj in window.in_order():
-            if seat in window.timed_out:
-                self.clock.notes.append({"move": table.move, "seat": seat, "kind": "window"})
-            before = table.state
-            transition = table.submit_json(seat, obj)
-            self._stepped(seat, before, transition.events, now, {})
 
     def _stepped(
         self,
@@ -490,122 +383,9 @@ class Referee(Lifecycle):
         now: float,
         published: list[Published],
     ) -> None:
-        from racedeck.server.referee.frames import update_frames
-
         for seat, frame in update_frames(self, events, now, published).items():
             mine = {c: i for c, i in acks.items() if self.conns.get(c, -1) == seat}
             self._send(ToSeat(seat), frame, mine)
-
-    # -- automation: forced moves, windows, bots, clocks ----------------------------------------
-
-    def _settle(self, now: float) -> None:
-        """Take forced moves, close a window that may close, then ask the bots on turn.
-
-        Only the process that automates the table does; a window opens everywhere (its answers
-        are taken wherever the seats' sockets are)."""
-        table = self.table
-        if table is None or table.is_over or not self.automates:
-            return
-        while not table.is_over:
-            if self.hidden_asked():
-                window = self._window(now)
-                if not window.complete and now >= window.deadline:
-                    for seat in window.asked:
-                        if seat not in window.sealed:
-                            action = self.game.timeout_action(table.state, seat)
-                            if action is not None:
-                                window.seal(seat, action.to_json())
-                                window.timed_out.append(seat)
-                if window.ready(now):
-                    self._close(window, now)
-                    continue
-                break
-            before = table.state
-            transition = table.forced_step()
-            if transition is None:
-                break
-            self._stepped(table.last_action.seat, before, transition.events, now, {})
-        self._ask_bots()
-
-    def _ask_bots(self) -> None:
-        table = self.table
-        assert table is not None
-        if table.is_over:
-            return
-        seats = [s for s in table.pending if self.window is None or s not in self.window.sealed]
-        for seat in seats:
-            bot = self.bot_of(seat)
-            if bot is None:
-                continue
-            if any(
-                s == seat and g == self.game_no and table.fresh(seat, m)
-                for s, g, m, _ in self.asks.values()
-            ):
-                continue  # its answer to an earlier move still holds (WF-4)
-            self._next_ask += 1
-            self.asks[self._next_ask] = (seat, self.game_no, table.move, bot)
-            self._out.append(
-                AskBot(
-                    ask=self._next_ask,
-                    seat=seat,
-                    bot=bot,
-                    view=view_json(table, seat, self.names),
-                    seed=bot_seed(self.seed, self.game_no, seat, table.move),
-                )
-            )
-
-    def _timer_fired(self, now: float) -> None:
-        table = self.table
-        if table is None or table.is_over or not self.automates:
-            return
-        taken = False
-        for seat in sorted(self.running()):
-            timeout, away = self.clock.timeout_at(seat), self.clock.away_at(seat)
-            if timeout is not None and timeout <= now:
-                self.clock.take_over(seat, "timeout", table.move, now)
-            elif away is not None and away <= now:
-                self.clock.take_over(seat, "away", table.move, now)
-            else:
-                continue
-            taken = True
-        if taken:
-            self._commit(SaveClock(self.game_no, self.clock_store()))
-            self._send_table(now)
-        self._settle(now)
-
-    def _give_back(self, seat: int, now: float, announce: bool = True) -> None:
-        """The person of ``seat`` is back: no bot plays it from now on, and its move (if it is
-        asked) starts afresh with what is left of its bank."""
-        table = self.table
-        if table is None or table.is_over:
-            return
-        if not self.clock.give_back(seat, table.move):
-            return
-        for ask, (s, _g, _m, _b) in list(self.asks.items()):
-            if s == seat:
-                del self.asks[ask]  # the stand-in's answer, if it comes, is not taken
-        self.clock.sync(self.running(), now)
-        self._commit(SaveClock(self.game_no, self.clock_store()))
-        if announce:
-            self._send_table(now)
-        else:
-            self._send_table(now, only_others=True)
-
-    def _arm(self) -> None:
-        """Set the table's one timer for the next thing its clocks or window must do."""
-        due: list[float] = []
-        table = self.table
-        if self.automates and table is not None and not table.is_over:
-            for seat in self.running():
-                for t in (self.clock.timeout_at(seat), self.clock.away_at(seat)):
-                    if t is not None:
-                        due.append(t)
-            if self.window is not None and self.hidden_asked():
-                due.append(self.window.due())
-        at = min(due) if due else None
-        if at != self._timer:
-            self._timer = at
-            self._out.append(SetTimer(at))
 
     # -- effects --------------------------------------------------------------------------------
 
@@ -615,38 +395,9 @@ class Referee(Lifecycle):
     def _send(self, to: Any, frame: JSONObject, acks: dict[int, str] | None = None) -> None:
         self._out.append(Send(to, frame, dict(acks or {})))
 
-    def _send_table(self, now: float, skip: int | None = None, only_others: bool = False) -> None:
-        if only_others:
-            return  # the welcome that follows carries it
+    def _send_table(self, now: float, skip: int | None = None) -> None:
         self._send(Everyone(skip), {"type": "table", "table": self.info(now)})
 
     def info(self, now: float) -> JSONObject:
         """Public facts about the table (see :func:`racedeck.server.referee.frames.table_info`)."""
-        from racedeck.server.referee.frames import table_info
-
         return table_info(self, now)
-
-    # -- catching up with the store ----------------------------------------------------------
-
-    def _catch_up(self, cmd: CatchUp, now: float) -> None:
-        table = self.table
-        if table is None:
-            return
-        if self.window is not None:
-            # Answers sealed here that another process's close takes in: acknowledged with it.
-            self._carry[1].update({conn: cid for conn, cid in self.window.acks})
-        for seat, obj in cmd.actions[table.move - cmd.start :] if cmd.start <= table.move else ():
-            before = table.state
-            transition = table.submit_json(seat, obj)
-            self._stepped(seat, before, transition.events, now, {}, local=False)
-        if cmd.clock is not None:
-            changed = self.clock.adopt(cmd.clock)
-            stored_window = cmd.clock.get("window")
-            if isinstance(stored_window, dict) and table.move == int(stored_window["move"]):
-                window = Window.from_store(stored_window)
-                if self.window is not None and self.window.move == window.move:
-                    window.acks = self.window.acks
-                self.window = window
-            if changed:
-                self._send_table(now)
-        self._settle(now)
