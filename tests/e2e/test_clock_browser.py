@@ -2,8 +2,9 @@
 
 - Ann's Why First? table against a bot has a tiny clock (made through the API, as the form's
   profiles are minutes long): she does not place her card, her clock runs out, the page says so
-  and offers "I'm back" while the table's stand-in bot places for her; she clicks it and the
-  table says she is back.
+  and offers "I'm back" while the table's stand-in bot places for her. Her board says the bot
+  plays for her and offers no card to play, even while she is asked; she clicks "I'm back",
+  the page tells her what time she has now, and her cards can be played again.
 - The new-table form chooses a clock: a blitz table shows each seat's time ticking down.
 
 Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's own folder.
@@ -19,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import DESKTOP, PHONE, shots_dir, snap
+from helpers import DESKTOP, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 
 from racedeck.server.process import ServerProcess
@@ -62,13 +63,37 @@ def slow_bots(tmp_path: Path) -> Iterator[str]:
         server.stop()
 
 
+# The sizes the takeover is looked at in: a laptop and a phone.
+LAPTOP = {"width": 1366, "height": 900}
+HANDSET = {"width": 390, "height": 844}
+
+# Ann's own board at a moment she is asked while the stand-in bot plays for her (her scoreboard
+# row acting, her clock "bot", the board's stand-in line drawn): what it offers her then.
+WHILE_THE_BOT_PLAYS = """() => {
+  const row = document.querySelector('[data-testid=score][data-seat="0"]');
+  const clock = document.querySelector('[data-testid=clock][data-seat="0"]');
+  const board = document.querySelector('[data-testid=board]');
+  const line = board && board.querySelector('[data-testid=prompt] [data-testid=stand-in]');
+  if (!row || !row.classList.contains('acting') || !clock || clock.dataset.state !== 'bot'
+      || !line) return false;
+  const controls = board.querySelectorAll(
+    '[data-testid=card], [data-testid=target], [data-testid=action]');
+  return {
+    stand_in: line.textContent,
+    cards: board.querySelectorAll('[data-testid=card]').length,
+    enabled: [...controls].filter((c) => !c.disabled).length,
+  };
+}"""
+
+
 def test_a_clock_runs_out_and_a_bot_plays_on(
     browser: Browser, slow_bots: str, tmp_path: Path
 ) -> None:
     live_server = slow_bots
     shots = shots_dir(tmp_path)
-    created = ann_against_a_bot(live_server, {"move": 4, "bank": 0, "grace": 0, "bot": "heuristic"})
-    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+    created = ann_against_a_bot(live_server, {"move": 8, "bank": 4, "grace": 0, "bot": "heuristic"})
+    stand_in = "The heuristic bot is playing for you — press “I'm back” to play again."
+    for viewport, name in ((LAPTOP, "desktop"), (HANDSET, "phone")):
         context = browser.new_context(viewport=viewport)
         try:
             page = context.new_page()
@@ -76,24 +101,57 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
             expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
             mine = page.locator('[data-testid=clock][data-seat="0"]')
             if name == "desktop":
-                # Her clock runs down from the per-move time…
+                # Her clock runs down from the per-move time, her bank after it…
                 expect(mine).to_have_attribute("data-state", "running")
-                expect(mine).to_have_text(re.compile(r"^0:0[0-4]$"))
+                expect(mine).to_have_text(re.compile(r"^0:0[0-8] \+ 0:04$"))
                 snap(page, shots / "clock-running.png")
-            # …runs out: the stand-in bot plays for her, and the page says so.
+            # …runs out: the stand-in bot plays for her, and her page says so to her.
             notice = page.get_by_test_id("clock-notice")
-            expect(notice).to_contain_text("Ann ran out of time", timeout=20_000)
-            expect(notice).to_contain_text("heuristic bot plays for them")
+            expect(notice).to_contain_text(
+                "You ran out of time: the heuristic bot plays for you.", timeout=25_000
+            )
             expect(mine).to_have_attribute("data-state", "bot")
+            # While she is asked, her board says the bot plays and offers nothing to click:
+            # her cards are there, none of them can be played.
+            seen = page.wait_for_function(WHILE_THE_BOT_PLAYS, timeout=20_000).json_value()
+            assert seen["stand_in"] == stand_in
+            assert seen["cards"] > 0
+            assert seen["enabled"] == 0, seen
+            expect(page.get_by_test_id("prompt")).not_to_contain_text("Your turn")
             # The bot placed her card: the round goes on without her.
             expect(page.get_by_test_id("log")).to_contain_text(
                 "Ann has chosen a card", timeout=20_000
             )
+            expect(page.get_by_test_id("prompt")).to_have_text(stand_in)
+            if name == "phone":
+                # In another language the page says the same, the bot named in that language.
+                page.get_by_test_id("lang-switch").select_option("de")
+                expect(notice).to_contain_text(
+                    "Deine Zeit ist abgelaufen: der Heuristik-Bot spielt für dich."
+                )
+                expect(page.get_by_test_id("prompt")).to_contain_text(
+                    "Der Heuristik-Bot spielt für dich — drück auf „Ich bin zurück“"
+                )
+                page.get_by_test_id("lang-switch").select_option("en")
+                expect(page.get_by_test_id("prompt")).to_have_text(stand_in)
+            back = page.get_by_test_id("im-back")
+            expect(back).to_be_visible()
             snap(page, shots / f"clock-takeover-{name}.png")
-            page.get_by_test_id("im-back").click()
-            expect(page.get_by_test_id("log")).to_contain_text("Ann is back.", timeout=20_000)
-            if name == "desktop":
-                snap(page, shots / "clock-back.png")
+            back.click()
+            # Back: the page tells her the time she has (her bank went with the timeout).
+            said = page.get_by_test_id("clock-back")
+            expect(said).to_have_text(
+                "You're back. Your bank is used up: each move now has 0:08.", timeout=20_000
+            )
+            expect(page.get_by_test_id("toasts")).to_contain_text("Your bank is used up")
+            expect(page.get_by_test_id("im-back")).to_have_count(0)
+            expect(page.get_by_test_id("stand-in")).to_have_count(0)
+            expect(page.get_by_test_id("log")).to_contain_text("Ann is back.")
+            snap(page, shots / ("clock-back.png" if name == "desktop" else "clock-back-phone.png"))
+            # Her next choice is hers again.
+            playable = page.locator("[data-testid=card]:not([disabled])").first
+            expect(playable).to_be_visible(timeout=20_000)
+            expect(page.get_by_test_id("prompt")).to_contain_text("Your turn")
         finally:
             context.close()
     games = httpx.get(f"{live_server}/api/tables/{created['table_id']}", trust_env=False).json()

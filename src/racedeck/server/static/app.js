@@ -3,8 +3,11 @@
 // end-of-game standings). The protocol is in docs/protocol.md.
 //
 // A renderer is static/games/<game-id>.js exporting createRenderer(root, ctx) -> {update, destroy}
-// with ctx = {send(actionJson), seat, names, options}; it draws the board and offers only the
-// view's legal actions. Without one, a plain list of the legal actions is shown.
+// with ctx = {send(actionJson), seat, names, options, standIn(), standInLine()}; it draws the
+// board and offers only the view's legal actions. While the stand-in bot plays the seat
+// (ctx.standIn() is the bot's name, else null) it offers none and its turn line is
+// ctx.standInLine(); the shell calls its refresh() when that changes. Without a renderer, a
+// plain list of the legal actions is shown.
 //
 // Test hooks (data-testid): "status" (data-state: connecting|online|offline|idle), "toasts",
 // "lobby", "lobby-table" (data-table), "new-table", "game-select", "option" (data-option),
@@ -20,7 +23,9 @@
 // "replay-open-link" (the lobby's way to /replay, to open a record file), "lang-switch" (the
 // language <select> in the top bar); clocks: "clock-profile", "clock-grace", "clock-bot" (the
 // new-table form), "clock" (data-seat, data-state: idle|running|bot; in the scoreboard),
-// "window-clock", "clock-notice", "im-back", "bot-played" (standings and finished games).
+// "window-clock", "clock-notice", "im-back", "clock-back" (the return message in the notice),
+// "stand-in" (a renderer's turn line while the stand-in bot plays this page's seat),
+// "bot-played" (standings and finished games).
 // The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
 //
 // Every text goes through t() (static/i18n.js). The server's own words (event `text`, the
@@ -31,7 +36,7 @@
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
 import {
-  LANGUAGES, has, label, lang, listOf, localName, localView, onLanguage, relabel, setLang, t, tn,
+  LANGUAGES, botName, has, label, lang, listOf, localName, localView, onLanguage, relabel, setLang, t, tn,
 } from "./i18n.js";
 
 const app = document.getElementById("app");
@@ -42,11 +47,12 @@ const NAME_KEY = "racedeck.name";
 
 // -- small helpers --------------------------------------------------------------------------------
 
-function toast(message, kind = "error", detail = "") {
+function toast(message, kind = "error", detail = "", ms = kind === "error" ? 6000 : 3000) {
   const node = el("div", { class: `toast ${kind}`, text: message },
     detail ? el("div", { class: "toast-detail small", text: detail }) : "");
   toastsEl.append(node);
-  setTimeout(() => node.remove(), kind === "error" ? 6000 : 3000);
+  setTimeout(() => node.remove(), ms);
+  return node;
 }
 
 function setStatus(state, text) {
@@ -618,6 +624,11 @@ function tableScreen(info, saved) {
   let clock = null;
   let clockAt = 0;
   const clockTimer = setInterval(() => drawClocks(), 250);
+  // What a returning person is told of their time ({key, vars}), shown in the notice a while.
+  let backNote = null;
+  let backTimer = null;
+  let standInShown = null; // the stand-in the renderer last drew (see standIn())
+  let takeoverToast = null; // "You ran out of time …", taken away when you are back
 
   const names = () => (view && view.header.seat_names) || table.seats.map((s) => localName(s.name) || t("form.seat", { n: s.seat + 1 }));
 
@@ -754,18 +765,78 @@ function tableScreen(info, saved) {
       next.seats.forEach((s, i) => {
         const was = before.seats[i];
         if (s.bot && !was.bot) {
-          const text = t(s.reason === "away" ? "clock.away" : "clock.timeout", { name: who[i], bot: next.bot });
+          const text = takeoverText(s, i, who);
           narrate([{ text }], false);
-          toast(text, "info");
+          if (i === seat) {
+            dropBackNote();
+            takeoverToast = toast(takeoverText(s, i, who, true), "info", "", 6000);
+          } else {
+            toast(text, "info");
+          }
         } else if (!s.bot && was.bot) {
-          const text = t("clock.back", { name: who[i] });
-          narrate([{ text }], false);
-          toast(text, "info");
+          narrate([{ text: t("clock.back", { name: who[i] }) }], false);
+          if (i === seat) {
+            backNote = backWords(next, s);
+            if (takeoverToast) takeoverToast.remove();
+            toast(t(backNote.key, backNote.vars), "info", "", 6000);
+            clearTimeout(backTimer);
+            backTimer = setTimeout(dropBackNote, 8000);
+          } else {
+            toast(t("clock.back", { name: who[i] }), "info");
+          }
         }
       });
     }
     drawNotice();
     drawClocks();
+    syncStandIn();
+  }
+
+  // "Ann ran out of time: the heuristic bot plays for them." (`you`: "You ran out of time …").
+  function takeoverText(s, i, who, you = false) {
+    const key = s.reason === "away" ? "clock.away" : "clock.timeout";
+    return t(you ? `${key}.you` : key, { name: who[i], bot: botName(clock.bot) });
+  }
+
+  // What a person back from a takeover has: the per-move time, and the bank if any is left.
+  function backWords(c, s) {
+    if (c.move === null || c.move === undefined) return { key: "clock.youreBack", vars: {} };
+    const vars = { move: fmt(c.move), bank: fmt(s.bank) };
+    if (s.bank > 0) return { key: "clock.youreBack.bank", vars };
+    return { key: c.bank > 0 ? "clock.youreBack.bankUsed" : "clock.youreBack.move", vars };
+  }
+
+  function dropBackNote() {
+    clearTimeout(backTimer);
+    if (!backNote) return;
+    backNote = null;
+    drawNotice();
+  }
+
+  // The stand-in bot's name while it plays this page's seat in a game still going, else null.
+  function standIn() {
+    if (seat === null || !clock || !view || view.header.terminal) return null;
+    const s = clock.seats[seat];
+    return s && s.bot ? botName(clock.bot) : null;
+  }
+
+  // A renderer's turn line while the stand-in bot plays for this page's person (renderers ask
+  // for it only while standIn() names a bot).
+  function standInLine() {
+    return el("span", { class: "stand-in", "data-testid": "stand-in",
+      text: t("clock.standIn", { bot: standIn() ?? "", back: t("clock.imBack") }) });
+  }
+
+  // The renderer draws its turn line and controls again when the stand-in comes or goes.
+  function syncStandIn() {
+    const now = standIn();
+    if (now === standInShown) return;
+    drawing = drawing.then(() => {
+      const current = standIn();
+      if (current === standInShown) return;
+      standInShown = current;
+      if (renderer && view && renderer.refresh) renderer.refresh();
+    });
   }
 
   function drawNotice() {
@@ -773,16 +844,24 @@ function tableScreen(info, saved) {
     // Once the game is over there is nothing to come back to: the standings mark it instead.
     const over = view && view.header.terminal;
     const taken = clock && !over ? clock.seats.map((s, i) => [s, i]).filter(([s]) => s.bot) : [];
-    if (!taken.length) {
-      clockNotice.hidden = true;
-      clockNotice.replaceChildren();
-      return;
+    // Your own seat first, spoken to you, with the way back.
+    taken.sort(([, a], [, b]) => (b === seat) - (a === seat));
+    const rows = taken.map(([s, i]) => i === seat
+      ? el("div", { class: "notice-row notice-mine" },
+        el("span", { class: "notice-text", text: takeoverText(s, i, who, true) }),
+        el("button", { type: "button", class: "primary im-back", "data-testid": "im-back", text: t("clock.imBack"),
+          onclick: (ev) => {
+            if (send({ type: "back", id: String(nextId++) })) ev.currentTarget.disabled = true;
+          } }))
+      : el("div", { class: "notice-row" }, el("span", { class: "notice-text", text: takeoverText(s, i, who) })));
+    if (backNote && !over) {
+      rows.push(el("div", { class: "notice-row notice-back", "data-testid": "clock-back" },
+        el("span", { class: "notice-text", text: t(backNote.key, backNote.vars) })));
     }
-    clockNotice.hidden = false;
-    clockNotice.replaceChildren(...taken.map(([s, i]) => el("div", { class: "notice-row" },
-      el("span", { text: t(s.reason === "away" ? "clock.away" : "clock.timeout", { name: who[i], bot: clock.bot }) }),
-      i === seat ? el("button", { type: "button", class: "primary", "data-testid": "im-back", text: t("clock.imBack"),
-        onclick: () => send({ type: "back", id: String(nextId++) }) }) : "")));
+    clockNotice.hidden = rows.length === 0;
+    clockNotice.classList.toggle("mine", taken.some(([, i]) => i === seat));
+    clockNotice.classList.toggle("back", Boolean(backNote) && !taken.length);
+    clockNotice.replaceChildren(...rows);
   }
 
   function drawClocks() {
@@ -910,6 +989,8 @@ function tableScreen(info, saved) {
       seat,
       names: names(),
       options: table.config,
+      standIn,
+      standInLine,
     };
     board.replaceChildren();
     try {
@@ -935,6 +1016,7 @@ function tableScreen(info, saved) {
       waiting.textContent = await waitingText(h);
       drawScores();
       const r = await mountRenderer(h.game);
+      standInShown = standIn();
       try {
         r.update(view, evs, { initial });
       } catch (e) {
@@ -964,12 +1046,14 @@ function tableScreen(info, saved) {
       waiting.textContent = await waitingText(view.header);
       drawScores();
       const r = await mountRenderer(view.header.game);
+      standInShown = standIn();
       try {
         r.update(view, [], { initial: true });
       } catch (e) {
         console.error(e);
       }
       drawStandings();
+      drawNotice();
     }).then(() => narrate([], true, true));
   }
   relang = redraw;
@@ -1066,6 +1150,7 @@ function tableScreen(info, saved) {
   leave = () => {
     closed = true;
     clearInterval(clockTimer);
+    clearTimeout(backTimer);
     clearTimeout(retryTimer);
     clearInterval(pingTimer);
     if (ws) ws.close();
@@ -1076,17 +1161,21 @@ function tableScreen(info, saved) {
 // A renderer for games without one: the legal actions as buttons (keeps every game playable).
 function plainRenderer(root, ctx) {
   const box = el("div", { class: "plain" });
+  let last = null;
   root.append(box);
   return {
     update(view) {
-      const acts = view.legal_actions || [];
+      last = view;
+      const bot = ctx.standIn();
+      const acts = bot ? [] : view.legal_actions || [];
       box.replaceChildren(
-        el("p", { class: "muted", text: acts.length ? t("plain.choices") : t("plain.nothing") }),
+        bot ? el("p", {}, ctx.standInLine()) : el("p", { class: "muted", text: acts.length ? t("plain.choices") : t("plain.nothing") }),
         el("div", { class: "choices" }, ...acts.map((a) => el("button", { type: "button",
           "data-testid": "legal-action", "data-action": JSON.stringify(a),
           text: Object.entries(a).map(([k, v]) => (k === "type" ? v : `${k}: ${JSON.stringify(v)}`)).join(" · "),
           onclick: () => ctx.send(a) }))));
     },
+    refresh() { if (last) this.update(last); },
     destroy() { box.remove(); },
   };
 }

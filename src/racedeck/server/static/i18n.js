@@ -123,6 +123,12 @@ export function localName(name) {
   return m ? t("names.player", { n: m[1] }) : name;
 }
 
+/** A bot kind as the server names it ("heuristic", "search@200") in words: "heuristic bot". */
+export function botName(kind) {
+  const base = String(kind).split("@")[0];
+  return BOT_NAMES[base] ? BOT_NAMES[base]() : t("names.bot.other", { name: base });
+}
+
 /** `view` with its seats' default names in this language (the renderers and the narration
  * take their names from the header). */
 export function localView(view) {

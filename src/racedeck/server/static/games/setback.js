@@ -18,7 +18,8 @@
 //                              data-action='<action JSON>'
 //   data-testid="window"       the BLOCK window panel (the declared action and BLOCKs so far)
 //   data-testid="prompt"       the question being asked of you
-//   data-testid="sb-status"    whose turn and which part of it; the winner at the end
+//   data-testid="sb-status"    whose turn and which part of it; the winner at the end; while the
+//                              stand-in bot plays your seat, the shell's "stand-in" line first
 
 import { el, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
@@ -78,6 +79,9 @@ export function createRenderer(root, ctx) {
   const rows = () => view.grid.length;
   const lanes = () => (view.grid.length ? view.grid[0].length : 0);
   const config = () => (view.header && view.header.config) || ctx.options || {};
+  // The stand-in bot's name while it plays your seat (you are offered nothing then), else null.
+  const standIn = () => (ctx.standIn ? ctx.standIn() : null);
+  const legalActions = () => (standIn() ? [] : view.legal_actions || []);
 
   function where(seat) {
     const [row, lane] = view.tokens[seat];
@@ -153,8 +157,11 @@ export function createRenderer(root, ctx) {
   function declaredLine(decl) {
     const by = decl.player;
     const line = el("div", { class: "sb-declared" });
+    const key = decl.source === "board" ? "sbr.declared.board" : "sbr.declared.plays";
+    // What the stand-in bot declared for you is not yours to read as "You play".
+    const bot = isMe(by) ? (decl.bot !== undefined ? decl.bot : standIn()) : null;
     line.append(tokenChip(by), " ");
-    line.append(el("strong", { text: who(by, decl.source === "board" ? "sbr.declared.board" : "sbr.declared.plays") }), " ");
+    line.append(el("strong", { text: bot ? t(`${key}.bot`, { bot }) : who(by, key) }), " ");
     line.append(cardMini(decl.play.card), ": ");
     line.append(el("span", { text: describePlay(decl.play, by) }));
     return line;
@@ -441,7 +448,7 @@ export function createRenderer(root, ctx) {
 
   function renderPrompt() {
     const v = view;
-    const legal = v.legal_actions || [];
+    const legal = legalActions();
     prompt.replaceChildren();
     prompt.classList.remove("sb-sent", "sb-asking", "sb-window-open");
     // The BLOCK window: the same prompt for everyone asked (SB-9).
@@ -567,7 +574,7 @@ export function createRenderer(root, ctx) {
     const v = view;
     handBox.replaceChildren();
     if (ctx.seat === null || ctx.seat === undefined || v.phase === "over") return;
-    const legal = v.legal_actions || [];
+    const legal = legalActions();
     const playable = new Set(v.phase === "hand" && !v.window_open ? legal.filter((a) => a.type === "play").map((a) => a.card) : []);
     handBox.append(el("h3", { text: t("sbr.handCount", { n: v.hand.length }) }));
     const row = el("div", { class: "sb-hand-cards" });
@@ -617,14 +624,24 @@ export function createRenderer(root, ctx) {
   function renderStatus() {
     const v = view;
     status.replaceChildren();
-    status.classList.toggle("sb-your-turn", (v.legal_actions || []).length > 0);
+    status.classList.toggle("sb-your-turn", legalActions().length > 0);
+    const bot = v.phase !== "over" && standIn();
+    status.classList.toggle("sb-bot", Boolean(bot));
     if (v.phase === "over") {
       status.append(el("strong", { text: v.winner >= 0 ? who(v.winner, "sbr.status.wins") : t("sbr.status.over") }));
       return;
     }
     const phase = ["board", "hand", "window", "step"].includes(v.phase) ? t(`sbr.phase.${v.phase}`) : v.phase;
+    if (bot) {
+      // The bot plays your turns; someone else's turn is still worth a line below.
+      status.append(ctx.standInLine());
+      if (!isMe(v.current)) {
+        status.append(el("div", { class: "sb-status-sub" }, tokenChip(v.current), " ", el("strong", { text: who(v.current, "sbr.status.turn") }), ` · ${phase}`));
+      }
+      return;
+    }
     status.append(tokenChip(v.current), " ", el("strong", { text: who(v.current, "sbr.status.turn") }), ` · ${phase}`);
-    if ((v.legal_actions || []).length && !isMe(v.current)) status.append(el("strong", { text: ` · ${t("sbr.status.asked")}` }));
+    if (legalActions().length && !isMe(v.current)) status.append(el("strong", { text: ` · ${t("sbr.status.asked")}` }));
   }
 
   function renderSide() {
@@ -638,7 +655,7 @@ export function createRenderer(root, ctx) {
 
   function readEvents(events) {
     for (const e of events || []) {
-      if (e.kind === "declared") lastDeclared = { player: e.player, source: e.source, play: e.play, cancelled: false };
+      if (e.kind === "declared") lastDeclared = { player: e.player, source: e.source, play: e.play, cancelled: false, bot: isMe(e.player) ? standIn() : null };
       else if (e.kind === "cancelled" && lastDeclared) lastDeclared.cancelled = true;
       else if (e.kind === "turn_started") chosen = null;
     }
@@ -650,7 +667,7 @@ export function createRenderer(root, ctx) {
     const before = previousSpots;
     view = item.view;
     readEvents(item.events);
-    const legal = view.legal_actions || [];
+    const legal = legalActions();
     if (chosen && !legal.some((a) => a.type === "play" && a.card === chosen)) chosen = null;
     highlight = null;
     const spots = drawBoard();
@@ -686,6 +703,16 @@ export function createRenderer(root, ctx) {
     update(v, events, opts = {}) {
       queue.push({ view: v, events: events || [], initial: !!opts.initial });
       pump();
+    },
+    /** Draw the status line, the menus and your hand again (the stand-in bot came or went). */
+    refresh() {
+      if (destroyed || !view) return;
+      if (chosen && !legalActions().some((a) => a.type === "play" && a.card === chosen)) chosen = null;
+      if (standIn() && highlight) {
+        highlight = null;
+        previousSpots = drawBoard();
+      }
+      renderSide();
     },
     destroy() {
       destroyed = true;

@@ -13,7 +13,8 @@
 //   data-testid="callout"          a slipstream / sprint / crash / rider-change note on the oval
 //   data-testid="series"           the series table (laps lost and points per player)
 //   data-testid="race-result"      the latest race's result sheet
-//   data-testid="turn"             the line saying whose turn it is
+//   data-testid="turn"             the line saying whose turn it is (while the stand-in bot
+//                                  plays your seat: that it does, the shell's "stand-in" line)
 
 import { el, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
@@ -393,7 +394,13 @@ export function createRenderer(root, ctx) {
 
   // -- hands and choices ----------------------------------------------------------------------
 
+  /** The stand-in bot's name while it plays your seat (you offer nothing then), else null. */
+  function standIn() {
+    return ctx.standIn ? ctx.standIn() : null;
+  }
+
   function legalValues() {
+    if (standIn()) return [];
     return (view.legal_actions || []).filter((a) => a.type === "play").map((a) => a.value);
   }
 
@@ -541,6 +548,16 @@ export function createRenderer(root, ctx) {
     turnLine.replaceChildren();
     if (v.phase === "over") {
       turnLine.append(el("strong", { text: t("sdr.turn.over") }), " " + t("sdr.turn.seeTable"));
+      return;
+    }
+    const bot = standIn();
+    turnLine.classList.toggle("sdr-bot", Boolean(bot));
+    if (bot) {
+      turnLine.classList.remove("sdr-your-turn");
+      turnLine.append(ctx.standInLine());
+      if (v.current < 0) return;
+      // Whose rider moves, below: the bot's when it is yours.
+      turnLine.append(el("div", { class: "sdr-turn-sub" }, riderLabel(v.current), " " + t("sdr.turn.toMove", { space: v.positions[v.current] })));
       return;
     }
     if (v.current < 0) return;
@@ -806,6 +823,16 @@ export function createRenderer(root, ctx) {
     update(v, events, opts = {}) {
       queue.push({ view: v, events: events || [], initial: !!opts.initial });
       pump();
+    },
+    /** Draw the turn line and your hand again (the stand-in bot came or went). */
+    refresh() {
+      if (destroyed || !view) return;
+      if (selected !== null && !legalValues().includes(selected)) {
+        selected = null;
+        if (!busy) drawBoard(); // the selected card's landing goes; a move in flight stays
+      }
+      renderTurn();
+      renderHands();
     },
     destroy() {
       destroyed = true;

@@ -12,7 +12,8 @@
 //   data-testid="wf-board"       the whole board; data-phase, data-variant, data-stage, data-round,
 //                                data-animating ("true" while a reveal, moves or scoring play),
 //                                data-scoring ("true" while the stage scoring is lit on the track)
-//   data-testid="prompt"         what you are asked to do now (or whom the table waits for)
+//   data-testid="prompt"         what you are asked to do now (or whom the table waits for); while
+//                                the stand-in bot plays your seat, the shell's "stand-in" line
 //   data-testid="track"          the SVG track; data-testid="space" cells carry data-space
 //   data-testid="pawn"           a figure on the track; data-figure, data-space
 //   data-testid="figure-row"     one figure at the table; data-figure, data-committed
@@ -403,11 +404,11 @@ export function createRenderer(root, ctx) {
       return { text: left ? t("wf.status.leoPlays", { n: left }) : t("wf.status.leoDone"), cls: "wf-status--leo" };
     }
     if (view.phase === "move") {
-      if (acting().includes(i)) return { text: isYou(i) ? t("wf.status.yourMove") : t("wf.status.moving"), cls: "wf-status--acting" };
+      if (acting().includes(i)) return { text: isYou(i) && !standIn() ? t("wf.status.yourMove") : t("wf.status.moving"), cls: "wf-status--acting" };
       return { text: "", cls: "" };
     }
     if ((view.committed || []).includes(i)) return { text: t("wf.status.chosen"), cls: "wf-status--done" };
-    if (acting().includes(i)) return { text: isYou(i) ? t("wf.status.yourChoice") : t("wf.status.choosing"), cls: "wf-status--acting" };
+    if (acting().includes(i)) return { text: isYou(i) && !standIn() ? t("wf.status.yourChoice") : t("wf.status.choosing"), cls: "wf-status--acting" };
     return { text: "", cls: "" };
   }
 
@@ -589,8 +590,20 @@ export function createRenderer(root, ctx) {
 
   // ---- what you are asked --------------------------------------------------------------------
 
+  /** The stand-in bot's name while it plays your seat (you offer nothing then), else null. */
+  function standIn() {
+    return ctx.standIn ? ctx.standIn() : null;
+  }
+
   function legal() {
+    if (standIn()) return [];
     return (view && view.legal_actions) || [];
+  }
+
+  /** The line under your hand saying whom the table waits for (not while a bot plays for you:
+   * the prompt says so). */
+  function waitHint() {
+    return standIn() ? null : el("p", { class: "wf-hint", text: waitingWords() });
   }
 
   function sending() {
@@ -663,7 +676,7 @@ export function createRenderer(root, ctx) {
   }
 
   function drawChoice(force = false) {
-    const key = JSON.stringify([legal(), view.hand_values, view.hand, view.my_commit, picked, pickedIndex, sending(), view.phase, view.move_queue, header().move, over(), narrow]);
+    const key = JSON.stringify([legal(), view.hand_values, view.hand, view.my_commit, picked, pickedIndex, sending(), view.phase, view.move_queue, header().move, over(), narrow, standIn()]);
     if (!force && key === choiceKey) return;
     choiceKey = key;
     const keep = focusKey();
@@ -679,7 +692,7 @@ export function createRenderer(root, ctx) {
     const busy = sending();
     if (tactical()) parts.push(...tacticalChoice(acts, busy));
     else parts.push(...baseChoice(acts, busy));
-    choice.replaceChildren(...parts);
+    choice.replaceChildren(...parts.filter(Boolean));
     refocus(keep);
   }
 
@@ -790,11 +803,11 @@ export function createRenderer(root, ctx) {
     if (mine && view.phase === "commit") {
       const where = mine.target === null || mine.target === undefined ? "" : " " + t("wf.base.inFront", { name: isYou(mine.target) ? t("wf.base.ownFigure") : nameOf(mine.target) });
       title.textContent = t("wf.base.lies", { value: signed(mine.value), where });
-      out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
+      out.push(hand, waitHint());
       return out;
     }
     title.textContent = t("wf.hand");
-    out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
+    out.push(hand, waitHint());
     return out;
   }
 
@@ -808,7 +821,7 @@ export function createRenderer(root, ctx) {
     for (const c of cards) {
       const moved = disp.moves.find((m) => m.by === c.by && (m.card === undefined || m.card === c.card));
       const now = queue.length && queue[0] === c.card && view.phase === "move";
-      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? (isYou(c.by) ? t("wf.order.yourTurn") : t("wf.order.now")) : queue.includes(c.card) ? t("wf.order.toCome") : "";
+      const state = moved ? `\u2192 ${nameOf(moved.figure)}` : now ? (isYou(c.by) && !standIn() ? t("wf.order.yourTurn") : t("wf.order.now")) : queue.includes(c.card) ? t("wf.order.toCome") : "";
       list.append(
         el(
           "li",
@@ -901,16 +914,16 @@ export function createRenderer(root, ctx) {
     if (view.phase === "move") {
       title.textContent = t("wf.tac.moving");
       if (order) out.push(order);
-      out.push(el("p", { class: "wf-hint", text: waitingWords() }), hand);
+      out.push(waitHint(), hand);
       return out;
     }
     if (mine && view.phase === "commit") {
       title.textContent = t("wf.tac.lies", { value: signed(mine.value), card: mine.card });
-      out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
+      out.push(hand, waitHint());
       return out;
     }
     title.textContent = t("wf.hand");
-    out.push(hand, el("p", { class: "wf-hint", text: waitingWords() }));
+    out.push(hand, waitHint());
     return out;
   }
 
@@ -935,6 +948,13 @@ export function createRenderer(root, ctx) {
     let text;
     const seat = mySeat();
     const acts = legal();
+    const bot = seat !== null && !over() && standIn();
+    prompt.classList.toggle("wf-prompt--bot", Boolean(bot));
+    if (bot) {
+      prompt.classList.remove("wf-prompt--you");
+      prompt.replaceChildren(ctx.standInLine());
+      return;
+    }
     if (over()) text = t("wf.prompt.over");
     else if (seat === null) text = `${t("wf.prompt.watching")} ${waitingWords()}`;
     else if (sending()) text = t("wf.prompt.sending");
@@ -1211,6 +1231,17 @@ export function createRenderer(root, ctx) {
       drawTable();
       drawChoice();
       drawHistory();
+    },
+    /** Draw the prompt and your choices again (the stand-in bot came or went). */
+    refresh() {
+      if (destroyed || !view) return;
+      if (standIn()) {
+        picked = null;
+        pickedIndex = -1;
+      }
+      drawHead();
+      drawTable();
+      drawChoice(true);
     },
     destroy() {
       destroyed = true;
