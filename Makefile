@@ -36,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }

@@ -13,6 +13,11 @@ from pathlib import Path
 import pytest
 from throwaway_postgres import ENV, fresh_database, throwaway_server
 
+# pytest-xdist's workers inherit a screen size (LINES, COLUMNS) that Rich would fix for the
+# terminal's console when it is made; the terminal tests give each command its own.
+for _size in ("LINES", "COLUMNS"):
+    os.environ.pop(_size, None)
+
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:

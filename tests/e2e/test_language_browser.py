@@ -123,7 +123,7 @@ def test_games_played_in_dutch_show_no_english(
         rng = random.Random(12)
         for game, options in (
             ("why-first", {"stages": "1", "hand_size": "2"}),
-            ("six-day-race", {"races": "1"}),
+            ("six-day-race", six_day_race.SHORT_RACE),
             ("setback", {"rows": "2", "window_seconds": "0"}),
         ):
             create_table(page, live_server, game, ["random"], **options)

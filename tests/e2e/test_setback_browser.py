@@ -87,7 +87,9 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
         # A short window clock (SB-9): every window still stays open a moment for everyone.
-        create_table(ann, live_server, "setback", ["human", "heuristic"], window_seconds="1")
+        create_table(
+            ann, live_server, "setback", ["human", "heuristic"], window_seconds="1", rows="4"
+        )
         join(bob, invite_link(ann), "Bob")
         for page in (ann, bob):
             expect(page.get_by_test_id("sb-board")).to_be_visible()
@@ -111,11 +113,15 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             for who, page in (("Ann", ann), ("Bob", bob)):
                 size = "desktop" if who == "Ann" else "phone"
                 board = page.get_by_test_id("board")
-                asked = board.locator("[data-testid=window] [data-testid=action]").count() > 0
+                # One look at the page: the window may close (SB-9) between two looks.
+                asked, declared = board.evaluate(
+                    "b => [b.querySelectorAll('[data-testid=window] [data-testid=action]')"
+                    ".length > 0, b.querySelector('.sb-declared') !== null]"
+                )
                 if asked:
                     windows += 1
                     # The declared action is shown while the window is open.
-                    expect(board.locator(".sb-declared")).to_be_visible()
+                    assert declared, "a BLOCK window without the action it answers"
                     name = f"setback-window-{size}.png"
                     if name in missing:
                         snap(page, shots / name)
@@ -127,7 +133,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                         missing.discard(name)
                 if take_turn(page, rng):
                     acted[who] += 1
-            if not reloaded and acted["Bob"] >= 6:
+            if not reloaded and acted["Bob"] >= 3:
                 # Bob reloads mid-game: the seat, the view and his hand come back.
                 bob.reload()
                 expect(bob.get_by_test_id("status")).to_have_attribute("data-state", "online")
@@ -135,8 +141,8 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                 expect(bob.locator(".sb-hand h3")).to_contain_text("Your hand")
                 reloaded = True
             ann.wait_for_timeout(120)
-        assert reloaded, "Bob never acted six times"
-        assert acted["Ann"] > 3 and acted["Bob"] > 3, acted
+        assert reloaded, "Bob never acted three times"
+        assert acted["Ann"] >= 3 and acted["Bob"] >= 3, acted
 
         for page, size in ((ann, "desktop"), (bob, "phone")):
             standings = page.get_by_test_id("standings")

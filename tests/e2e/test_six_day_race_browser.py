@@ -18,6 +18,15 @@ from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, 
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+SHORT_RACE = {
+    "races": "1",
+    "line": "40",
+    "sprints": "[13, 26]",
+    "rider_change": "15",
+    "crash": "25",
+}
+"""One race on a short track, with both sprints, the rider change and the crash space."""
+
 
 def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
     """Play one of the offered cards if this page may; True when a card was played."""
@@ -50,7 +59,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
     try:
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
-        create_table(ann, live_server, "six-day-race", ["human", "heuristic"], races="1")
+        create_table(ann, live_server, "six-day-race", ["human", "heuristic"], **SHORT_RACE)
         join(bob, invite_link(ann), "Bob")
         for page in (ann, bob):
             expect(page.get_by_test_id("sdr-board")).to_be_visible()

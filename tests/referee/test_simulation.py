@@ -46,7 +46,7 @@ TABLES: list[tuple[str, list[str], JSONObject]] = [
 """Short games (fewer stages, races and rows than the defaults): many tables, each one with
 everything that can befall it."""
 
-GAMES_PER_CASE = 12
+GAMES_PER_CASE = 8
 """Seeds per table and clock in ``make test`` (a game and a play-again each); the soak script
 runs as many as one likes."""
 

@@ -1,5 +1,6 @@
 """Every test of this folder runs against a real server in a thread whose every outbound
-frame passes the leak checker (see :mod:`server.live`)."""
+frame passes the leak checker (see :mod:`server.live`): ``server`` on real time, ``sim_server``
+on simulated time (a test moves its clocks with :meth:`~server.live.LiveServer.advance`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from racedeck.server.timekeeper import SimulatedClock
 from server.live import FrameChecker, LiveServer, serving
 
 SERVER_DB = "RACEDECK_TEST_SERVER_DB"
@@ -48,4 +50,14 @@ def server(server_db: str | Path, checker: FrameChecker) -> Iterator[LiveServer]
     """A started :class:`LiveServer`; fails the test if any frame it sent leaked or was
     malformed."""
     with serving(server_db, checker) as live:
+        yield live
+
+
+@pytest.fixture
+def sim_server(server_db: str | Path, checker: FrameChecker) -> Iterator[LiveServer]:
+    """A started :class:`LiveServer` on simulated time: its table clocks, disconnect grace
+    periods and BLOCK windows move only by :meth:`~server.live.LiveServer.advance`, so a test
+    never waits for them and a busy machine changes nothing. Fails the test if any frame it
+    sent leaked or was malformed."""
+    with serving(server_db, checker, clock=SimulatedClock()) as live:
         yield live

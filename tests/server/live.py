@@ -1,28 +1,34 @@
 """A real server in a thread, a leak checker on every frame it sends, and a test client.
 
 ``server`` runs uvicorn on a free 127.0.0.1 port over a fresh SQLite file (bots decide in a
-thread pool, at once). Every frame the service sends to any socket passes the
-:class:`FrameChecker` before it is queued: it must match the protocol's JSON schema, and it may
-hold nothing outside the recipient's information set — its view must equal
-``game.observe(state, seat)`` (the game part) and ``game.header(state, seat)`` (the header), its
-events must be exactly the recipient's feed of the transition, and no token, seed, RNG state or
-other seat's secret may appear anywhere in it; the table's secret server seed (provably fair
-deals) may appear only once its game is over, and the salt of a face-down commitment only on
-the acting seat's own frames until it is opened. Violations are collected and fail the test at
-teardown, so every test of this folder checks every frame it causes.
+thread pool, at once); ``sim_server`` does too, on simulated time (:meth:`LiveServer.advance`
+moves its clocks, grace periods and windows on at once, without sleeping). Every test server
+deals known games: its secret server seeds come from :class:`Seeds`.
+
+Every frame the service sends to any socket passes the :class:`FrameChecker` before it is
+queued: it must match the protocol's JSON schema, and it may hold nothing outside the
+recipient's information set — its view must equal ``game.observe(state, seat)`` (the game part)
+and ``game.header(state, seat)`` (the header), its events must be exactly the recipient's feed
+of the transition, and no token, seed, RNG state or other seat's secret may appear anywhere in
+it; the table's secret server seed (provably fair deals) may appear only once its game is
+over, and the salt of a face-down commitment only on the acting seat's own frames until it is
+opened. Violations are collected and fail the test at teardown, so every test of this folder
+checks every frame it causes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import itertools
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -36,6 +42,7 @@ from racedeck.server.app import create_app
 from racedeck.server.process import free_port
 from racedeck.server.rooms import Room
 from racedeck.server.service import TableService
+from racedeck.server.timekeeper import SimulatedClock
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -62,6 +69,48 @@ def validator(name: str) -> Draft202012Validator:
 
 
 SERVER_MESSAGE = validator("server-message")
+
+SWEEP = 0.2
+"""Seconds between a test server's sweeps on PostgreSQL (the cluster's hand-over of tables in
+play that no process automates, e.g. one of bots only: real time, so short in tests)."""
+
+T = TypeVar("T")
+
+
+def seed(n: int) -> str:
+    """The server seed numbered ``n``: ``n`` as 64 hex digits (a valid secret server seed)."""
+    return f"{n:064x}"
+
+
+class Seeds:
+    """A test server's secret server seeds: ``seed(1)``, ``seed(2)`` … in the order the server
+    draws them (a table's first deal, then each next deal when a game ends), so every deal is
+    known in advance; :meth:`then` says which come next, to deal a game chosen beforehand
+    (:mod:`server.deals`)."""
+
+    def __init__(self) -> None:
+        self._count = itertools.count(1)
+        self._chosen: collections.deque[str] = collections.deque()
+
+    def __call__(self) -> str:
+        with contextlib.suppress(IndexError):
+            return self._chosen.popleft()
+        return seed(next(self._count))
+
+    def then(self, *seeds: str) -> None:
+        """The next seeds the server draws are ``seeds``, in order (then the count goes on)."""
+        self._chosen.extend(seeds)
+
+
+def eventually(check: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``check()`` is true: for what comes over a socket or the database (another
+    server hearing of a write, the sweep taking a table, bots deciding), never for game
+    time, which a test on simulated time moves itself."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.01)
+
 
 # Setback calls its pieces "tokens": seat tokens are caught by value (FrameChecker.tokens).
 FORBIDDEN_KEYS = {"token_hash", "seed", "rng", "rng_state", "deck_order"}
@@ -189,7 +238,8 @@ def _no_forbidden_keys(obj: Any) -> None:
 
 
 class LiveServer:
-    """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1."""
+    """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1 (its server seeds from a
+    :class:`Seeds` unless ``seeds`` is given; ``clock=SimulatedClock()`` for simulated time)."""
 
     def __init__(self, db: str | Path, checker: FrameChecker, **options: Any) -> None:
         self.db = db
@@ -199,6 +249,11 @@ class LiveServer:
         # Test clients play far faster than people; the flood tests use the real limits.
         options.setdefault("rate", 1000.0)
         options.setdefault("burst", 1000.0)
+        options.setdefault("seeds", Seeds())
+        # Several processes on PostgreSQL take a table nobody automates within this.
+        options.setdefault("sweep", SWEEP)
+        self.seeds = options["seeds"]
+        """Where the server's secret server seeds come from."""
         self.app = create_app(db, **options)
         self.service: TableService = self.app.state.service
         self.service.observers.append(checker)
@@ -231,6 +286,42 @@ class LiveServer:
         self.http.close()
         self.server.should_exit = True
         self.thread.join(15)
+
+    # -- simulated time --------------------------------------------------------------------------
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's simulated clock ``seconds`` on, firing every timer due on the way
+        (clocks running out, the disconnect grace, BLOCK windows closing) in time order on this
+        server's loop, each carried out before the next. Servers may share one clock: advance
+        the one that automates the table, the only one that sets the table's timers."""
+        clock = self.service.clock
+        assert isinstance(clock, SimulatedClock), "this server runs on real time"
+        clock.advance(seconds)
+
+    def inspect(self, table_id: str, look: Callable[[Room], T]) -> T:
+        """``look(room)`` on the server's loop with the table's lock held, so it sees the table
+        with every command it took carried out: its frames queued, its timer set."""
+        room = self.service.rooms[table_id]
+
+        async def locked() -> T:
+            async with room.lock:
+                return look(room)
+
+        return asyncio.run_coroutine_threadsafe(locked(), self.loop).result(10)
+
+    def automating(self, table_id: str, timeout: float = 10.0) -> Room:
+        """The table, once this server automates it (plays its bots, forced moves, clocks and
+        windows, its timer set): at once alone on SQLite; on PostgreSQL once the sweep took it,
+        which a game's start asks for at once."""
+        eventually(
+            lambda: (
+                table_id in self.service.rooms
+                and self.inspect(table_id, lambda r: r.referee.automates)
+            ),
+            f"the server automates table {table_id}",
+            timeout,
+        )
+        return self.service.rooms[table_id]
 
     # -- helpers for tests ---------------------------------------------------------------------
 

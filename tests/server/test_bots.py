@@ -95,7 +95,7 @@ def test_a_dead_bot_worker_is_replaced(process_server: LiveServer) -> None:
     # Wait until the bot is deciding in its worker, then kill the worker.
     deadline = time.monotonic() + 30
     while True:
-        pool = server.service._pool
+        pool = server.service.bots._pool
         workers = list(getattr(pool, "_processes", {}).values()) if pool is not None else []
         if room.thinking and workers:
             break

@@ -2,15 +2,15 @@
 bot plays a seat out of time or away past the grace period until its person is back, BLOCK
 windows close on their own clock and keep their minimum (SB-9), and all of it is in the record.
 
-Clocks here are tiny (a second or two) so that timeouts come quickly; every wait is for a
-frame, with room to spare on a loaded machine.
+The servers here run on simulated time: a test moves the clock on where a person would think
+or be away (:meth:`~server.live.LiveServer.advance`), so every time a clock shows is exact and
+no test waits for one to run out; what a test waits for is frames. The windows' deal is chosen
+in advance (:mod:`server.deals`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,10 @@ from racedeck.core.errors import InvalidRecord
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.core.table import Table
-from racedeck.server.rooms import Room
-from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, serving
+from racedeck.server.timekeeper import SimulatedClock
+from server.deals import HELD_THEN_FORCED, windows
+from server.live import BASE, REGISTRY, Client, FrameChecker, LiveServer, eventually, seed, serving
+from server.test_windows import play_windows
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 # Clocks run in the process that automates a table: on PostgreSQL, the one the sweep gave it.
@@ -54,6 +56,8 @@ def _two(
     created = server.create(game, ["human", "human"], {"players": 2, **(config or {})}, clock=clock)
     table_id = created["table_id"]
     joined = server.join(table_id)
+    # On PostgreSQL the clocks run once the sweep gave the table to the server.
+    server.automating(table_id)
     clients = []
     for token in (created["token"], joined["token"]):
         c = server.socket(table_id)
@@ -62,12 +66,10 @@ def _two(
     return table_id, clients, [created["token"], joined["token"]]
 
 
-def _record(server: LiveServer, table_id: str, timeout: float = 120) -> dict[str, Any]:
+def _record(server: LiveServer, table_id: str) -> dict[str, Any]:
+    """The record of the table's game, once the bots have played it to the end."""
     room = server.service.rooms[table_id]
-    deadline = time.monotonic() + timeout
-    while room.table is None or not room.table.is_over:
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.1)
+    eventually(lambda: room.table is not None and room.table.is_over, "the bots finish", 60)
     res = server.http.get(f"/api/tables/{table_id}/record")
     assert res.status_code == 200, res.text
     record: dict[str, Any] = res.json()
@@ -111,24 +113,25 @@ def test_a_table_names_its_clock_and_bad_clocks_are_refused(server: LiveServer) 
 # -- running, banks, takeover, return -----------------------------------------------------------
 
 
-def test_the_bank_pays_for_time_beyond_the_move(server: LiveServer) -> None:
+def test_the_bank_pays_for_time_beyond_the_move(sim_server: LiveServer) -> None:
+    server = sim_server
     table_id, (ann, bob), _tokens = _two(server, "setback", {"move": 1, "bank": 6, "grace": 0})
     room = server.service.rooms[table_id]
     assert room.table is not None
     first = room.table.pending[0]
     mover = (ann, bob)[first]
     assert mover.view is not None
-    time.sleep(2.5)  # a person thinking: 1 s of move time, then about 1.5 s of bank
+    server.advance(2.5)  # a person thinking: 1 s of move time, then 1.5 s of bank
     mover.act(mover.view["legal_actions"][0])
     frame = mover.until(lambda f: f["type"] == "update" and not _seat(f, first)["running"])
-    bank = _seat(frame, first)["bank"]
-    assert 0 < bank <= 6 - 1.4, bank
+    assert _seat(frame, first)["bank"] == 4.5
     assert not _seat(frame, first)["bot"]
 
 
-def test_seats_asked_at_once_run_at_once(server: LiveServer) -> None:
+def test_seats_asked_at_once_run_at_once(sim_server: LiveServer) -> None:
     """Why First?: both seats place at once, both clocks run; a seat's clock stops when it has
     placed, which the view already says (``committed``)."""
+    server = sim_server
     _table_id, (ann, bob), _tokens = _two(server, "why-first", {"move": 30, "bank": 30, "grace": 0})
     welcome = ann.frames[0]
     assert _seat(welcome, 0)["running"] and _seat(welcome, 1)["running"]
@@ -140,12 +143,17 @@ def test_seats_asked_at_once_run_at_once(server: LiveServer) -> None:
 
 
 def test_a_seat_out_of_time_is_played_by_the_bot_until_its_person_is_back(
-    server: LiveServer,
+    sim_server: LiveServer,
 ) -> None:
+    server = sim_server
     table_id, (ann, bob), _tokens = _two(server, "why-first", {**TINY, "bot": "heuristic"})
     # Bob places at once; Ann lets her time run out: the bot places for her.
     assert bob.view is not None
-    bob.act(bob.view["legal_actions"][0])
+    bob.act(bob.view["legal_actions"][0], cid="b")
+    bob.until(lambda f: f.get("ack") == "b")
+    server.advance(1.9)  # her move time, and most of her bank: still hers
+    assert not server.inspect(table_id, lambda r: r.clock.seats[0].bot)
+    server.advance(0.1)
     taken = bob.until(_clock_says(0, bot=True), timeout=30)
     assert _seat(taken, 0)["reason"] == "timeout" and _seat(taken, 0)["bank"] == 0
     ann.until(_clock_says(0, bot=True), timeout=30)
@@ -159,13 +167,21 @@ def test_a_seat_out_of_time_is_played_by_the_bot_until_its_person_is_back(
 
 
 def test_a_disconnect_past_the_grace_hands_the_seat_over_and_reconnecting_returns_it(
-    server: LiveServer,
+    sim_server: LiveServer,
 ) -> None:
+    server = sim_server
     table_id, (ann, bob), (ann_token, _bob) = _two(
         server, "why-first", {"move": 60, "bank": 0, "grace": 1}
     )
     room = server.service.rooms[table_id]
     ann.close()
+    eventually(
+        lambda: server.inspect(table_id, lambda r: r.clock.seats[0].away is not None),
+        "the server sees Ann's socket close",
+    )
+    server.advance(0.9)  # within the grace: still hers
+    assert not server.inspect(table_id, lambda r: r.clock.seats[0].bot)
+    server.advance(0.1)
     taken = bob.until(_clock_says(0, bot=True), timeout=30)
     assert _seat(taken, 0)["reason"] == "away"
     assert room.clock.notes[0]["kind"] == "away"
@@ -177,16 +193,18 @@ def test_a_disconnect_past_the_grace_hands_the_seat_over_and_reconnecting_return
 
 
 def test_takeovers_are_in_the_record_and_it_replays_exactly(
-    server: LiveServer, tmp_path: Path
+    sim_server: LiveServer, tmp_path: Path
 ) -> None:
     """Both people let their time run out: the bots play the game to its end. The record marks
     the takeovers in ``meta.clock`` at the moves they happened and replays to the same game."""
+    server = sim_server
     table_id, _clients, _tokens = _two(server, "why-first", TINY)
+    server.advance(2)  # the move time and the bank of both
     record = _record(server, table_id)
     clock = record["meta"]["clock"]
     assert clock["bot_played"] == [0, 1]
     timeouts = [n for n in clock["notes"] if n["kind"] == "timeout"]
-    assert sorted(n["seat"] for n in timeouts) == [0, 1]
+    assert [(n["seat"], n["move"]) for n in timeouts] == [(0, 0), (1, 0)]
     Draft202012Validator({"$ref": BASE + "record.schema.json"}, registry=REGISTRY).validate(record)
     parsed = GameRecord.from_json(record)
     assert [n.kind for n in parsed.clock_notes] == [n["kind"] for n in clock["notes"]]
@@ -221,22 +239,23 @@ def test_a_malformed_clock_note_makes_the_record_invalid() -> None:
 
 def test_a_restart_keeps_the_banks_and_who_a_bot_plays(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite"
-    with serving(db, FrameChecker()) as first:
+    clock = SimulatedClock()  # one time across the restart
+    with serving(db, FrameChecker(), clock=clock) as first:
         table_id, (ann, bob), _tokens = _two(first, "setback", {"move": 1, "bank": 6, "grace": 0})
         room = first.service.rooms[table_id]
         assert room.table is not None
         mover = (ann, bob)[room.table.pending[0]]
         seat = room.table.pending[0]
         assert mover.view is not None
-        time.sleep(2.5)
+        first.advance(2.5)
         mover.act(mover.view["legal_actions"][0])
         frame = mover.until(lambda f: f["type"] == "update" and not _seat(f, seat)["running"])
-        bank = _seat(frame, seat)["bank"]
+        assert _seat(frame, seat)["bank"] == 4.5
         ann.close()
         bob.close()
-    with serving(db, FrameChecker()) as second:
+    with serving(db, FrameChecker(), clock=clock) as second:
         info = second.http.get(f"/api/tables/{table_id}").json()
-        assert info["clock"]["seats"][seat]["bank"] == pytest.approx(bank, abs=0.01)
+        assert info["clock"]["seats"][seat]["bank"] == 4.5
         assert info["clock"]["move"] == 1
 
 
@@ -244,24 +263,29 @@ def test_a_restart_keeps_a_takeover(tmp_path: Path) -> None:
     """The bots wait long here, so the game is still on when the server stops: the seat a bot
     took over is still the bot's after the restart, and the bot plays it."""
     db = tmp_path / "tables.sqlite"
-    with serving(db, FrameChecker(), bot_delay=600) as first:
+    clock = SimulatedClock()  # one time across the restart
+    with serving(db, FrameChecker(), bot_delay=600, clock=clock) as first:
         table_id, (ann, bob), _tokens = _two(first, "why-first", TINY)
+        first.advance(2)  # the move time and the bank of both
         ann.until(lambda f: _clock_says(0, bot=True)(f) and _clock_says(1, bot=True)(f), 30)
         notes = list(first.service.rooms[table_id].clock.notes)
         ann.close()
         bob.close()
-    with serving(db, FrameChecker()) as second:
+    with serving(db, FrameChecker(), clock=clock) as second:
         room = second.service.rooms[table_id]
         assert room.clock.notes == notes
         assert [s.bot for s in room.clock.seats] == [True, True]
-        deadline = time.monotonic() + 60
-        while room.table is None or room.table.move == 0:
-            assert time.monotonic() < deadline, "the stand-in bots did not play on"
-            time.sleep(0.05)
+        eventually(
+            lambda: room.table is not None and room.table.move > 0,
+            "the stand-in bots play on",
+            60,
+        )
 
 
-def test_play_again_starts_with_full_banks_and_no_bot(server: LiveServer) -> None:
+def test_play_again_starts_with_full_banks_and_no_bot(sim_server: LiveServer) -> None:
+    server = sim_server
     table_id, (ann, _bob), tokens = _two(server, "why-first", TINY)
+    server.advance(2)  # both run out of time: the bots play the game to its end
     _record(server, table_id)
     res = server.http.post(f"/api/tables/{table_id}/again", json={"token": tokens[0]})
     assert res.status_code == 200, res.text
@@ -274,92 +298,62 @@ def test_play_again_starts_with_full_banks_and_no_bot(server: LiveServer) -> Non
 # -- SB-9: the BLOCK window's own clock --------------------------------------------------------
 
 
+PLANNED = windows(HELD_THEN_FORCED)
+
+
 def _windows(
     server: LiveServer, config: dict[str, Any], clock: dict[str, Any], count: int
-) -> tuple[list[float], list[dict[str, Any]]]:
-    """People who take their turns at once but never answer a BLOCK window: return how long
-    windows stayed open — at least ``count`` of them and one closed by its clock with a person
-    still asked — and the spectator's frames."""
-    table_id, players, tokens = _two(server, "setback", clock, {"window_seconds": 0, **config})
+) -> tuple[list[float], list[dict[str, Any]], list[dict[str, Any]]]:
+    """People who take their turns at once but never answer a BLOCK window, at the deal whose
+    windows alternate between one Ann holds a BLOCK in and one where every pass is forced:
+    return how long the first ``count`` windows stayed open, the spectator's frames and the
+    table's clock notes."""
+    server.seeds.then(seed(HELD_THEN_FORCED))
+    table_id, players, _tokens = _two(server, "setback", clock, {"window_seconds": 0, **config})
     room = server.service.rooms[table_id]
-    # Windows are timed when the spectator's frames are sent, not when they are read: the
-    # players' traffic makes reading lag by different amounts.
-    sent: list[tuple[float, dict[str, Any]]] = []
-
-    def stamp(at: Room, seat: int | None, frame: dict[str, Any]) -> None:
-        if at is room and seat is None and frame["type"] == "update":
-            sent.append((time.monotonic(), frame))
-
-    server.service.observers.append(stamp)
     watcher = server.socket(table_id)
     watcher.hello(None)
-
-    def lengths() -> list[float]:
-        out, opened = [], None
-        for at, frame in list(sent):
-            kinds = [e["kind"] for e in frame["events"]]
-            if "window_closed" in kinds and opened is not None:
-                out.append(at - opened)
-                opened = None
-            if "window_opened" in kinds:
-                opened = at
-        return out
-
-    def clocked() -> int:
-        """Windows closed by their clock with a person still asked (one holding a BLOCK)."""
-        return sum(1 for n in room.clock.notes if n["kind"] == "window")
-
-    deadline = time.monotonic() + 150
-    while len(lengths()) < count or not clocked():
-        assert time.monotonic() < deadline, f"only {len(lengths())} windows closed"
-        if room.table is not None and room.table.is_over:
-            # The deal is the server's (provably fair), so a game may end without anyone ever
-            # holding a BLOCK in a window: play on with a new deal until someone does.
-            res = server.http.post(f"/api/tables/{table_id}/again", json={"token": tokens[0]})
-            assert res.status_code == 200, res.text
-        for p in [*players, watcher]:
-            view = p.view
-            if p is not watcher and view and view["legal_actions"] and view["phase"] != "window":
-                p.act(view["legal_actions"][0])
-                p.view = dict(view, legal_actions=[])
-            with contextlib.suppress(TimeoutError):
-                while True:
-                    p.recv(0.02)
-    server.service.observers.remove(stamp)
-    for _at, frame in sent:
-        if any(e["kind"] == "window_opened" for e in frame["events"]):
+    lengths, moves = play_windows(server, table_id, watcher, count, players, pass_at_once=False)
+    assert moves == [w.move for w in PLANNED[:count]], "not the deal planned"
+    for frame in watcher.frames:
+        if frame["type"] == "update" and any(e["kind"] == "window_opened" for e in frame["events"]):
             # Its own clock, the same for all: no seat's clock runs in a window.
             assert frame["clock"]["window"] is not None
             assert not any(s["running"] for s in frame["clock"]["seats"])
-    # Nobody was taken over: a window's clock is not a seat's.
+    # A window's clock is not a seat's: nobody was taken over, no bank was touched.
     assert not any(s.bot_played for s in room.clock.seats)
-    return lengths(), watcher.frames
+    assert [s.bank for s in room.clock.seats] == [clock["bank"]] * 2
+    return lengths, watcher.frames, room.clock.notes
 
 
-@pytest.mark.sqlite_server  # long; the window's clock on PostgreSQL: test_windows, test_cluster
-def test_an_unanswered_window_closes_on_its_own_clock(server: LiveServer) -> None:
-    lengths, frames = _windows(
-        server, {"window_seconds": 1}, {"move": 3, "bank": 60, "grace": 0}, 3
+def test_an_unanswered_window_closes_on_its_own_clock(sim_server: LiveServer) -> None:
+    lengths, frames, notes = _windows(
+        sim_server, {"window_seconds": 1}, {"move": 3, "bank": 60, "grace": 0}, 3
     )
     # A window where a person holds a BLOCK and does not answer waits its clock (the per-move
     # time, 3 s), then those still asked pass and the game goes on; windows where every answer
     # is forced last the minimum (1 s).
-    assert max(lengths) >= 2.9, lengths
-    assert all(length >= 0.95 for length in lengths), lengths
+    assert [bool(w.holders) for w in PLANNED[:3]] == [True, False, True]
+    assert lengths == pytest.approx([3, 1, 3]), lengths
+    clocked = [(n["move"], n["seat"]) for n in notes if n["kind"] == "window"]
+    assert clocked == [(1, 0), (5, 0)], "the window's clock answered for Ann"
     for frame in frames:
         assert "notes" not in frame.get("clock", {}), "the record's notes are not sent"
 
 
-@pytest.mark.sqlite_server
-def test_a_window_keeps_its_minimum_over_a_shorter_clock(server: LiveServer) -> None:
-    lengths, _frames = _windows(
-        server, {"window_seconds": 3}, {"move": 1, "bank": 60, "grace": 0}, 2
+def test_a_window_keeps_its_minimum_over_a_shorter_clock(sim_server: LiveServer) -> None:
+    lengths, _frames, notes = _windows(
+        sim_server, {"window_seconds": 3}, {"move": 1, "bank": 60, "grace": 0}, 2
     )
-    # SB-9: the minimum (3 s) wins over the 1 s clock.
-    assert all(length >= 2.95 for length in lengths), lengths
+    # SB-9: the minimum (3 s) wins over the 1 s clock, whether Ann held a BLOCK (the first
+    # window, answered by its clock) or not (the second).
+    assert [bool(w.holders) for w in PLANNED[:2]] == [True, False]
+    assert lengths == pytest.approx([3, 3]), lengths
+    assert [(n["move"], n["seat"]) for n in notes if n["kind"] == "window"] == [(1, 0)]
 
 
-def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(server: LiveServer) -> None:
+def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(sim_server: LiveServer) -> None:
+    server = sim_server
     table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
     ann.send({"type": "back", "id": "b1"})
     ann.send({"type": "ping", "id": "p1"})
@@ -372,9 +366,10 @@ def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(server: LiveServe
     assert (error["code"], error["id"]) == ("auth/invalid", "b2")
 
 
-def test_a_failed_commit_keeps_who_is_connected(server: LiveServer) -> None:
+def test_a_failed_commit_keeps_who_is_connected(sim_server: LiveServer) -> None:
     """A move the database refuses did not happen: the table is reloaded from the database,
     and the people still connected are not counted as away (no bot takes their seats)."""
+    server = sim_server
     table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
     room = server.service.rooms[table_id]
     store = server.service.store

@@ -3,7 +3,9 @@
 
 Here both servers run in this process (each on its own thread and event loop, with its own
 engine and database connections, as two processes would), so that the leak checker sees every
-frame either sends; ``test_cluster_processes`` runs them as real processes.
+frame either sends; ``test_cluster_processes`` runs them as real processes. They share one
+simulated clock, which a test moves on at the server that automates the table (the only one
+that sets its timers); what goes between them (notices, the sweep) is real and waited for.
 """
 
 from __future__ import annotations
@@ -17,17 +19,21 @@ from typing import Any
 
 import pytest
 
-from server.live import Client, FrameChecker, LiveServer, serving
+from racedeck.server.timekeeper import SimulatedClock
+from server.deals import HELD_THEN_FORCED, windows
+from server.live import Client, FrameChecker, LiveServer, Seeds, eventually, seed, serving
 from server.test_clocks import _clock_says, _seat
-from server.test_windows import _window_frames
+from server.test_windows import play_windows
 
 
 @pytest.fixture
 def pair(postgres_url: str, checker: FrameChecker) -> Iterator[tuple[LiveServer, LiveServer]]:
-    """Two servers on one fresh PostgreSQL database, every frame of both leak-checked."""
+    """Two servers on one fresh PostgreSQL database, on one simulated clock and one source of
+    server seeds, every frame of both leak-checked."""
+    clock, seeds = SimulatedClock(), Seeds()
     with (
-        serving(postgres_url, checker) as first,
-        serving(postgres_url, checker) as second,
+        serving(postgres_url, checker, clock=clock, seeds=seeds) as first,
+        serving(postgres_url, checker, clock=clock, seeds=seeds) as second,
     ):
         yield first, second
 
@@ -228,17 +234,35 @@ def test_a_window_held_by_one_server_lasts_its_minimum_on_both(
     passes are held back by the one process that automates the table, and every BLOCK window
     stays open its minimum as spectators on both servers see it."""
     first, second = pair
+    first.seeds.then(seed(HELD_THEN_FORCED))  # windows Ann holds a BLOCK in, then forced ones
     created = first.create("setback", ["human", "human"], {"players": 2, "window_seconds": 2})
     tid = created["table_id"]
     joined = second.join(tid, "Bob")
+    owner, other = _owner(pair, tid)
+    owner.automating(tid)
     players = [greet(first, tid, created["token"]), greet(second, tid, joined["token"])]
-    far = greet(second, tid, None)
-    # The second server's spectator is read along with the players (it has nothing to do).
-    lengths = _window_frames(greet(first, tid, None), 3, [*players, far])
-    assert all(length >= 1 for length in lengths), lengths
+    near, far = greet(owner, tid, None), greet(other, tid, None)
+    # The other server's spectator is read along with the players (it has nothing to do).
+    lengths, moves = play_windows(owner, tid, near, 3, players, others=(far,))
+    assert moves == [w.move for w in windows(HELD_THEN_FORCED)[:3]], "not the deal planned"
+    assert lengths == pytest.approx([2, 2, 2]), lengths
     drain([far])
-    opened = sum(1 for f in far.frames for e in f.get("events", []) if e["kind"] == "window_opened")
-    assert opened >= 3
+    assert far_lengths(far)[:3] == pytest.approx([2, 2, 2])
+
+
+def far_lengths(c: Client) -> list[float]:
+    """How long each window stayed open by the table's clock in ``c``'s frames."""
+    out, opened = [], None
+    for f in c.frames:
+        if f["type"] != "update":
+            continue
+        kinds = [e["kind"] for e in f["events"]]
+        if "window_closed" in kinds and opened is not None:
+            out.append(f["clock"]["now"] - opened)
+            opened = None
+        if "window_opened" in kinds:
+            opened = f["clock"]["now"]
+    return out
 
 
 # -- clocks and leavers across processes ----------------------------------------------------------
@@ -246,14 +270,13 @@ def test_a_window_held_by_one_server_lasts_its_minimum_on_both(
 
 def _owner(pair: tuple[LiveServer, LiveServer], table_id: str) -> tuple[LiveServer, LiveServer]:
     """The server that automates the table (holds its advisory lock), then the other one."""
-    deadline = time.monotonic() + 30
-    while True:
-        for one, other in (pair, pair[::-1]):
-            cluster = one.service.cluster
-            if cluster is not None and table_id in cluster.owned:
-                return one, other
-        assert time.monotonic() < deadline, "no server took the table"
-        time.sleep(0.05)
+
+    def owners() -> list[LiveServer]:
+        return [one for one in pair if table_id in getattr(one.service.cluster, "owned", ())]
+
+    eventually(owners, "a server takes the table")
+    owner = owners()[0]
+    return owner, pair[1] if owner is pair[0] else pair[0]
 
 
 def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there(
@@ -272,32 +295,46 @@ def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there
     owner, other = _owner(pair, table_id)
     ann = greet(other, table_id, created["token"])
     bob = greet(owner, table_id, joined["token"])
-    time.sleep(2)  # past the grace: Ann is connected, on the other server, so nothing happens
     owned_room, other_room = owner.service.rooms[table_id], other.service.rooms[table_id]
-    assert not owned_room.clock.seats[0].bot, "a person connected elsewhere is not away"
+
+    def away() -> bool:
+        return owner.inspect(table_id, lambda r: r.clock.seats[0].away is not None)
+
+    eventually(lambda: not away(), "the owner hears Ann is connected on the other server")
+    owner.advance(2)  # past the grace: Ann is connected, on the other server, so nothing happens
+    assert not owner.inspect(table_id, lambda r: r.clock.seats[0].bot), (
+        "a person connected elsewhere is not away"
+    )
     ann.close()
-    taken = bob.until(_clock_says(0, bot=True), timeout=30)
+    eventually(away, "the owner hears Ann's socket on the other server closed")
+    owner.advance(0.9)  # within the grace: still hers
+    assert not owner.inspect(table_id, lambda r: r.clock.seats[0].bot)
+    owner.advance(0.1)
+    taken = bob.until(_clock_says(0, bot=True), timeout=10)
     assert _seat(taken, 0)["reason"] == "away"
     assert not _seat(taken, 1)["bot"], "Bob is connected: his seat stays his"
-    deadline = time.monotonic() + 10
-    while not other_room.clock.seats[0].bot:
-        assert time.monotonic() < deadline, "the other server did not hear of the takeover"
-        time.sleep(0.05)
+    eventually(lambda: other_room.clock.seats[0].bot, "the other server hears of the takeover")
     back = greet(other, table_id, created["token"])
     assert not _seat(back.frames[0], 0)["bot"]
     bob.until(_clock_says(0, bot=False, bot_played=True), timeout=10)
-    deadline = time.monotonic() + 10
-    while owned_room.clock.notes != other_room.clock.notes:
-        assert time.monotonic() < deadline, "the servers' notes differ"
-        time.sleep(0.05)
+    eventually(lambda: owned_room.clock.notes == other_room.clock.notes, "the servers' notes agree")
     assert [n["kind"] for n in owned_room.clock.notes] == ["away", "back"]
-    # The owner's bot plays Ann's seat no more (she makes no move here).
 
+    # The owner's bot plays Ann's seat no more (she makes no move here): Bob places, which
+    # asks her seat again if the round is over, and time goes on.
     def played() -> int:
         return sum(seat == 0 for seat, _action in _stored(owner, table_id).actions)
 
     before = played()
-    time.sleep(1.5)
+    assert bob.view is not None
+    bob.act(bob.view["legal_actions"][0], cid="b")
+    bob.until(lambda f: f.get("ack") == "b")
+    eventually(
+        lambda: owner.inspect(table_id, lambda r: 0 not in r.thinking),
+        "no stand-in decides for Ann's seat",
+    )
+    owner.advance(5)
+    assert owner.inspect(table_id, lambda r: 0 not in r.thinking and not r.clock.seats[0].bot)
     assert played() == before, "a bot played the seat of a person who is back"
 
 
@@ -318,9 +355,13 @@ def test_a_table_taken_over_by_the_sweep_runs_its_clocks(
     table_id = created["table_id"]
     first.join(table_id)
     owner, _other = _owner(pair, table_id)
-    room = owner.service.rooms[table_id]
-    deadline = time.monotonic() + 120
-    while room.table is None or not room.table.is_over:
-        assert time.monotonic() < deadline, "the clocks did not run: the game stalled"
-        time.sleep(0.1)
+    room = owner.automating(table_id)
+    owner.advance(1)  # the move time of both
+    eventually(
+        lambda: room.table is not None and room.table.is_over,
+        "the clocks ran and the bots finished the game",
+        60,
+    )
     assert [s.bot_played for s in room.clock.seats] == [True, True]
+    timeouts = [(n["seat"], n["move"]) for n in room.clock.notes if n["kind"] == "timeout"]
+    assert timeouts == [(0, 0), (1, 0)]

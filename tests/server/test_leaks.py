@@ -47,7 +47,7 @@ def play_to_the_end(
 GAMES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("why-first", ["human", "human", "heuristic"], {"stages": 2}),
     ("why-first", ["human", "random"], {"players": 2, "stages": 1, "variant": "tactical"}),
-    ("six-day-race", ["human", "human", "random"], {}),
+    ("six-day-race", ["human", "human", "random"], {"races": 2}),
     # Windows close as soon as everyone has answered here (window_seconds=0): the test is
     # about what is sent, not when (tests/server/test_windows.py holds the clock).
     ("setback", ["human", "human", "heuristic"], {"window_seconds": 0}),

@@ -3,7 +3,6 @@ nothing (every frame also passes the leak checker of ``conftest.py``)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -15,13 +14,17 @@ from websockets.exceptions import ConnectionClosed
 
 from racedeck.server.messages import MAX_MESSAGE_BYTES
 from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND
-from server.live import Client, FrameChecker, LiveServer, serving
+from server.deals import HELD_THEN_FORCED, windows
+from server.live import Client, FrameChecker, LiveServer, eventually, seed, serving
 
 
 def two_seat_why_first(server: LiveServer) -> tuple[str, Client, Client]:
-    """A 3-player Why First? table (Ann, Bob and a random bot), both people greeted."""
+    """A 3-player Why First? table (Ann, Bob and a random bot), both people greeted once the
+    bot has placed its card of the first round, so that nothing moves but what a test sends."""
     created = server.create("why-first", ["human", "human", "random"])
     joined = server.join(created["table_id"])
+    # The bot decides off the loop (on PostgreSQL once the sweep gave the table to the server).
+    eventually(lambda: stored_actions(server, created["table_id"]) == 1, "the bot places")
     ann = server.socket(created["table_id"])
     ann.hello(created["token"])
     bob = server.socket(created["table_id"])
@@ -274,15 +277,21 @@ def test_a_socket_that_keeps_flooding_is_closed(limited: LiveServer) -> None:
     assert again.hello(None)["type"] == "welcome"
 
 
-def test_a_window_answer_is_sealed_until_the_window_closes(server: LiveServer) -> None:
+def test_a_window_answer_is_sealed_until_the_window_closes(sim_server: LiveServer) -> None:
     """SB-9: the answer of a person who holds a BLOCK to a window shows to nobody — no frame
     to anyone, the answerer included — until the window closes; then it is acknowledged with
     the close. The same answer sent twice is refused (``action/not-your-turn``)."""
+    server = sim_server
+    # The deal's first window (move 1) asks Ann, who holds a BLOCK (server.deals).
+    first = windows(HELD_THEN_FORCED)[0]
+    assert (first.move, first.asked, first.holders) == (1, (0,), (0,)), "not the deal planned"
+    server.seeds.then(seed(HELD_THEN_FORCED))
     created = server.create(
         "setback", ["human", "human"], {"players": 2, "window_seconds": 2}, clock={"move": 60}
     )
     table_id = created["table_id"]
     tokens = [created["token"], server.join(table_id)["token"]]
+    server.automating(table_id)
     players = []
     for token in tokens:
         c = server.socket(table_id)
@@ -290,35 +299,19 @@ def test_a_window_answer_is_sealed_until_the_window_closes(server: LiveServer) -
         players.append(c)
     watcher = server.socket(table_id)
     watcher.hello(None)
-    room = server.service.rooms[table_id]
-    deadline = time.monotonic() + 120
-    while True:
-        assert time.monotonic() < deadline, "no person was asked in a window"
-        if room.table is not None and room.table.is_over:
-            res = server.http.post(f"/api/tables/{table_id}/again", json={"token": tokens[0]})
-            assert res.status_code == 200, res.text
-        asked = next(
-            (
-                p
-                for p in players
-                if p.view
-                and p.view["phase"] == "window"
-                and any(a["type"] != "pass" for a in p.view["legal_actions"])
-            ),
-            None,
-        )
-        if asked is not None:
-            break
-        for p in players:
-            view = p.view
-            if view and view["legal_actions"]:
-                p.act(view["legal_actions"][0])
-                p.view = dict(view, legal_actions=[])
-        for p in [*players, watcher]:
-            with contextlib.suppress(TimeoutError):
-                while True:
-                    p.recv(0.05)
-    assert asked.view is not None
+    mover = next(p for p in players if p.view is not None and p.view["legal_actions"])
+    assert mover.view is not None
+    mover.act(mover.view["legal_actions"][0])
+
+    def opens(f: dict[str, Any]) -> bool:
+        return f["type"] == "update" and "window_opened" in [e["kind"] for e in f["events"]]
+
+    for p in [*players, watcher]:
+        p.until(opens)
+    opened = watcher.frames[-1]
+    asked = players[0]
+    assert asked.view is not None and asked.view["header"]["move"] == first.move
+    assert any(a["type"] != "pass" for a in asked.view["legal_actions"]), "Ann holds a BLOCK"
     others = [p for p in [*players, watcher] if p is not asked]
     seen = [len(p.frames) for p in others]
     answer = next(a for a in asked.view["legal_actions"] if a["type"] == "pass")
@@ -330,8 +323,13 @@ def test_a_window_answer_is_sealed_until_the_window_closes(server: LiveServer) -
         "action/not-your-turn",
         "w2",
     )
-    closed = asked.until(lambda f: f.get("ack") == "w1", timeout=30)
+    # Every answer is in, but the window stays open its minimum (2 s).
+    server.advance(1.5)
+    assert server.inspect(table_id, lambda r: r.table is not None and r.table.move) == first.move
+    server.advance(0.5)
+    closed = asked.until(lambda f: f.get("ack") == "w1")
     assert "window_closed" in [e["kind"] for e in closed["events"]]
+    assert closed["clock"]["now"] - opened["clock"]["now"] == 2
     for p, before in zip(others, seen, strict=True):
         frame = p.until(lambda f: f["type"] == "update")
         assert len(p.frames) - 1 == before or frame["move"] == closed["move"]

@@ -3,6 +3,12 @@
 Forced passes (a seat with no BLOCK) are answered by the driver; the service holds them back
 until the window has been open ``window_seconds`` since anything was seen, so a window closes
 no sooner whether every asked seat had to pass or some chose to.
+
+The server runs on simulated time: a test moves the time on only while a window waits for it,
+and reads each window's length from the clock in the frames that open and close it, so the
+lengths are exact, however busy the machine. The deal is chosen in advance
+(:mod:`server.deals`): its windows alternate between one a person holds a BLOCK in and one
+where every pass is forced.
 """
 
 from __future__ import annotations
@@ -10,89 +16,146 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from server.live import Client, LiveServer
+import pytest
+
+from racedeck.server.rooms import Room
+from server.deals import HELD_THEN_FORCED, windows
+from server.live import Client, LiveServer, eventually, seed
 
 # SB-9 windows are held by the process that automates the table: on PostgreSQL, the sweep's.
 SERVER_DATABASES = ("sqlite", "postgresql")
 
 SECONDS = 2
+STEP = 0.25
+"""Seconds the time moves on at once while a window waits for it."""
 
 
-def _window_frames(watcher: Client, windows: int, players: list[Client]) -> list[float]:
-    """Play the people's turns (first legal action; in a window: pass at once) and return how
-    long each of ``windows`` windows stayed open, as the spectator saw it."""
+def _waiting(pass_at_once: bool) -> Any:
+    """Whether the table waits for nothing but time: a window is open at the process that
+    automates it, and every answer the people will give is in."""
+
+    def waits(room: Room) -> bool:
+        ref = room.referee
+        window = ref.window
+        return ref.automates and window is not None and (window.complete or not pass_at_once)
+
+    return waits
+
+
+def read_waiting(c: Client, first: float = 0.05) -> list[dict[str, Any]]:
+    """Every frame ``c`` has waiting (the first waited for up to ``first`` seconds)."""
+    frames = []
+    wait = first
+    while True:
+        try:
+            frames.append(c.recv(wait))
+        except TimeoutError:
+            return frames
+        wait = 0.001
+
+
+def play_windows(
+    server: LiveServer,
+    table_id: str,
+    watcher: Client,
+    count: int,
+    players: list[Client],
+    *,
+    pass_at_once: bool = True,
+    others: tuple[Client, ...] = (),
+) -> tuple[list[float], list[int]]:
+    """Play the people's turns (the first legal action; in a window: pass at once, or with
+    ``pass_at_once=False`` never answer) and move ``server``'s time on while a window waits
+    for it, until ``count`` windows closed. Return how long each stayed open, by the table's
+    clock in the spectator's frames that open and close it, and the move numbers they opened
+    at. ``server`` automates the table; ``others`` are sockets only read along."""
     lengths: list[float] = []
+    moves: list[int] = []
     opened: float | None = None
     deadline = time.monotonic() + 60
-    while len(lengths) < windows:
+    while len(lengths) < count:
         assert time.monotonic() < deadline, f"only {len(lengths)} windows seen"
         for p in players:
-            if p.view is not None and p.view["legal_actions"]:
-                legal = p.view["legal_actions"]
-                choice = next((a for a in legal if a["type"] == "pass"), legal[0])
-                p.act(choice)
-                p.view = dict(p.view, legal_actions=[])  # answered: wait for the next view
-        # Read every frame the spectator has waiting before timing anything: a backlog read
-        # one frame per loop would time a frame when it is read, not when it came.
-        frames: list[tuple[float, dict[str, Any]]] = []
-        wait = 0.05
-        while True:
-            try:
-                frames.append((time.monotonic(), watcher.recv(wait)))
-            except TimeoutError:
-                break
-            wait = 0.001
-        for p in players:
-            while True:
-                try:
-                    p.recv(0.01)
-                except TimeoutError:
-                    break
-        for now, frame in frames:
-            kinds = [e["kind"] for e in frame.get("events", [])]
+            view = p.view
+            if view is None or not view["legal_actions"]:
+                continue
+            if view["phase"] == "window":
+                if not pass_at_once:
+                    continue
+                p.act(next(a for a in view["legal_actions"] if a["type"] == "pass"))
+            else:
+                p.act(view["legal_actions"][0])
+            p.view = dict(view, legal_actions=[])  # answered: wait for the next view
+        for frame in read_waiting(watcher):
+            if frame["type"] != "update":
+                continue
+            kinds = [e["kind"] for e in frame["events"]]
+            now = frame["clock"]["now"]
             if "window_closed" in kinds and opened is not None:
                 lengths.append(now - opened)
                 opened = None
             if "window_opened" in kinds:
                 opened = now
-    return lengths
+                moves.append(frame["move"])
+        for p in [*players, *others]:
+            read_waiting(p, 0.01)
+        while server.inspect(table_id, _waiting(pass_at_once)):
+            server.advance(STEP)
+    return lengths, moves
 
 
-def _table(server: LiveServer, config: dict[str, Any]) -> tuple[Client, list[Client]]:
+def _table(server: LiveServer, config: dict[str, Any]) -> tuple[str, Client, list[Client]]:
+    server.seeds.then(seed(HELD_THEN_FORCED))
     created = server.create("setback", ["human", "human"], {"players": 2, **config})
-    joined = server.join(created["table_id"])
+    table_id = created["table_id"]
+    joined = server.join(table_id)
+    server.automating(table_id)
     players = []
     for token in (created["token"], joined["token"]):
-        c = server.socket(created["table_id"])
+        c = server.socket(table_id)
         c.hello(token)
         players.append(c)
-    watcher = server.socket(created["table_id"])
+    watcher = server.socket(table_id)
     watcher.hello(None)
-    return watcher, players
+    return table_id, watcher, players
 
 
-def test_a_window_stays_open_its_minimum_whoever_holds_a_block(server: LiveServer) -> None:
-    watcher, players = _table(server, {"window_seconds": SECONDS})
-    lengths = _window_frames(watcher, 4, players)
-    # Every asked seat answers at once (forced or chosen): each window lasts its minimum. The
-    # spectator sees both ends late by the same delivery lag, unless the machine is very busy:
-    # half the minimum leaves room for that and still tells a held window from an instant one.
-    assert all(length >= SECONDS / 2 for length in lengths), lengths
+PLANNED = windows(HELD_THEN_FORCED)[:4]
 
 
-def test_without_a_minimum_forced_windows_close_at_once(server: LiveServer) -> None:
+def test_the_deal_alternates_held_and_forced_windows() -> None:
+    """The deal the tests below play: a person holds a BLOCK in its first and third windows,
+    nobody in its second and fourth."""
+    assert [(w.move, w.holders) for w in PLANNED] == [(1, (0,)), (3, ()), (5, (0,)), (7, ())]
+
+
+def test_a_window_stays_open_its_minimum_whoever_holds_a_block(sim_server: LiveServer) -> None:
+    table_id, watcher, players = _table(sim_server, {"window_seconds": SECONDS})
+    lengths, moves = play_windows(sim_server, table_id, watcher, 4, players)
+    assert moves == [w.move for w in PLANNED]
+    # Every asked seat answers at once (forced or chosen): each window lasts its minimum,
+    # exactly, whether a person held a BLOCK in it or not.
+    assert lengths == pytest.approx([SECONDS] * 4), lengths
+
+
+def test_without_a_minimum_forced_windows_close_at_once(sim_server: LiveServer) -> None:
     """The control: with ``window_seconds=0`` the same answers close windows at once, so the
     minimum above is what makes them last."""
-    watcher, players = _table(server, {"window_seconds": 0})
-    lengths = _window_frames(watcher, 4, players)
-    assert min(lengths) < SECONDS / 2, lengths
+    table_id, watcher, players = _table(sim_server, {"window_seconds": 0})
+    lengths, moves = play_windows(sim_server, table_id, watcher, 4, players)
+    assert moves == [w.move for w in PLANNED]
+    assert lengths == [0.0] * 4, lengths
 
 
-def test_bot_only_tables_hold_nothing_back(server: LiveServer) -> None:
-    created = server.create("setback", ["random", "random"], {"players": 2})
-    room = server.service.rooms[created["table_id"]]
+def test_bot_only_tables_hold_nothing_back(sim_server: LiveServer) -> None:
+    """Bots alone play to the end without the time ever moving: nothing is held back for
+    anyone to read the window's timing."""
+    created = sim_server.create("setback", ["random", "random"], {"players": 2})
+    room = sim_server.service.rooms[created["table_id"]]
     assert not room.has_people
-    deadline = time.monotonic() + 30
-    while room.table is None or not room.table.is_over:
-        assert time.monotonic() < deadline, "bots alone should play without waiting"
-        time.sleep(0.05)
+    eventually(
+        lambda: room.table is not None and room.table.is_over,
+        "bots alone play to the end without waiting",
+        30,
+    )
+    assert room.table is not None and room.table.move > 0

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
 from racedeck.rulebook import UnknownRules
 from racedeck.server import catalog
+from racedeck.server.cluster import SWEEP_SECONDS
 from racedeck.server.frames import encode
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
@@ -128,6 +129,7 @@ def create_app(
     burst: float = RATE_BURST,
     clock: Timekeeper | None = None,
     seeds: Callable[[], str] | None = None,
+    sweep: float = SWEEP_SECONDS,
 ) -> FastAPI:
     """The application over the database ``db`` (a path or an SQLAlchemy URL).
 
@@ -135,7 +137,8 @@ def create_app(
     ``bot_delay`` is a pause in seconds before each bot move, so people can follow the play;
     ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once);
     ``clock`` is the tables' time (real time unless a test simulates it); ``seeds`` makes the
-    secret server seeds (random unless a test fixes them).
+    secret server seeds (random unless a test fixes them); ``sweep`` the seconds between a
+    process's tries to take the tables nobody automates (several processes on PostgreSQL).
     """
     service = TableService(
         TableStore(db),
@@ -146,6 +149,7 @@ def create_app(
         rate=rate,
         burst=burst,
         clock=clock,
+        sweep=sweep,
         **({"seeds": seeds} if seeds is not None else {}),
     )
 

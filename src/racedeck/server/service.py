@@ -24,7 +24,7 @@ from typing import Any
 from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord, RacedeckError
 from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bot_pool import BotPool
-from racedeck.server.cluster import Cluster
+from racedeck.server.cluster import SWEEP_SECONDS, Cluster
 from racedeck.server.creation import new_table
 from racedeck.server.messages import Act, CreateTable, JoinRequest
 from racedeck.server.outbox import FrameObserver, close, deliver, send
@@ -77,11 +77,14 @@ class TableService:
         burst: float = RATE_BURST,
         clock: Timekeeper | None = None,
         seeds: Callable[[], str] = server_seed,
+        sweep: float = SWEEP_SECONDS,
     ) -> None:
         self.store = store
         self.clock: Timekeeper = clock or WallClock()
         """The time every referee is told, and the tables' timers."""
         self.seeds = seeds
+        self.sweep = sweep
+        """Seconds between a cluster's tries to take the tables nobody automates."""
         """Where server seeds come from: secret random ones (a test may fix them, to choose
         a deal)."""
         self.forks = ForkStore(store.engine)
@@ -106,7 +109,7 @@ class TableService:
         self.loop = asyncio.get_running_loop()
         origins = self.forks.load_all()
         if self.store.shared:
-            self.cluster = Cluster(self)
+            self.cluster = Cluster(self, sweep=self.sweep)
             await self.cluster.start()
         rooms = []
         for stored in self.store.load_all():
@@ -164,6 +167,8 @@ class TableService:
         self.rooms[room.id] = room
         if self.cluster is None:
             await self.run(room, m.Automate(True))
+        else:
+            self.cluster.want(room)  # a table of bots only is in play at once
         return room
 
     # -- finding tables -----------------------------------------------------------------------

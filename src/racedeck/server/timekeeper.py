@@ -68,11 +68,11 @@ class SimulatedClock:
 
     def __init__(self, start: float = 1_800_000_000.0) -> None:
         self._now = start
-        self._timers: list[tuple[float, int, _SimTimer, Callable[[], None]]] = []
+        self._timers: list[
+            tuple[float, int, _SimTimer, Callable[[], None], asyncio.AbstractEventLoop]
+        ] = []
         self._order = itertools.count()
         self._lock = threading.Lock()
-        self.loop: asyncio.AbstractEventLoop | None = None
-        """The service's event loop (timers fire on it); set by the first timer."""
 
     def now(self) -> float:
         """The simulated time."""
@@ -80,29 +80,25 @@ class SimulatedClock:
 
     def call_at(self, at: float, callback: Callable[[], None]) -> Timer:
         """Fire ``callback`` when :meth:`advance` reaches ``at``."""
-        self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         timer = _SimTimer()
         with self._lock:
-            heapq.heappush(self._timers, (at, next(self._order), timer, callback))
+            heapq.heappush(self._timers, (at, next(self._order), timer, callback, loop))
         return timer
 
-    def advance(self, seconds: float, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        """Move the time ``seconds`` on, firing every timer due on the way in time order, on
-        the service's loop (``loop``, or the one the timers were set on)."""
+    def advance(self, seconds: float) -> None:
+        """Move the time ``seconds`` on, firing every timer due on the way in time order, each
+        on the event loop that set it (several servers may share one clock)."""
         target = self._now + seconds
-        loop = loop or self.loop
         while True:
             with self._lock:
                 due = self._timers and self._timers[0][0] <= target
                 if not due:
                     self._now = target
                     return
-                at, _, timer, callback = heapq.heappop(self._timers)
+                at, _, timer, callback, loop = heapq.heappop(self._timers)
             self._now = max(self._now, at)
             if timer.cancelled:
-                continue
-            if loop is None:
-                callback()
                 continue
             done: Future[None] = Future()
 
