@@ -200,11 +200,11 @@ class Game(ABC, Generic[S, A, V]):
 
     def window_minimum(self, state: S) -> float:
         """Seconds a reaction window open in ``state`` must stay open at a table with people,
-        counted from the last change anyone could see, however fast the answers come.
+        counted from when it opened, however fast the answers come.
 
         SB-9: forced passes are answered at once, so a window that closed at once would tell
-        that nobody held a BLOCK; a face with clocks (the server) holds the forced answers
-        back until this much time has passed. ``0`` (the default): nothing to hold back.
+        that nobody held a BLOCK; a face with clocks (the server's referee) keeps every answer
+        sealed until this much time has passed. ``0`` (the default): nothing to wait for.
         """
         return 0.0
 
