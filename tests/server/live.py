@@ -102,14 +102,32 @@ class Seeds:
         self._chosen.extend(seeds)
 
 
+CHANGED = threading.Condition()
+"""Notified after every command any test server's referees take (:class:`LiveServer` wraps
+its service's ``feed``): the only moments a table's state changes."""
+_changes = [0]
+"""How many commands the test servers have taken (guarded by :data:`CHANGED`)."""
+
+
 def eventually(check: Callable[[], object], what: str, timeout: float = 10.0) -> None:
     """Wait until ``check()`` is true: for what comes over a socket or the database (another
     server hearing of a write, the sweep taking a table, bots deciding), never for game
-    time, which a test on simulated time moves itself."""
+    time, which a test on simulated time moves itself. ``check`` is looked at again each time
+    a server's referee has taken a command, not on a timer; ``timeout`` only bounds a wait
+    for something that never comes."""
     deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.01)
+    while True:
+        with CHANGED:
+            seen = _changes[0]
+        # Looked at without the condition's lock: a check may wait on a server's loop, which
+        # takes that lock to say it changed something.
+        if check():
+            return
+        with CHANGED:
+            left = deadline - time.monotonic()
+            changed = CHANGED.wait_for(lambda seen=seen: _changes[0] != seen, max(0.0, left))
+        if not changed:
+            raise AssertionError(f"not within {timeout} s: {what}")
 
 
 # Setback calls its pieces "tokens": seat tokens are caught by value (FrameChecker.tokens).
@@ -257,6 +275,17 @@ class LiveServer:
         self.app = create_app(db, **options)
         self.service: TableService = self.app.state.service
         self.service.observers.append(checker)
+        feed = self.service.feed
+
+        def feed_and_tell(room: Room, command: Any, *, conn: Any = None) -> None:
+            try:
+                feed(room, command, conn=conn)
+            finally:
+                with CHANGED:
+                    _changes[0] += 1
+                    CHANGED.notify_all()
+
+        self.service.feed = feed_and_tell  # type: ignore[method-assign]
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536
         )
