@@ -106,14 +106,17 @@ class Room:
 
     @property
     def id(self) -> str:
+        """The referee's ``id``."""
         return self.referee.id
 
     @property
     def game(self) -> Game[Any, Any, Any]:
+        """The referee's ``game``."""
         return self.referee.game
 
     @property
     def config(self) -> JSONObject:
+        """The referee's ``config``."""
         return self.referee.config
 
     @property
@@ -123,54 +126,67 @@ class Room:
 
     @property
     def table(self) -> Table | None:
+        """The referee's ``table``."""
         return self.referee.table
 
     @property
     def status(self) -> str:
+        """The referee's ``status``."""
         return self.referee.status
 
     @property
     def game_no(self) -> int:
+        """The referee's ``game_no``."""
         return self.referee.game_no
 
     @property
     def seed(self) -> int:
+        """The referee's ``seed``."""
         return self.referee.seed
 
     @property
     def server_seed(self) -> str:
+        """The referee's ``server_seed``."""
         return self.referee.server_seed
 
     @property
     def client_seeds(self) -> list[str]:
+        """The referee's ``client_seeds``."""
         return self.referee.client_seeds
 
     @property
     def seats(self) -> list[SeatRow]:
+        """The referee's ``seats``."""
         return self.referee.seats
 
     @property
     def names(self) -> list[str]:
+        """The referee's ``names``."""
         return self.referee.names
 
     @property
     def has_people(self) -> bool:
+        """The referee's ``has_people``."""
         return self.referee.has_people
 
     @property
     def origin(self) -> JSONObject | None:
+        """The referee's ``origin``."""
         return self.referee.origin
 
     @property
     def created(self) -> float:
+        """The referee's ``created``."""
         return self.referee.created
 
     @property
     def clock(self) -> TableClock:
+        """The referee's ``clock``."""
         return self.referee.clock
 
     @property
     def ledger(self) -> Ledger | None:
+        """The referee's face-down ledger (``None``: no fair deal)."""
         ledger: Ledger | None = self.referee.ledger
         return ledger
 

@@ -60,6 +60,7 @@ class _SimTimer:
         self.cancelled = False
 
     def cancel(self) -> None:
+        """Do not fire."""
         self.cancelled = True
 
 
