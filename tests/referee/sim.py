@@ -162,6 +162,7 @@ class World:
         spectator: bool = True,
         start: float = 1_000_000.0,
         processes: int = 1,
+        fair: bool = False,
     ) -> None:
         self.seed = seed
         self.rng = Rng(derive_seed(seed, 1))
@@ -188,6 +189,9 @@ class World:
             seed=derive_seed(seed, 2),
             seats=rows,
             clock=TableClock.fresh(options_clock, len(seats)).to_store(),
+            # A fair deal publishes a commitment (a hash) for each face-down card: worlds
+            # compared for noninterference go without, as their hashes differ by design.
+            server_seed=f"{derive_seed(seed, 3):064x}" if fair else "",
         )
         self.store = MemoryStore(stored)
         self.now = start
@@ -381,6 +385,8 @@ class World:
             return
         view = self.referee.game.view_from_json(view_obj)
         person.view = view if view.legal_actions else None
+        if "answer" in frame:
+            return  # its window answer is in, sealed (SB-9): nothing to decide until it closes
         if view.legal_actions and not person.planned:
             self._decide(person, view)
 

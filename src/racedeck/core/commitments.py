@@ -148,10 +148,12 @@ class Ledger:
             self.opened = len(self.entries)
         return new, opened
 
-    def public_json(self) -> list[JSONObject]:
-        """Every commitment so far as everyone may see it: salts of the opened ones only."""
+    def public_json(self, seat: int | None = None) -> list[JSONObject]:
+        """Every commitment so far as everyone may see it: salts of the opened ones only, and
+        of ``seat``'s own (a seat knows its own face-down actions; ``None``: nobody's)."""
         return [
-            e.to_json() if i < self.opened else e.public_json() for i, e in enumerate(self.entries)
+            e.to_json() if i < self.opened or e.seat == seat else e.public_json()
+            for i, e in enumerate(self.entries)
         ]
 
     @classmethod

@@ -40,9 +40,10 @@ def error_frame(exc: RacedeckError, client_id: str | None) -> JSONObject:
     return frame
 
 
-def fair_info(ref: Referee) -> JSONObject | None:
+def fair_info(ref: Referee, seat: int | None = None) -> JSONObject | None:
     """The commitment to the current game's server seed; once the game is over, the server
-    seed and the client seeds too (``None`` for a table from before fair deals)."""
+    seed and the client seeds too (``None`` for a table from before fair deals). The
+    face-down commitments carry the salts of ``seat``'s own (``None``: of the opened only)."""
     if not ref.server_seed:
         return None
     over = ref.table is not None and ref.table.is_over
@@ -53,12 +54,13 @@ def fair_info(ref: Referee) -> JSONObject | None:
         "next_commitment": (
             commitment(ref.next_server_seed) if over and ref.next_server_seed else None
         ),
-        "commitments": ref.ledger.public_json() if ref.ledger is not None else [],
+        "commitments": ref.ledger.public_json(seat) if ref.ledger is not None else [],
     }
 
 
-def table_info(ref: Referee, now: float) -> JSONObject:
-    """Public facts about a table: no token, no seed, nothing a seat's view hides."""
+def table_info(ref: Referee, now: float, seat: int | None = None) -> JSONObject:
+    """Public facts about a table: no token, no seed, nothing a seat's view hides (but the
+    salts of ``seat``'s own face-down commitments, for that seat's welcome)."""
     spec = ref.game.spec
     connected = ref.connected_seats()
     return {
@@ -86,7 +88,7 @@ def table_info(ref: Referee, now: float) -> JSONObject:
         "spectators": sum(1 for seat in ref.conns.values() if seat is None),
         "invite_url": f"{ref.public_url}/t/{ref.id}",
         "win_rule": win_rule(spec.id),
-        "fair": fair_info(ref),
+        "fair": fair_info(ref, seat),
         "fork": ref.origin if ref.game_no == 1 else None,
         "clock": ref.clock_json(now),
     }

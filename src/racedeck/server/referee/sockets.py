@@ -34,7 +34,7 @@ class Sockets:
         welcome: JSONObject = {
             "type": "welcome",
             "seat": cmd.seat,
-            "table": ref.info(now),
+            "table": ref.info(now, cmd.seat),
             "game_no": ref.game_no,
             "view": None,
             "events": [],
@@ -42,6 +42,7 @@ class Sockets:
         if ref.table is not None:
             welcome["view"] = view_json(ref.table, cmd.seat, ref.names)
             welcome["events"] = history_json(ref.table, cmd.seat, ref.names)
+        welcome.update(own_secrets(ref, cmd.seat))
         ref._send(ToConn(cmd.conn), welcome)
         ref._send_table(now, skip=cmd.conn)
 
@@ -76,3 +77,19 @@ class Sockets:
     def _error(self, conn: int, exc: RacedeckError, client_id: str | None) -> None:
         ref = cast("Referee", self)
         ref._send(ToConn(conn), error_frame(exc, client_id))
+
+
+def own_secrets(ref: Referee, seat: int | None) -> JSONObject:
+    """What a seat's welcome gives back of its own sealed answer to the open BLOCK window
+    (``answer``, SB-9), if its person gave one, so a reconnect loses none (the salts of its
+    face-down commitments come back in ``table.fair.commitments``).
+
+    Only the seat's own connection gets these: they say nothing it does not know.
+    """
+    out: JSONObject = {}
+    if seat is None:
+        return out
+    window = ref.window
+    if window is not None and seat in window.answered and seat in window.sealed:
+        out["answer"] = dict(window.sealed[seat])
+    return out

@@ -1068,6 +1068,11 @@ function tableScreen(info, saved) {
         gameNo = frame.game_no;
         if (frame.view) show(frame.view, frame.events, true);
         else if (fresh && renderer) { renderer.destroy(); renderer = null; rendererFor = null; }
+        if (frame.answer && frame.view) {
+          // This seat's answer to the open window, sealed until it closes (SB-9).
+          const move = frame.view.header.move;
+          drawing = drawing.then(() => renderer && renderer.sealed && renderer.sealed(move, frame.answer));
+        }
         tell(frame.events, true);
         break;
       }
@@ -1099,6 +1104,7 @@ function tableScreen(info, saved) {
           seat = null;
         } else if (frame.code !== "action/stale") {
           showError(frame);
+          if (frame.id && renderer && renderer.refused) renderer.refused();
         }
         break;
       default:

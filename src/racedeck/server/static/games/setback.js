@@ -1,14 +1,18 @@
 // Setback in the browser: the grid from START to FINISH, the tokens, your hand, and menus that
 // offer only the legal (card, target, lane) choices of the view.
 //
-// Renderer interface (see docs/protocol.md): createRenderer(root, ctx) -> {update, destroy}.
+// Renderer interface (see docs/protocol.md): createRenderer(root, ctx) -> {update, destroy},
+// plus refresh() (the stand-in bot came or went), sealed(move, action) (the welcome gave back
+// this seat's answer to the open window) and refused() (the server refused the last action).
 // The view is the engine's JSON view (docs/json.md, "Setback view") with its "header". Nothing
 // here re-derives a rule: where a card lands or whether a token is protected is shown only when
 // the view says so (optional helper fields), never computed here.
 //
 // BLOCK windows (SB-9 amended): every seat the window asks sees the same prompt; a seat without
 // a BLOCK simply has no BLOCK button (its legal actions hold "pass" only). Seats that are not
-// asked see that a window is open and what was declared, never who is asked.
+// asked see that a window is open and what was declared, never who is asked. An answer is
+// sealed until the window closes: no frame comes back for it, so the page itself remembers it
+// (and a reconnect gets it back in the welcome) and shows it instead of the buttons.
 //
 // Test hooks (data-testid), so a test can play a whole game by clicking legal choices:
 //   data-testid="sb-board"     the SVG grid; data-testid="token" + data-seat, data-row, data-lane
@@ -64,6 +68,7 @@ export function createRenderer(root, ctx) {
   let lastDeclared = null; // the latest declared action, with what became of it
   let sent = false; // an action is on its way: no second one until the next update
   let sentTimer = null;
+  let answer = null; // {move, action}: this seat's sealed answer to the open window (SB-9)
   let queue = [];
   let busy = false;
   let destroyed = false;
@@ -353,6 +358,7 @@ export function createRenderer(root, ctx) {
     }, 4000);
     chosen = null;
     highlight = null;
+    if (view && view.window_open) answer = { move: view.header.move, action };
     ctx.send(action);
     prompt.classList.add("sb-sent");
     prompt.querySelectorAll("button").forEach((b) => (b.disabled = true));
@@ -462,7 +468,14 @@ export function createRenderer(root, ctx) {
         v.blocks.forEach((seat, i) => b.append(i ? `, ${t("sbr.then")} ` : "", tokenChip(seat), ` ${nameOf(seat)}`));
         w.append(b);
       }
-      if (legal.length) {
+      if (answer && answer.move === v.header.move) {
+        const blocked = answer.action.type === "block";
+        w.append(el("p", {
+          class: "sb-answered",
+          "data-testid": "answered",
+          text: t(blocked ? "sbr.answeredBlock" : "sbr.answeredPass"),
+        }));
+      } else if (legal.length) {
         prompt.classList.add("sb-asking");
         const cancels = (v.blocks || []).length % 2 === 0;
         w.append(
@@ -703,6 +716,19 @@ export function createRenderer(root, ctx) {
     update(v, events, opts = {}) {
       queue.push({ view: v, events: events || [], initial: !!opts.initial });
       pump();
+    },
+    /** The welcome gave back this seat's sealed answer to the window open at `move`. */
+    sealed(move, action) {
+      answer = { move, action };
+      if (!destroyed && view && view.header.move === move) renderSide();
+    },
+    /** The server refused the last action (an error frame): its menu is live again. */
+    refused() {
+      if (destroyed) return;
+      answer = null;
+      sent = false;
+      clearTimeout(sentTimer);
+      if (view) renderSide();
     },
     /** Draw the status line, the menus and your hand again (the stand-in bot came or went). */
     refresh() {

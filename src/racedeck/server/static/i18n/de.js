@@ -584,6 +584,8 @@ export default {
   "sbr.blockButton": "BLOCK",
   "sbr.pass": "Passen",
   "sbr.waitingAnswers": "Warte auf Antworten: jeder darf BLOCKen.",
+  "sbr.answeredBlock": "Du BLOCKst es. Alle sehen die Antworten, wenn sich das Fenster schließt.",
+  "sbr.answeredPass": "Du passt. Alle sehen die Antworten, wenn sich das Fenster schließt.",
   "sbr.boardAction": "Brettaktion: die Karte unter deinem Stein wirkt, als hättest du sie gespielt.",
   "sbr.how": "Wie?",
   "sbr.another": "Spiele eine weitere FREE-Karte oder beende deinen Zug.",

@@ -584,6 +584,8 @@ export default {
   "sbr.blockButton": "BLOCK",
   "sbr.pass": "Pass",
   "sbr.waitingAnswers": "Waiting for answers: anyone may BLOCK it.",
+  "sbr.answeredBlock": "You BLOCK it. Everyone sees the answers when the window closes.",
+  "sbr.answeredPass": "You pass. Everyone sees the answers when the window closes.",
   "sbr.boardAction": "Board Action: the card under your token acts as if you played it.",
   "sbr.how": "How?",
   "sbr.another": "Play another FREE card, or end your turn.",

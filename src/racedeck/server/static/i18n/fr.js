@@ -584,6 +584,8 @@ export default {
   "sbr.blockButton": "BLOCK",
   "sbr.pass": "Passer",
   "sbr.waitingAnswers": "On attend les réponses : chacun peut la BLOCKer.",
+  "sbr.answeredBlock": "Vous la BLOCKez. Tout le monde voit les réponses à la fermeture de la fenêtre.",
+  "sbr.answeredPass": "Vous passez. Tout le monde voit les réponses à la fermeture de la fenêtre.",
   "sbr.boardAction": "Action de plateau : la carte sous votre pion agit comme si vous l’aviez jouée.",
   "sbr.how": "Comment ?",
   "sbr.another": "Jouez une autre carte FREE ou terminez votre tour.",

@@ -584,6 +584,8 @@ export default {
   "sbr.blockButton": "BLOCK",
   "sbr.pass": "Passen",
   "sbr.waitingAnswers": "Wachten op antwoorden: iedereen mag BLOCKen.",
+  "sbr.answeredBlock": "Je BLOCKt het. Iedereen ziet de antwoorden als het venster sluit.",
+  "sbr.answeredPass": "Je past. Iedereen ziet de antwoorden als het venster sluit.",
   "sbr.boardAction": "Bordactie: de kaart onder je pion werkt alsof je hem speelde.",
   "sbr.how": "Hoe?",
   "sbr.another": "Speel nog een FREE-kaart of beëindig je beurt.",
