@@ -1,8 +1,13 @@
-"""Fixtures for browser tests: a real ``racedeck serve`` and Debian's Chromium.
+"""Fixtures for browser tests: a real server and Debian's Chromium.
 
-``live_server`` yields the base URL of a server process on a free loopback port over a fresh
-SQLite file (bots move at once). pytest-playwright's ``page``/``context``/``browser`` fixtures
-launch ``/usr/bin/chromium`` with the arguments below (never a downloaded browser).
+``live_server`` yields the base URL of a ``racedeck serve`` process on a free loopback port
+over its own SQLite file (bots move at once). It is started once per test process and shared
+by its tests: each makes tables of its own, and nothing a test checks depends on the others'.
+``sim_server`` is a server in the test's own process on simulated time, for what depends on
+time (clocks running out, a stand-in bot's pause): the test moves the time with
+:meth:`~server.live.LiveServer.advance` and never waits for it; every frame it sends passes
+the leak checker of :mod:`server.live`. pytest-playwright's ``page``/``context``/``browser``
+fixtures launch ``/usr/bin/chromium`` with the arguments below (never a downloaded browser).
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server.live import FrameChecker, LiveServer, serving
 
 from racedeck.server.process import ServerProcess
+from racedeck.server.timekeeper import SimulatedClock
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -40,12 +47,32 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """A real server on 127.0.0.1 with a fresh database; yields its base URL."""
-    server = ServerProcess(tmp_path / "racedeck.sqlite", extra=["--bot-delay", "0"])
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server process on 127.0.0.1 with a database of its own; yields its base URL."""
+    folder = tmp_path_factory.mktemp("live-server")
+    server = ServerProcess(folder / "racedeck.sqlite", extra=["--bot-delay", "0"])
     server.start()
     try:
         yield server.url
     finally:
         server.stop()
+
+
+def _simulated(db: Path, bot_delay: float) -> Iterator[LiveServer]:
+    with serving(db, FrameChecker(), clock=SimulatedClock(), bot_delay=bot_delay) as live:
+        yield live
+
+
+@pytest.fixture
+def sim_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server on simulated time (see the module docstring) whose bots move at once; fails
+    the test if any frame it sent leaked or was malformed."""
+    yield from _simulated(tmp_path / "racedeck.sqlite", 0.0)
+
+
+@pytest.fixture
+def paused_bots(tmp_path: Path) -> Iterator[LiveServer]:
+    """As ``sim_server``, but each bot move waits a second of the server's time: a bot
+    decides only when the test moves the time on."""
+    yield from _simulated(tmp_path / "racedeck.sqlite", 1.0)

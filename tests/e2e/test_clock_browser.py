@@ -7,6 +7,9 @@
   the page tells her what time she has now, and her cards can be played again.
 - The new-table form chooses a clock: a blitz table shows each seat's time ticking down.
 
+The clocks run on the server's simulated time (``paused_bots``): the test moves it on, so no
+test waits for a clock, and the bots' pause of a second holds each bot's move until then.
+
 Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's own folder.
 """
 
@@ -14,16 +17,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from helpers import DESKTOP, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
-
-from racedeck.server.process import ServerProcess
+from server.live import LiveServer
 
 
 def ann_against_a_bot(server: str, clock: dict[str, Any]) -> dict[str, Any]:
@@ -51,17 +52,18 @@ def sit_down(page: Page, server: str, created: dict[str, Any]) -> None:
     page.goto(f"{server}/t/{created['table_id']}")
 
 
-@pytest.fixture
-def slow_bots(tmp_path: Path) -> Iterator[str]:
-    """A server whose bots wait a second before each move, so a person can come back before
-    the stand-in bot has played the whole game."""
-    server = ServerProcess(tmp_path / "racedeck.sqlite", extra=["--bot-delay", "1"])
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
+def advance_until(server: LiveServer, page: Page, done: Callable[[], bool], step: float) -> None:
+    """Move the server's time on ``step`` seconds at a time until ``done()`` (a look at the
+    page, given a moment for the frames of each step to arrive)."""
+    for _ in range(200):
+        page.wait_for_timeout(30)
+        if done():
+            return
+        server.advance(step)
+    raise AssertionError("the page never showed it")
 
+
+OUT_OF_TIME = "You ran out of time: the heuristic bot plays for you."
 
 # The sizes the takeover is looked at in: a laptop and a phone.
 LAPTOP = {"width": 1366, "height": 900}
@@ -87,9 +89,9 @@ WHILE_THE_BOT_PLAYS = """() => {
 
 
 def test_a_clock_runs_out_and_a_bot_plays_on(
-    browser: Browser, slow_bots: str, tmp_path: Path
+    browser: Browser, paused_bots: LiveServer, tmp_path: Path
 ) -> None:
-    live_server = slow_bots
+    live_server = paused_bots.url
     shots = shots_dir(tmp_path)
     created = ann_against_a_bot(live_server, {"move": 8, "bank": 4, "grace": 0, "bot": "heuristic"})
     stand_in = "The heuristic bot is playing for you — press “I'm back” to play again."
@@ -107,9 +109,10 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
                 snap(page, shots / "clock-running.png")
             # …runs out: the stand-in bot plays for her, and her page says so to her.
             notice = page.get_by_test_id("clock-notice")
-            expect(notice).to_contain_text(
-                "You ran out of time: the heuristic bot plays for you.", timeout=25_000
-            )
+            # Half a second at a time: the stand-in's pause of a second is not over when she
+            # is seen to be out of time.
+            advance_until(paused_bots, page, lambda n=notice: OUT_OF_TIME in n.inner_text(), 0.5)
+            expect(notice).to_contain_text(OUT_OF_TIME)
             expect(mine).to_have_attribute("data-state", "bot")
             # While she is asked, her board says the bot plays and offers nothing to click:
             # her cards are there, none of them can be played.
@@ -119,9 +122,8 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
             assert seen["enabled"] == 0, seen
             expect(page.get_by_test_id("prompt")).not_to_contain_text("Your turn")
             # The bot placed her card: the round goes on without her.
-            expect(page.get_by_test_id("log")).to_contain_text(
-                "Ann has chosen a card", timeout=20_000
-            )
+            paused_bots.advance(1.0)
+            expect(page.get_by_test_id("log")).to_contain_text("Ann has chosen a card")
             expect(page.get_by_test_id("prompt")).to_have_text(stand_in)
             if name == "phone":
                 # In another language the page says the same, the bot named in that language.
@@ -185,18 +187,19 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
 
 
 def test_the_results_mark_a_game_a_bot_stood_in(
-    browser: Browser, live_server: str, tmp_path: Path
+    browser: Browser, paused_bots: LiveServer, tmp_path: Path
 ) -> None:
     """Ann never plays: her time runs out at once and the stand-in bot plays the game to its
     end; the standings and the finished games say a bot stood in for her."""
     shots = shots_dir(tmp_path)
+    live_server = paused_bots.url
     created = ann_against_a_bot(live_server, {"move": 1, "bank": 0, "grace": 0, "bot": "random"})
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
         sit_down(page, live_server, created)
         standings = page.get_by_test_id("standings")
-        expect(standings).to_be_visible(timeout=60_000)
+        advance_until(paused_bots, page, standings.is_visible, 2.0)
         expect(standings.get_by_test_id("bot-played")).to_have_count(1)
         expect(standings.get_by_test_id("bot-played")).to_have_text("bot stood in")
         # The game is over: nothing to come back to.

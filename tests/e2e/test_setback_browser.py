@@ -5,8 +5,12 @@ heuristic bot takes the third seat. Both play only by clicking what the renderer
 then one complete legal choice; BLOCK or pass in a window; the steps of ALL and REVAMP), Bob
 reloads mid-game and goes on, and the end shows who reached FINISH. BLOCK windows (SB-9
 amended): a seat asked sees the same question whether or not it holds a BLOCK, and a BLOCK button
-only with a BLOCK in hand. Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set
-(``docs/screenshots`` in the repository), else to the test's temporary folder.
+only with a BLOCK in hand; an answer shows as given (sealed until the window closes) instead of
+the buttons, also after a reload. The server runs on simulated time: the test moves it on
+between looks, so each window stays open its second (``window_seconds``) whoever holds a
+BLOCK, and the test never waits for one. Screenshots go to
+``$RACEDECK_SCREENSHOTS`` when it is set (``docs/screenshots`` in the repository), else to the
+test's temporary folder.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from server.live import LiveServer
 
 WINDOW_QUESTIONS = {"Do you BLOCK it?", "Do you BLOCK the BLOCK?"}
 
@@ -43,7 +48,25 @@ def answer_window(page: Page, rng: random.Random) -> bool:
     assert kinds == (["block", "pass"] if holds_block else ["pass"]), (kinds, holds_block)
     pick = "block" if "block" in kinds and rng.random() < 0.4 else "pass"
     window.locator(f'[data-testid=action][data-action=\'{{"type":"{pick}"}}\']').click(timeout=2000)
+    # Sealed (SB-9): the page says what it answered until the window closes.
+    page.wait_for_function(ANSWERED_OR_CLOSED, timeout=5000)
     return True
+
+
+ANSWERED_OR_CLOSED = """() => {
+  const w = document.querySelector('[data-testid=window]');
+  return !w || (w.querySelector('[data-testid=answered]') !== null
+    && w.querySelectorAll('[data-testid=action]').length === 0);
+}"""
+
+
+def asked_in_window(page: Page) -> bool:
+    """This page is asked about an open window and has not answered yet."""
+    return bool(
+        page.get_by_test_id("board").evaluate(
+            "b => b.querySelectorAll('[data-testid=window] [data-testid=action]').length > 0"
+        )
+    )
 
 
 def take_turn(page: Page, rng: random.Random) -> bool:
@@ -77,7 +100,7 @@ def take_turn(page: Page, rng: random.Random) -> bool:
 
 
 def test_two_people_and_a_bot_play_setback_to_the_end(
-    browser: Browser, live_server: str, tmp_path: Path
+    browser: Browser, sim_server: LiveServer, tmp_path: Path
 ) -> None:
     shots = shots_dir(tmp_path)
     ann_ctx = browser.new_context(viewport=DESKTOP)
@@ -88,7 +111,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
         bob = bob_ctx.new_page()
         # A short window clock (SB-9): every window still stays open a moment for everyone.
         create_table(
-            ann, live_server, "setback", ["human", "heuristic"], window_seconds="1", rows="4"
+            ann, sim_server.url, "setback", ["human", "heuristic"], window_seconds="1", rows="4"
         )
         join(bob, invite_link(ann), "Bob")
         for page in (ann, bob):
@@ -102,6 +125,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             for size in ("desktop", "phone")
         }
         reloaded = False
+        sealed_reload = False
         windows = 0
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
@@ -131,8 +155,24 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                     if name in missing and acted[who] >= 3:
                         snap(page, shots / name)
                         missing.discard(name)
+                was_asked = asked_in_window(page)
                 if take_turn(page, rng):
                     acted[who] += 1
+                    if was_asked and who == "Ann" and not sealed_reload and asked_in_window(bob):
+                        # Ann's answer is in and the window waits for Bob: after a reload her
+                        # page shows her sealed answer again (the welcome gives it back).
+                        answered = ann.get_by_test_id("answered")
+                        text = answered.inner_text(timeout=2000)
+                        ann.reload()
+                        expect(ann.get_by_test_id("status")).to_have_attribute(
+                            "data-state", "online"
+                        )
+                        expect(answered).to_have_text(text)
+                        expect(
+                            ann.locator("[data-testid=window] [data-testid=action]")
+                        ).to_have_count(0)
+                        snap(ann, shots / "setback-window-answered-desktop.png")
+                        sealed_reload = True
             if not reloaded and acted["Bob"] >= 3:
                 # Bob reloads mid-game: the seat, the view and his hand come back.
                 bob.reload()
@@ -140,8 +180,11 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                 expect(bob.get_by_test_id("sb-board")).to_be_visible()
                 expect(bob.locator(".sb-hand h3")).to_contain_text("Your hand")
                 reloaded = True
-            ann.wait_for_timeout(120)
+            # A moment for the frames, then on with the table's time: bots and windows.
+            ann.wait_for_timeout(40)
+            sim_server.advance(1.0)
         assert reloaded, "Bob never acted three times"
+        assert sealed_reload, "no window waited for Bob after Ann had answered"
         assert acted["Ann"] >= 3 and acted["Bob"] >= 3, acted
 
         for page, size in ((ann, "desktop"), (bob, "phone")):

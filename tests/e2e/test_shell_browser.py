@@ -36,8 +36,9 @@ def test_create_invite_join_and_reload(browser: Browser, live_server: str) -> No
         expect(other.get_by_test_id("table-header")).to_contain_text("you are seat 2")
 
         # The lobby lists the table as being played.
+        table_id = page.url.rsplit("/", 1)[1]
         page.get_by_test_id("home").click()
-        expect(page.get_by_test_id("lobby-table")).to_have_count(1)
+        expect(page.locator(f'[data-testid=lobby-table][data-table="{table_id}"]')).to_have_count(1)
     finally:
         ann.close()
         bob.close()

@@ -75,6 +75,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
         }
         slipstream_seen: set[str] = set()
         reloaded = False
+        motion_reduced = False
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if (
@@ -100,6 +101,10 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                     assert re.fullmatch(r"slipstream ×\d", text), text
                     snap(page, shots / f"six-day-race-slipstream-{suffix}.png")
                     slipstream_seen.add(suffix)
+            if "play-desktop" not in wanted and not motion_reduced:
+                # Ann's riders were seen moving; the rest of the race as with reduced motion.
+                ann.emulate_media(reduced_motion="reduce")
+                motion_reduced = True
             if not reloaded and played["Bob"] >= 6:
                 # Bob reloads mid-race: the seat, the view and his hands come back.
                 bob.reload()
@@ -107,7 +112,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                 expect(bob.get_by_test_id("sdr-board")).to_be_visible()
                 expect(bob.locator(".sdr-hand")).to_have_count(2)
                 reloaded = True
-            ann.wait_for_timeout(150)
+            ann.wait_for_timeout(60)
         assert reloaded, "Bob never played six cards"
         assert slipstream_seen, "no slipstream was shown"
         assert played["Ann"] > 6 and played["Bob"] > 6, played

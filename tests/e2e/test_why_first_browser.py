@@ -274,6 +274,10 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             expect(board(p).get_by_test_id("countdown")).to_be_hidden()
         ann.screenshot(path=str(shots / "why-first-reveal-desktop.png"))
         bob.screenshot(path=str(shots / "why-first-reveal-phone.png"), full_page=True)
+        # The countdown and the moves were seen at full length; the rest of the game is
+        # played as with reduced motion (the board reads the setting at each reveal).
+        for p in (ann, bob):
+            p.emulate_media(reduced_motion="reduce")
 
         rng = random.Random(9)
         reloaded = False

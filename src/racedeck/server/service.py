@@ -40,7 +40,7 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
-from racedeck.server.timekeeper import Timekeeper, WallClock
+from racedeck.server.timekeeper import Timekeeper, WallClock, pause
 from racedeck.server.writes import commit
 from racedeck.store.forks import ForkStore
 from racedeck.store.tables import StoredTable, TableStore
@@ -302,7 +302,7 @@ class TableService:
         """A bot decides off the event loop from its view; its answer goes to the referee.
         A failed decision is tried again a second later, up to the table's limit."""
         if self.bot_delay:
-            await asyncio.sleep(self.bot_delay)
+            await pause(self.clock, self.bot_delay)
         while True:
             try:
                 action = await self.bots.decide(room.game.spec.id, room.config_key, ask)
@@ -312,7 +312,7 @@ class TableService:
                 room.failures += 1
                 if room.failures > MAX_BOT_FAILURES:
                     return
-                await asyncio.sleep(1.0)
+                await pause(self.clock, 1.0)
         await self.run(room, m.BotAnswer(ask.ask, action))
 
     # -- seats ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Protocol
 
-__all__ = ["SimulatedClock", "Timekeeper", "Timer", "WallClock"]
+__all__ = ["SimulatedClock", "Timekeeper", "Timer", "WallClock", "pause"]
 
 
 class Timer(Protocol):
@@ -39,6 +39,18 @@ class Timekeeper(Protocol):
     def call_at(self, at: float, callback: Callable[[], None]) -> Timer:
         """Call ``callback`` on the event loop once the time is ``at`` or later."""
         ...
+
+
+async def pause(clock: Timekeeper, seconds: float) -> None:
+    """Wait ``seconds`` of ``clock``'s time (on a simulated clock: until a test moves it on)."""
+    paused: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def over() -> None:
+        if not paused.done():
+            paused.set_result(None)
+
+    clock.call_at(clock.now() + seconds, over)
+    await paused
 
 
 class WallClock:

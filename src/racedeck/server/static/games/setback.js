@@ -51,7 +51,9 @@ function cardClass(face) {
 }
 
 export function createRenderer(root, ctx) {
-  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // Read at each move: a change of the setting applies at once.
+  const motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const reduced = () => Boolean(motionQuery && motionQuery.matches);
   root.classList.add("sb");
   const status = el("div", { class: "sb-status", "data-testid": "sb-status", role: "status", "aria-live": "polite" });
   const boardBox = el("div", { class: "sb-board" });
@@ -74,6 +76,9 @@ export function createRenderer(root, ctx) {
   let destroyed = false;
   let previousSpots = new Map();
 
+  // This seat has answered the window open now; nobody is sent anything about it until it
+  // closes (SB-9).
+  const answered = () => Boolean(answer && view && view.window_open && answer.move === view.header.move);
   const names = () => (view && view.header && view.header.seat_names) || ctx.names || [];
   const nameOf = (seat) => names()[seat] || `P${seat + 1}`;
   const colour = (seat) => COLOURS[seat % COLOURS.length];
@@ -280,7 +285,7 @@ export function createRenderer(root, ctx) {
   }
 
   function animateTokens(spots) {
-    if (reduced) return 0;
+    if (reduced()) return 0;
     let any = 0;
     for (const [seat, pt] of spots) {
       const old = previousSpots.get(seat);
@@ -358,8 +363,12 @@ export function createRenderer(root, ctx) {
     }, 4000);
     chosen = null;
     highlight = null;
-    if (view && view.window_open) answer = { move: view.header.move, action };
-    ctx.send(action);
+    const move = view && view.window_open ? view.header.move : null;
+    if (ctx.send(action) !== false && move !== null) {
+      answer = { move, action };
+      renderSide(); // the answer as given, in place of the buttons (sealed: no frame comes)
+      return;
+    }
     prompt.classList.add("sb-sent");
     prompt.querySelectorAll("button").forEach((b) => (b.disabled = true));
   }
@@ -468,7 +477,7 @@ export function createRenderer(root, ctx) {
         v.blocks.forEach((seat, i) => b.append(i ? `, ${t("sbr.then")} ` : "", tokenChip(seat), ` ${nameOf(seat)}`));
         w.append(b);
       }
-      if (answer && answer.move === v.header.move) {
+      if (answered()) {
         const blocked = answer.action.type === "block";
         w.append(el("p", {
           class: "sb-answered",
@@ -637,7 +646,7 @@ export function createRenderer(root, ctx) {
   function renderStatus() {
     const v = view;
     status.replaceChildren();
-    status.classList.toggle("sb-your-turn", legalActions().length > 0);
+    status.classList.toggle("sb-your-turn", legalActions().length > 0 && !answered());
     const bot = v.phase !== "over" && standIn();
     status.classList.toggle("sb-bot", Boolean(bot));
     if (v.phase === "over") {
@@ -654,7 +663,9 @@ export function createRenderer(root, ctx) {
       return;
     }
     status.append(tokenChip(v.current), " ", el("strong", { text: who(v.current, "sbr.status.turn") }), ` · ${phase}`);
-    if (legalActions().length && !isMe(v.current)) status.append(el("strong", { text: ` · ${t("sbr.status.asked")}` }));
+    if (legalActions().length && !isMe(v.current)) {
+      status.append(el("strong", { text: ` · ${t(answered() ? "sbr.status.answered" : "sbr.status.asked")}` }));
+    }
   }
 
   function renderSide() {

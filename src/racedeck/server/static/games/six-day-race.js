@@ -140,7 +140,9 @@ class Oval {
 // --- the renderer --------------------------------------------------------------------------
 
 export function createRenderer(root, ctx) {
-  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // Read at each move: a change of the setting applies at once.
+  const motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const reduced = () => Boolean(motionQuery && motionQuery.matches);
   root.classList.add("sdr");
   const boardBox = el("div", { class: "sdr-board" });
   const turnLine = el("div", { class: "sdr-turn", "data-testid": "turn", role: "status", "aria-live": "polite" });
@@ -782,7 +784,7 @@ export function createRenderer(root, ctx) {
     renderHands();
     renderInfo();
     let wait = 0;
-    if (moved && !item.initial && !reduced && !item.skipAnimation) {
+    if (moved && !item.initial && !reduced() && !item.skipAnimation) {
       const cells = Math.max(1, Math.min(moved.to, view.line) - moved.from);
       wait = animateMove(board, moved, Math.min(1100, 200 + cells * 45));
     }

@@ -628,6 +628,7 @@ export default {
   "sbr.status.turn.you": "Du bist am Zug",
   "sbr.status.turn.other": "{name} ist am Zug",
   "sbr.status.asked": "du wirst gefragt",
+  "sbr.status.answered": "du hast geantwortet",
 
   // -- face-down cards: committed during the game, checked at the end (facedown.js) -------------
   "fair.faceDown.committed.one": "{n} verdeckte Karte festgelegt",

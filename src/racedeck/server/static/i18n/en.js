@@ -628,6 +628,7 @@ export default {
   "sbr.status.turn.you": "Your turn",
   "sbr.status.turn.other": "{name}'s turn",
   "sbr.status.asked": "you are asked",
+  "sbr.status.answered": "you have answered",
 
   // -- face-down cards: committed during the game, checked at the end (facedown.js) -------------
   "fair.faceDown.committed.one": "{n} face-down card committed",

@@ -628,6 +628,7 @@ export default {
   "sbr.status.turn.you": "À vous de jouer",
   "sbr.status.turn.other": "Au tour de {name}",
   "sbr.status.asked": "vous êtes interrogé",
+  "sbr.status.answered": "vous avez répondu",
 
   // -- face-down cards: committed during the game, checked at the end (facedown.js) -------------
   "fair.faceDown.committed.one": "{n} carte face cachée engagée",

@@ -628,6 +628,7 @@ export default {
   "sbr.status.turn.you": "Jouw beurt",
   "sbr.status.turn.other": "{name} is aan de beurt",
   "sbr.status.asked": "jij wordt gevraagd",
+  "sbr.status.answered": "je hebt geantwoord",
 
   // -- face-down cards: committed during the game, checked at the end (facedown.js) -------------
   "fair.faceDown.committed.one": "{n} gedekte kaart vastgelegd",
