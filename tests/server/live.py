@@ -39,6 +39,7 @@ from websockets.sync.client import ClientConnection, connect
 from racedeck.core.events import feed
 from racedeck.core.table import Table
 from racedeck.server.app import create_app
+from racedeck.server.messages import MAX_FRAME_BYTES
 from racedeck.server.process import free_port
 from racedeck.server.rooms import Room
 from racedeck.server.service import TableService
@@ -287,7 +288,11 @@ class LiveServer:
 
         self.service.feed = feed_and_tell  # type: ignore[method-assign]
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=MAX_FRAME_BYTES,  # as racedeck serve has it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

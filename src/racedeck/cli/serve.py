@@ -53,7 +53,7 @@ def serve(
     import uvicorn
 
     from racedeck.server.app import create_app
-    from racedeck.server.messages import MAX_MESSAGE_BYTES
+    from racedeck.server.messages import MAX_FRAME_BYTES
 
     app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers)
     _tune_gc()
@@ -64,7 +64,9 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        # Frames up to this are read and a message over its own limit is answered
+        # (message/too-large) on an open socket; only a larger frame closes it (1009).
+        ws_max_size=MAX_FRAME_BYTES,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         # Off unless asked: compressing every frame was the largest single cost of a move

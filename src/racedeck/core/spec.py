@@ -88,12 +88,17 @@ def _jsonify(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class OptionInfo:
-    """One configuration option, for listings such as ``racedeck games``."""
+    """One configuration option, for listings such as ``racedeck games``: ``allowed`` says in
+    words what ``min``, ``max`` (bounds of an integer, or of every integer in a list) and
+    ``choices`` say as values (``None``: no such bound)."""
 
     name: str
     default: Any
     help: str
     allowed: str = ""
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +125,10 @@ class GameSpec:
     :func:`racedeck.plugins.plugin`, and a new game touches no shared file."""
 
     def options(self) -> tuple[OptionInfo, ...]:
-        """List the configuration options with their defaults and help texts."""
+        """List the configuration options with their defaults, help texts and allowed values
+        (``players`` is bounded by the game's player range, whatever its field says)."""
         out = []
+        hints = _hints(self.config_type)
         for f in dataclasses.fields(self.config_type):
             if f.default is not dataclasses.MISSING:
                 default: Any = f.default
@@ -129,13 +136,22 @@ class GameSpec:
                 default = f.default_factory()
             else:  # pragma: no cover - every option has a default by contract
                 default = None
-            hints = _hints(self.config_type)
+            meta = dict(f.metadata)
+            if f.name == "players":
+                # make_config checks the game's range too; the listing says the narrower one.
+                lo, hi = meta.get("min"), meta.get("max")
+                meta["min"] = self.min_players if lo is None else max(lo, self.min_players)
+                meta["max"] = self.max_players if hi is None else min(hi, self.max_players)
+            choices = meta.get("choices")
             out.append(
                 OptionInfo(
                     f.name,
                     default,
-                    str(f.metadata.get("help", "")),
-                    _allowed(hints[f.name], f.metadata),
+                    str(meta.get("help", "")),
+                    _allowed(hints[f.name], meta),
+                    meta.get("min"),
+                    meta.get("max"),
+                    tuple(choices) if choices else None,
                 )
             )
         return tuple(out)

@@ -15,17 +15,17 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from racedeck.core.errors import AuthError, InvalidMessage, RacedeckError
 from racedeck.rulebook import UnknownRules
-from racedeck.server import catalog
+from racedeck.server import catalog, http_errors
 from racedeck.server.cluster import SWEEP_SECONDS
 from racedeck.server.frames import encode
+from racedeck.server.http_errors import error_response, error_responses
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -34,13 +34,21 @@ from racedeck.server.messages import (
     CreateTable,
     Hello,
     JoinRequest,
+    MessageTooLarge,
     Ping,
     describe_validation,
+    load_json,
     parse_client_message,
 )
 from racedeck.server.replays import MAX_RECORD_BYTES, RECORD_PATHS
 from racedeck.server.replays import router as replay_router
-from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND, Connection, ServiceError
+from racedeck.server.rooms import (
+    FLOOD_LIMIT,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Connection,
+    ServiceError,
+)
 from racedeck.server.rules_page import not_found_html, rules_html
 from racedeck.server.service import TableService
 from racedeck.server.timekeeper import Timekeeper
@@ -55,22 +63,11 @@ HELLO_TIMEOUT = 10.0
 
 STATIC = Path(str(files("racedeck.server") / "static"))
 
-_STATUS = {
-    "auth/invalid": 403,
-    "config/invalid": 400,
-    "message/invalid": 400,
-    "message/too-large": 413,
-}
-
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 class BodyLimit:
@@ -95,7 +92,7 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > limit:
-                response = _error(
+                response = error_response(
                     "message/too-large",
                     f"a request body may hold at most {limit} bytes",
                     413,
@@ -159,22 +156,17 @@ def create_app(
         yield
         await service.close()
 
-    app = FastAPI(title="racedeck", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # Any route may fail; each declares the refusals it makes besides.
+    app = FastAPI(
+        title="racedeck",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        responses=error_responses(500),
+    )
     app.state.service = service
     app.add_middleware(BodyLimit)
-
-    @app.exception_handler(RacedeckError)
-    async def racedeck_error(_request: Request, exc: RacedeckError) -> JSONResponse:
-        status = exc.status if isinstance(exc, ServiceError) else _STATUS.get(exc.code, 400)
-        return _error(exc.code, str(exc), status)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in list(exc.errors())[:3]:
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-            parts.append(f"{where}: {err.get('msg', 'invalid')}")
-        return _error("message/invalid", "invalid request: " + "; ".join(parts), 400)
+    http_errors.install(app)
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -211,7 +203,7 @@ def create_app(
     async def tables() -> list[dict[str, Any]]:
         return catalog.lobby(service)
 
-    @app.post("/api/tables")
+    @app.post("/api/tables", status_code=201, responses=error_responses(400, 413, 503))
     async def create_table(req: CreateTable) -> JSONResponse:
         room, seat, token = await service.create(req)
         info = service.info(room)
@@ -224,30 +216,33 @@ def create_app(
         }
         return JSONResponse(body, status_code=201)
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", responses=error_responses(404))
     async def table(table_id: str) -> dict[str, Any]:
         return service.info(service.room(table_id))
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", responses=error_responses(404, 409))
     async def record(table_id: str) -> dict[str, Any]:
         return catalog.record(service, table_id)
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", responses=error_responses(400, 404, 409, 413))
     async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
         seat, token = await service.join(table_id, req)
         return {"table_id": table_id, "seat": seat, "token": token}
 
-    @app.post("/api/tables/{table_id}/again")
+    @app.post("/api/tables/{table_id}/again", responses=error_responses(400, 403, 404, 409, 413))
     async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
         game_no = await service.again(table_id, req.token, req.client_seed)
         return {"table_id": table_id, "game_no": game_no}
 
-    @app.get("/api/tables/{table_id}/games")
+    @app.get("/api/tables/{table_id}/games", responses=error_responses(404))
     async def finished_games(table_id: str) -> dict[str, Any]:
         room = service.room(table_id)
         return {"table_id": table_id, "games": catalog.finished_games(service, room)}
 
-    @app.get("/api/tables/{table_id}/games/{game_no}/record")
+    @app.get(
+        "/api/tables/{table_id}/games/{game_no}/record",
+        responses=error_responses(400, 404, 409),
+    )
     async def finished_record(table_id: str, game_no: int) -> JSONResponse:
         record = catalog.finished_record(service, service.room(table_id), game_no)
         name = f"racedeck-{table_id}-game-{game_no}.json"
@@ -271,7 +266,7 @@ def create_app(
                 raise AuthError("the first message must be hello")
             if hello.token is None and not hello.spectator:
                 raise AuthError("hello needs a token, or spectator: true")
-            conn = await service.connect(room, None if hello.spectator else hello.token)
+            conn = await service.connect(room, hello.token)
         except (TimeoutError, WebSocketDisconnect):
             with suppress(Exception):
                 await websocket.close()
@@ -301,7 +296,7 @@ async def _receive_text(websocket: WebSocket) -> str:
     text = message.get("text")
     if text is None:
         if len(message.get("bytes") or b"") > MAX_MESSAGE_BYTES:
-            return "x" * (MAX_MESSAGE_BYTES + 1)
+            raise MessageTooLarge(f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
         raise InvalidMessage("messages are JSON text, not binary")
     return str(text)
 
@@ -333,7 +328,7 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
                 service.send_error(conn, exc, None)
             continue
         if not conn.allow():
-            service.flooded(conn)
+            _dropped(service, conn, text)
             continue
         try:
             msg = parse_client_message(text)
@@ -359,3 +354,33 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
             await service.back(conn, msg.id)
         else:
             service.send_error(conn, InvalidMessage("already greeted: hello comes once"), None)
+
+
+def _dropped(service: TableService, conn: Connection, text: str) -> None:
+    """A message over the socket's rate is dropped. One with an ``id`` is answered with it, so
+    its sender knows which one to send again; the others are answered at most once a second
+    (:meth:`TableService.flooded`, which also closes a socket that keeps on)."""
+    client_id = _client_id(text)
+    if client_id is None or conn.dropped > FLOOD_LIMIT:
+        service.flooded(conn)
+        return
+    error = ServiceError(
+        "message/rate-limited",
+        f"too many messages: this one was dropped; wait and send it again (at most "
+        f"{conn.rate:g} a second on average, {conn.burst:g} at once)",
+        429,
+    )
+    service.send_error(conn, error, client_id)
+
+
+def _client_id(text: str) -> str | None:
+    """The ``id`` a message gives itself, if it is a JSON object of the allowed size with an
+    ``id`` text of the allowed length (nothing else of it is acted on)."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        obj = load_json(text)
+    except ValueError:
+        return None
+    client_id = obj.get("id") if isinstance(obj, dict) else None
+    return client_id if isinstance(client_id, str) and len(client_id) <= 64 else None

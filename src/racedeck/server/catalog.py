@@ -25,7 +25,8 @@ LOBBY_SIZE = 200
 
 
 def games() -> list[JSONObject]:
-    """Every game with its title, player range, options and bots (for ``/api/games``)."""
+    """Every game with its title, player range, options (with their bounds and choices as
+    values) and bots (for ``/api/games``)."""
     out: list[JSONObject] = []
     for game_id in available_games():
         spec = get_spec(game_id)
@@ -45,6 +46,9 @@ def games() -> list[JSONObject]:
                         "default": defaults[o.name],
                         "help": o.help,
                         "allowed": o.allowed,
+                        "min": o.min,
+                        "max": o.max,
+                        "choices": list(o.choices) if o.choices is not None else None,
                     }
                     for o in spec.options()
                 ],

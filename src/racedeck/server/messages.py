@@ -2,7 +2,9 @@
 
 Every message from a socket is one JSON object of at most :data:`MAX_MESSAGE_BYTES` whose
 ``type`` picks its model; unknown fields are refused, so a typo is an error rather than a
-silent no-op. HTTP request bodies have their own models here too.
+silent no-op. HTTP request bodies have their own models here too. Nothing from outside may
+nest deeper than :data:`MAX_DEPTH` (:func:`load_json`, :data:`JSONDict`): the code that walks a
+value (Python's own parser among it) recurses, and a stranger must not choose how deep.
 """
 
 from __future__ import annotations
@@ -10,12 +12,22 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from racedeck.core.errors import InvalidMessage
 from racedeck.core.fairness import MAX_CLIENT_SEED
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_FRAME_BYTES",
     "MAX_MESSAGE_BYTES",
     "Act",
     "AgainRequest",
@@ -24,15 +36,28 @@ __all__ = [
     "ClockRequest",
     "CreateTable",
     "Hello",
+    "JSONDict",
     "JoinRequest",
     "MessageTooLarge",
+    "NestedTooDeeply",
     "Ping",
     "SeatRequest",
+    "load_json",
+    "nesting_depth",
     "parse_client_message",
 ]
 
 MAX_MESSAGE_BYTES = 8192
 """Largest message a client may send (a WebSocket frame or an HTTP body), in bytes."""
+
+MAX_FRAME_BYTES = 1 << 20
+"""Largest WebSocket frame the transport reads (uvicorn's ``ws_max_size``): a frame up to this
+size over :data:`MAX_MESSAGE_BYTES` is read and refused with ``message/too-large``, the socket
+kept open; a larger one makes the transport close the socket (1009, message too big), as
+reading it would cost the server memory without bound."""
+
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects in anything from outside (a game record has 5 levels)."""
 
 MAX_NAME = 24
 """Longest display name, in characters."""
@@ -42,6 +67,57 @@ class MessageTooLarge(InvalidMessage):
     """A message over :data:`MAX_MESSAGE_BYTES` (``message/too-large``)."""
 
     code = "message/too-large"
+
+
+class NestedTooDeeply(ValueError):
+    """A JSON value from outside nested deeper than :data:`MAX_DEPTH`."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested too deeply (at most {MAX_DEPTH} levels of arrays and objects)")
+
+
+def nesting_depth(value: object, limit: int = MAX_DEPTH) -> int:
+    """How deep ``value``'s arrays and objects nest (a scalar: 0), counting no further than one
+    past ``limit``. Walked without recursion, so any depth Python holds is measured safely."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth > limit:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def load_json(text: str | bytes) -> object:
+    """Parse JSON from outside: :class:`ValueError` when it is not JSON, and
+    :class:`NestedTooDeeply` (a ``ValueError`` too) when it nests deeper than
+    :data:`MAX_DEPTH` — :func:`json.loads` itself recurses and raises :class:`RecursionError`
+    some thousand levels down, and what walks the value afterwards would fail sooner."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise NestedTooDeeply() from None
+    if nesting_depth(value) > MAX_DEPTH:
+        raise NestedTooDeeply()
+    return value
+
+
+def _shallow(value: dict[str, Any]) -> dict[str, Any]:
+    if nesting_depth(value) > MAX_DEPTH:
+        raise NestedTooDeeply()
+    return value
+
+
+JSONDict = Annotated[dict[str, Any], AfterValidator(_shallow)]
+"""A JSON object from outside, refused when it nests deeper than :data:`MAX_DEPTH`."""
 
 
 class StrictModel(BaseModel):
@@ -59,11 +135,18 @@ Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00
 
 
 class Hello(StrictModel):
-    """The first message on a socket: a seat's token, or ``spectator: true``."""
+    """The first message on a socket: a seat's token, or ``spectator: true`` — not both, as
+    a client that sends both has not said whether it means to play or to watch."""
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=128)] | None = None
     spectator: bool = False
+
+    @model_validator(mode="after")
+    def _one_way_in(self) -> Hello:
+        if self.token is not None and self.spectator:
+            raise ValueError("hello takes a token or spectator: true, not both")
+        return self
 
 
 class Act(StrictModel):
@@ -71,7 +154,7 @@ class Act(StrictModel):
 
     type: Literal["act"]
     move: Annotated[int, Field(ge=0)]
-    action: dict[str, Any]
+    action: JSONDict
     id: ClientId | None = None
 
 
@@ -96,11 +179,14 @@ _CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping | Back] = TypeAdapter(ClientMess
 def parse_client_message(text: str) -> Hello | Act | Ping | Back:
     """Parse and validate one socket message; raise :class:`InvalidMessage` (or
     :class:`MessageTooLarge`) saying what is wrong."""
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+    # A character is one to four bytes: the length in characters settles most frames unencoded.
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise MessageTooLarge(f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
+        obj = load_json(text)
+    except NestedTooDeeply as exc:
+        raise InvalidMessage(f"the message is {exc}") from None
+    except ValueError:
         raise InvalidMessage("a message must be one JSON object") from None
     if not isinstance(obj, dict):
         raise InvalidMessage("a message must be one JSON object")
@@ -151,7 +237,7 @@ class CreateTable(StrictModel):
     ``client_seed`` are the creator's."""
 
     game: Annotated[str, Field(max_length=64)]
-    config: dict[str, Any] = Field(default_factory=dict)
+    config: JSONDict = Field(default_factory=dict)
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=16)]
     clock: ClockRequest | None = None
     name: Name | None = None

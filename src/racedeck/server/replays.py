@@ -19,7 +19,6 @@ record carries no ``meta.fair``; ``meta.fork`` says where it came from.
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from importlib.resources import files
 from pathlib import Path
@@ -37,8 +36,9 @@ from racedeck.core.record import GameRecord, replay
 from racedeck.core.table import Table
 from racedeck.server.bots import check_bot_name
 from racedeck.server.catalog import finished_record
+from racedeck.server.http_errors import error_responses
 from racedeck.server.live import view_json
-from racedeck.server.messages import Name, StrictModel
+from racedeck.server.messages import JSONDict, Name, NestedTooDeeply, StrictModel, load_json
 from racedeck.server.rooms import Room, ServiceError, hash_token
 from racedeck.server.service import MAX_TABLES, TableService
 from racedeck.store.forks import FORK_KEY
@@ -221,7 +221,7 @@ class ForkRequest(StrictModel):
 
     table_id: Annotated[str, Field(max_length=32)] | None = None
     game_no: Annotated[int, Field(ge=1)] | None = None
-    record: dict[str, Any] | None = None
+    record: JSONDict | None = None
     step: Annotated[int, Field(ge=0)]
     seat: Annotated[int, Field(ge=0, le=15)]
     bot: Annotated[str, Field(min_length=1, max_length=32)]
@@ -316,6 +316,16 @@ async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]
 router = APIRouter()
 """The replay viewer's pages and routes (included by :func:`racedeck.server.app.create_app`)."""
 
+_RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "a game record (docs/schemas/record.schema.json), at most 1 MB",
+        "content": {str(JSONResponse.media_type): {"schema": {"type": "object"}}},
+    }
+}
+"""The body of the routes that read a record themselves (a record that is no record is
+refused with its own code, ``record/invalid``, rather than by a model)."""
+
 
 def _service(request: Request) -> TableService:
     service: TableService = request.app.state.service
@@ -332,7 +342,9 @@ async def table_replay_page(request: Request, table_id: str, game_no: int) -> Fi
     return await replay_page(request)
 
 
-@router.get("/api/tables/{table_id}/games/{game_no}/replay")
+@router.get(
+    "/api/tables/{table_id}/games/{game_no}/replay", responses=error_responses(400, 404, 409)
+)
 async def table_replay(
     request: Request,
     table_id: str,
@@ -347,7 +359,7 @@ async def table_replay(
     return await asyncio.to_thread(replay_json, record, start, count, steps)
 
 
-@router.post("/api/replay")
+@router.post("/api/replay", responses=error_responses(400, 413), openapi_extra=_RECORD_BODY)
 async def replay_record(
     request: Request,
     start: Annotated[int, Query(ge=0)] = 0,
@@ -358,13 +370,13 @@ async def replay_record(
     return await asyncio.to_thread(replay_json, record, start, count, steps)
 
 
-@router.post("/api/verify")
+@router.post("/api/verify", responses=error_responses(400, 413), openapi_extra=_RECORD_BODY)
 async def verify_record(request: Request) -> JSONObject:
     record = GameRecord.from_json(await _json(request))
     return await asyncio.to_thread(check_json, record)
 
 
-@router.post("/api/forks")
+@router.post("/api/forks", status_code=201, responses=error_responses(400, 404, 409, 413, 503))
 async def fork_game(request: Request, req: ForkRequest) -> JSONResponse:
     service = _service(request)
     try:
@@ -382,8 +394,10 @@ async def fork_game(request: Request, req: ForkRequest) -> JSONResponse:
 
 
 async def _json(request: Request) -> object:
-    """The body as JSON; ``record/invalid`` when it is not."""
+    """The body as JSON; ``record/invalid`` when it is not, or nests too deeply for a record."""
     try:
-        return json.loads(await request.body())
+        return load_json(await request.body())
+    except NestedTooDeeply as exc:
+        raise InvalidRecord(f"the record is {exc}") from None
     except ValueError:
         raise InvalidRecord("the body must be a game record in JSON") from None
