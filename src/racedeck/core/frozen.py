@@ -19,12 +19,21 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 def freeze(value: Any) -> Any:
     """A read-only deep copy: mappings become mapping proxies, lists and tuples tuples."""
-    if type(value) in _SCALARS:
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    # Scalars are kept in place without a call: events are made on every step of a game, and
+    # most of what they hold is numbers and names.
+    if kind is dict or kind is MappingProxyType:
+        return MappingProxyType(
+            {k: v if type(v) in _SCALARS else freeze(v) for k, v in value.items()}
+        )
+    if kind is tuple or kind is list:
+        return tuple([v if type(v) in _SCALARS else freeze(v) for v in value])
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) for v in value])
     return value
 
 
