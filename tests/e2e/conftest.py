@@ -51,7 +51,10 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process on 127.0.0.1 with a database of its own; yields its base URL."""
     folder = tmp_path_factory.mktemp("live-server")
-    server = ServerProcess(folder / "racedeck.sqlite", extra=["--bot-delay", "0"])
+    # Every test of the process creates its tables from one address.
+    server = ServerProcess(
+        folder / "racedeck.sqlite", extra=["--bot-delay", "0", "--max-creations", "100000"]
+    )
     server.start()
     try:
         yield server.url

@@ -39,6 +39,7 @@ from websockets.sync.client import ClientConnection, connect
 from racedeck.core.events import feed
 from racedeck.core.table import Table
 from racedeck.server.app import create_app
+from racedeck.server.limits import Limits
 from racedeck.server.messages import MAX_FRAME_BYTES
 from racedeck.server.process import free_port
 from racedeck.server.rooms import Room
@@ -268,6 +269,8 @@ class LiveServer:
         # Test clients play far faster than people; the flood tests use the real limits.
         options.setdefault("rate", 1000.0)
         options.setdefault("burst", 1000.0)
+        # One test client creates many tables from one address; the limit tests set their own.
+        options.setdefault("limits", Limits(creations=100_000))
         options.setdefault("seeds", Seeds())
         # Several processes on PostgreSQL take a table nobody automates within this.
         options.setdefault("sweep", SWEEP)

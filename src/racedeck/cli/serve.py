@@ -9,9 +9,12 @@ import typer
 
 from racedeck.cli.console import fail
 from racedeck.cli.db_option import check_db_folder
+from racedeck.server.limits import Limits
 from racedeck.store.locations import DEFAULT_TABLES_DB
 
 __all__ = ["serve"]
+
+DEFAULT_LIMITS = Limits()
 
 
 def serve(
@@ -28,6 +31,33 @@ def serve(
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
     ] = 0.6,
     bot_workers: Annotated[int, typer.Option(help="worker processes for bots' decisions")] = 2,
+    max_tables: Annotated[
+        int, typer.Option(help="tables held at once; more are refused (server/full)")
+    ] = DEFAULT_LIMITS.tables,
+    table_spectators: Annotated[
+        int, typer.Option(help="spectator sockets one table takes (seats always connect)")
+    ] = DEFAULT_LIMITS.spectators_per_table,
+    server_spectators: Annotated[
+        int, typer.Option(help="spectator sockets the whole server takes")
+    ] = DEFAULT_LIMITS.spectators,
+    seat_sockets: Annotated[
+        int, typer.Option(help="sockets one seat may have open (a person's tabs)")
+    ] = DEFAULT_LIMITS.sockets_per_seat,
+    max_creations: Annotated[
+        int,
+        typer.Option(help="tables one client address may create per --creation-window"),
+    ] = DEFAULT_LIMITS.creations,
+    creation_window: Annotated[
+        float, typer.Option(help="seconds over which --max-creations counts")
+    ] = DEFAULT_LIMITS.creation_window,
+    open_expiry: Annotated[
+        float,
+        typer.Option(help="seconds an open table nobody is at lives without activity"),
+    ] = DEFAULT_LIMITS.open_expiry,
+    lobby_idle: Annotated[
+        float,
+        typer.Option(help="the lobby lists tables with activity within these seconds"),
+    ] = DEFAULT_LIMITS.lobby_idle,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -48,6 +78,19 @@ def serve(
         raise fail(f"--bot-delay {bot_delay} is not allowed: 0 seconds or more")
     if bot_workers < 1:
         raise fail(f"--bot-workers {bot_workers} is not allowed: at least 1")
+    try:
+        limits = Limits(
+            tables=max_tables,
+            spectators_per_table=table_spectators,
+            spectators=server_spectators,
+            sockets_per_seat=seat_sockets,
+            creations=max_creations,
+            creation_window=creation_window,
+            open_expiry=open_expiry,
+            lobby_idle=lobby_idle,
+        )
+    except ValueError as exc:
+        raise fail(f"a limit is not allowed: {exc}") from None
     check_db_folder(db)
     # Imported here: the web framework and SQLAlchemy are for this command alone.
     import uvicorn
@@ -55,7 +98,7 @@ def serve(
     from racedeck.server.app import create_app
     from racedeck.server.messages import MAX_FRAME_BYTES
 
-    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers)
+    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits)
     _tune_gc()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)

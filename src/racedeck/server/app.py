@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -26,6 +26,7 @@ from racedeck.server import catalog, http_errors
 from racedeck.server.cluster import SWEEP_SECONDS
 from racedeck.server.frames import encode
 from racedeck.server.http_errors import error_response, error_responses
+from racedeck.server.limits import Limits, client_address
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -127,6 +128,7 @@ def create_app(
     clock: Timekeeper | None = None,
     seeds: Callable[[], str] | None = None,
     sweep: float = SWEEP_SECONDS,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The application over the database ``db`` (a path or an SQLAlchemy URL).
 
@@ -135,7 +137,8 @@ def create_app(
     ``rate`` and ``burst`` bound the messages a socket may send (per second, and at once);
     ``clock`` is the tables' time (real time unless a test simulates it); ``seeds`` makes the
     secret server seeds (random unless a test fixes them); ``sweep`` the seconds between a
-    process's tries to take the tables nobody automates (several processes on PostgreSQL).
+    process's tries to take the tables nobody automates (several processes on PostgreSQL);
+    ``limits`` what strangers may do (:class:`~racedeck.server.limits.Limits`).
     """
     service = TableService(
         TableStore(db),
@@ -147,6 +150,7 @@ def create_app(
         burst=burst,
         clock=clock,
         sweep=sweep,
+        limits=limits,
         **({"seeds": seeds} if seeds is not None else {}),
     )
 
@@ -203,9 +207,9 @@ def create_app(
     async def tables() -> list[dict[str, Any]]:
         return catalog.lobby(service)
 
-    @app.post("/api/tables", status_code=201, responses=error_responses(400, 413, 503))
-    async def create_table(req: CreateTable) -> JSONResponse:
-        room, seat, token = await service.create(req)
+    @app.post("/api/tables", status_code=201, responses=error_responses(400, 413, 429, 503))
+    async def create_table(req: CreateTable, request: Request) -> JSONResponse:
+        room, seat, token = await service.create(req, client_address(request))
         info = service.info(room)
         body = {
             "table_id": room.id,

@@ -59,14 +59,17 @@ def games() -> list[JSONObject]:
 
 
 def lobby(service: TableService) -> list[JSONObject]:
-    """Tables with a free seat, then games in progress, newest first."""
-    rooms = sorted(service.rooms.values(), key=lambda r: -r.created)
-    # A "what if" table is private: only the person who forked it knows its link.
-    listed = [r for r in rooms if r.origin is None]
+    """Tables with a free seat, then games in progress, newest first: those with a person at
+    them and recent activity (:meth:`~racedeck.server.limits.Gate.listed`)."""
     now = service.clock.now()
-    open_ = [r.referee.info(now) for r in listed if r.status == "open"]
-    playing = [r.referee.info(now) for r in listed if r.status == "playing"]
-    return [_without_commitments(i) for i in (open_ + playing)[:LOBBY_SIZE]]
+    # Only tables with a person at them and something happening (Gate.listed): a stranger's
+    # junk cannot push them out. Chosen first, described after: a description costs more.
+    listed = sorted(
+        (r for r in service.rooms.values() if service.gate.listed(r, now)), key=lambda r: -r.created
+    )
+    open_ = [r for r in listed if r.status == "open"]
+    playing = [r for r in listed if r.status == "playing"]
+    return [_without_commitments(r.referee.info(now)) for r in (open_ + playing)[:LOBBY_SIZE]]
 
 
 def _without_commitments(info: JSONObject) -> JSONObject:

@@ -59,6 +59,7 @@ _DESCRIPTIONS = {
     "(`http/not-found`)",
     409: "not now: `table/full`, `seat/taken`, `game/not-over`, `fork/again`",
     413: "the body is too large (`message/too-large`)",
+    429: "too many tables were created from this address lately (`table/rate-limited`)",
     500: "the server failed (`server/error`)",
     503: "the server holds all the tables it can (`server/full`)",
 }

@@ -37,10 +37,11 @@ from racedeck.core.table import Table
 from racedeck.server.bots import check_bot_name
 from racedeck.server.catalog import finished_record
 from racedeck.server.http_errors import error_responses
+from racedeck.server.limits import client_address
 from racedeck.server.live import view_json
 from racedeck.server.messages import JSONDict, Name, NestedTooDeeply, StrictModel, load_json
 from racedeck.server.rooms import Room, ServiceError, hash_token
-from racedeck.server.service import MAX_TABLES, TableService
+from racedeck.server.service import TableService
 from racedeck.store.forks import FORK_KEY
 from racedeck.store.tables import SeatRow, StoredTable
 
@@ -252,9 +253,12 @@ def _source(service: TableService, req: ForkRequest) -> tuple[GameRecord, JSONOb
     return record, origin
 
 
-async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]:
-    """Deal a "what if" table (see the module docstring); returns it, the person's seat and
-    their token. ``fork/invalid`` for a step past the end or a seat the game does not have."""
+async def fork(
+    service: TableService, req: ForkRequest, address: str | None = None
+) -> tuple[Room, int, str]:
+    """Deal a "what if" table (see the module docstring) for a client at ``address`` (counted
+    against its table creations); returns it, the person's seat and their token.
+    ``fork/invalid`` for a step past the end or a seat the game does not have."""
     record, origin = _source(service, req)
     game = record.make_game()
     n = game.num_players
@@ -277,8 +281,7 @@ async def fork(service: TableService, req: ForkRequest) -> tuple[Room, int, str]
     table = Table.from_record(prefix)
     if table.is_over:
         raise ServiceError("fork/invalid", f"the game is over at step {req.step}")
-    if len(service.rooms) >= MAX_TABLES:
-        raise ServiceError("server/full", "the server holds all the tables it can", 503)
+    service.gate.admit_table(len(service.rooms), address, service.clock.now())
     origin.update({"step": req.step, "seat": req.seat, "bot": bot, "fair": False})
     token = secrets.token_urlsafe(24)
     seats = [
@@ -376,11 +379,11 @@ async def verify_record(request: Request) -> JSONObject:
     return await asyncio.to_thread(check_json, record)
 
 
-@router.post("/api/forks", status_code=201, responses=error_responses(400, 404, 409, 413, 503))
+@router.post("/api/forks", status_code=201, responses=error_responses(400, 404, 409, 413, 429, 503))
 async def fork_game(request: Request, req: ForkRequest) -> JSONResponse:
     service = _service(request)
     try:
-        room, seat, token = await fork(service, req)
+        room, seat, token = await fork(service, req, client_address(request))
     except InvalidConfig as exc:
         raise ServiceError("fork/invalid", str(exc)) from None
     body = {

@@ -101,6 +101,8 @@ class Room:
         self.timer: Timer | None = None
         self.failures = 0
         """Bot decisions that failed at this table (each is retried a few times)."""
+        self.active = referee.created
+        """When a person last did something here: took a seat, connected, left or acted."""
 
     # -- read from the referee ------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bot_pool import BotPool
 from racedeck.server.cluster import SWEEP_SECONDS, Cluster
 from racedeck.server.creation import new_table
+from racedeck.server.limits import Gate, Limits
 from racedeck.server.messages import Act, CreateTable, JoinRequest
 from racedeck.server.outbox import FrameObserver, close, deliver, send
 from racedeck.server.referee import messages as m
@@ -40,21 +41,21 @@ from racedeck.server.rooms import (
     ServiceError,
     hash_token,
 )
-from racedeck.server.timekeeper import Timekeeper, WallClock, pause
+from racedeck.server.timekeeper import Timekeeper, Timer, WallClock, pause
 from racedeck.server.writes import commit
 from racedeck.store.forks import ForkStore
 from racedeck.store.tables import StoredTable, TableStore
 
-__all__ = ["MAX_TABLES", "FrameObserver", "TableService"]
+__all__ = ["FrameObserver", "TableService"]
 
 log = logging.getLogger("racedeck.server")
 
-MAX_TABLES = 10_000
-"""Most tables the service holds at once (each is a few kilobytes)."""
-MAX_CONNECTIONS_PER_TABLE = 64
-"""Most sockets one table serves (seats and spectators together)."""
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
+
+
+PEOPLE_COMMANDS = (m.Join, m.Connect, m.Disconnect, m.Act, m.Back, m.PlayAgain)
+"""What a person does at a table: the lobby lists, and expiry spares, tables with such."""
 
 
 def server_seed() -> str:
@@ -78,8 +79,11 @@ class TableService:
         clock: Timekeeper | None = None,
         seeds: Callable[[], str] = server_seed,
         sweep: float = SWEEP_SECONDS,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.gate = Gate(limits or Limits())
+        """What strangers may do: tables, sockets, the lobby, expiry (:mod:`.limits`)."""
         self.clock: Timekeeper = clock or WallClock()
         """The time every referee is told, and the tables' timers."""
         self.seeds = seeds
@@ -96,6 +100,7 @@ class TableService:
         self.public_url = public_url.rstrip("/")
         self.bots = BotPool(bot_pool, bot_workers)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._expiry: Timer | None = None
         self._next_conn = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service runs on (set by :meth:`start`)."""
@@ -122,9 +127,12 @@ class TableService:
         else:
             for room in rooms:
                 await self.run(room, m.Automate(True))
+        self._expire_later()
 
     async def close(self) -> None:
         """Stop the bots' work and release the database."""
+        if self._expiry is not None:
+            self._expiry.cancel()
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()
@@ -170,6 +178,31 @@ class TableService:
         else:
             self.cluster.want(room)  # a table of bots only is in play at once
         return room
+
+    # -- tables nobody plays ------------------------------------------------------------------
+
+    def _expire_later(self) -> None:
+        every = min(60.0, self.gate.limits.open_expiry / 4)
+        self._expiry = self.clock.call_at(self.clock.now() + every, self._expire_now)
+
+    def _expire_now(self) -> None:
+        self._start_task(self._expire())
+        self._expire_later()
+
+    async def _expire(self) -> None:
+        """Let go of the open tables nobody is at and nothing happened at for a while
+        (:meth:`Gate.expired`): they are stored as expired and no longer held."""
+        for room in list(self.rooms.values()):
+            if not self.gate.expired(room, self.clock.now()):
+                continue
+            async with room.lock:
+                if not self.gate.expired(room, self.clock.now()):
+                    continue  # someone came meanwhile
+                self.store.expire(room.id)  # another process may have done it already
+                self.rooms.pop(room.id, None)
+                if room.timer is not None:
+                    room.timer.cancel()
+                log.info("table %s expired: nobody joined it", room.id)
 
     # -- finding tables -----------------------------------------------------------------------
 
@@ -225,7 +258,10 @@ class TableService:
     def feed(self, room: Room, command: m.Command, *, conn: Connection | None = None) -> None:
         """Hand the referee one command and carry out its effects (the caller holds the
         table's lock)."""
-        effects = room.referee.handle(command, self.clock.now())
+        now = self.clock.now()
+        if isinstance(command, PEOPLE_COMMANDS):
+            room.active = now
+        effects = room.referee.handle(command, now)
         failed = self._carry_out(room, effects)
         if failed is None:
             return
@@ -317,11 +353,13 @@ class TableService:
 
     # -- seats ----------------------------------------------------------------------------------
 
-    async def create(self, req: CreateTable) -> tuple[Room, int | None, str | None]:
-        """Create a table; the creator takes the first person's seat. Returns the table, the
-        creator's seat and token (``None`` when every seat is a bot: a game to watch)."""
-        if len(self.rooms) >= MAX_TABLES:
-            raise ServiceError("server/full", "the server holds all the tables it can", 503)
+    async def create(
+        self, req: CreateTable, address: str | None = None
+    ) -> tuple[Room, int | None, str | None]:
+        """Create a table for a client at ``address`` (counted against its creations); the
+        creator takes the first person's seat. Returns the table, the creator's seat and
+        token (``None`` when every seat is a bot: a game to watch)."""
+        self.gate.admit_table(len(self.rooms), address, self.clock.now())
         stored = new_table(req, self.seeds())
         people = any(s.kind == "human" for s in stored.seats)
         self.store.create(stored)
@@ -394,8 +432,7 @@ class TableService:
                     seat = self.seat_of(room, token)
                     if seat is None:
                         raise AuthError("this token holds no seat at this table")
-                if len(room.connections) >= MAX_CONNECTIONS_PER_TABLE:
-                    raise ServiceError("table/busy", "this table has too many connections", 503)
+                self.gate.admit_socket(room, seat)
                 self._next_conn += 1
                 conn = Connection(
                     room=room,
@@ -406,6 +443,8 @@ class TableService:
                     tokens=self.burst,
                 )
                 room.connections[conn.id] = conn
+                if seat is None:
+                    self.gate.spectators += 1
                 if self.cluster is not None and seat is not None:
                     self.cluster.announce(room)
                 self.feed(room, m.Connect(conn.id, seat))
@@ -415,7 +454,8 @@ class TableService:
         """Forget a closed socket."""
         room = conn.room
         async with room.lock:
-            room.connections.pop(conn.id, None)
+            if room.connections.pop(conn.id, None) is not None and conn.seat is None:
+                self.gate.spectators -= 1
             conn.closed = True
             if conn.seat is not None and self.cluster is not None:
                 self.cluster.announce(room)

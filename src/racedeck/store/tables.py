@@ -416,11 +416,13 @@ class TableStore:
             )
             if done.rowcount != 1:
                 raise StoreConflict(f"seat {seat} of table {table_id} is not free")
-            conn.execute(
+            opened = conn.execute(
                 update(live_tables)
-                .where(live_tables.c.id == table_id)
+                .where(live_tables.c.id == table_id, live_tables.c.status != "expired")
                 .values(status=status, seed=seed, updated=datetime.now(UTC))
             )
+            if opened.rowcount != 1:
+                raise StoreConflict(f"table {table_id} has expired")
             conn.execute(
                 update(live_fairness)
                 .where(live_fairness.c.table_id == table_id)
@@ -498,6 +500,17 @@ class TableStore:
         with self._transaction(table_id) as conn:
             _save_clock(conn, table_id, game_no, clock)
             self._announce(conn, "clock", table_id, game_no, 0)
+
+    def expire(self, table_id: str) -> bool:
+        """Mark a table that is still open (waiting for people) as expired: it is loaded no
+        more, and no seat of it can be taken. ``False`` when it is not open (any more)."""
+        with self._transaction(table_id) as conn:
+            done = conn.execute(
+                update(live_tables)
+                .where(live_tables.c.id == table_id, live_tables.c.status == "open")
+                .values(status="expired", updated=datetime.now(UTC))
+            )
+            return bool(done.rowcount == 1)
 
     # -- who is connected where (several processes) ----------------------------------------------
 
