@@ -324,7 +324,8 @@ class World:
     def _carry_out(self, effect: Effect, proc: int = 0) -> None:
         if isinstance(effect, Commit):
             self.store.apply(effect.write)
-            self._clocks_seen[proc] = copy.deepcopy(self.store.stored.clock)
+            if len(self.procs) > 1:  # what a process has seen of the clock (catching up)
+                self._clocks_seen[proc] = copy.deepcopy(self.store.stored.clock)
             write = effect.write
             if isinstance(write, Append):
                 self._shadow.submit_json(write.seat, write.action)
@@ -383,8 +384,11 @@ class World:
         view_obj = frame.get("view")
         if frame.get("type") not in ("update", "welcome") or not isinstance(view_obj, dict):
             return
+        if not view_obj.get("legal_actions"):
+            person.view = None  # nothing to decide: no need to read the view
+            return
         view = self.referee.game.view_from_json(view_obj)
-        person.view = view if view.legal_actions else None
+        person.view = view
         if "answer" in frame:
             return  # its window answer is in, sealed (SB-9): nothing to decide until it closes
         if view.legal_actions and not person.planned:

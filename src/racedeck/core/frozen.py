@@ -42,10 +42,11 @@ def thaw(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
+    # As in freeze: scalars without a call (every frame the server sends is thawed).
     if kind is MappingProxyType or kind is dict:
-        return {k: thaw(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else thaw(v) for k, v in value.items()}
     if kind is tuple or kind is list:
-        return [thaw(v) for v in value]
+        return [v if type(v) in _SCALARS else thaw(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -12,6 +12,7 @@ one with each accepted action, on either path.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -130,6 +131,9 @@ class Game(ABC, Generic[S, A, V]):
 
     def __init__(self, config: GameConfig) -> None:
         self._config = config
+        # Every view's header carries the configuration as JSON, a copy of its own: made
+        # once as text, each copy is read back from it at C speed.
+        self._config_text = json.dumps(config.to_json())
 
     @property
     def config(self) -> GameConfig:
@@ -226,7 +230,7 @@ class Game(ABC, Generic[S, A, V]):
             game=self.spec.id,
             title=self.spec.title,
             rules_version=self.spec.rules_version,
-            config=self._config.to_json(),
+            config=json.loads(self._config_text),
             seat=seat,
             seat_names=self.seat_names(),
             move=state.move,
