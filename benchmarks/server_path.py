@@ -84,7 +84,7 @@ async def run(game: str, players: int, tables: int, actions: int) -> tuple[int, 
                 Act(type="act", move=table.move, action=action, id=str(accepted)),
             )
             accepted += 1
-            for c in room.connections:
+            for c in room.connections.values():
                 while not c.outbox.empty():
                     frame = c.outbox.get_nowait()
                     if frame is not None:

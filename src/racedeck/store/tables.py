@@ -158,12 +158,15 @@ live_game_fairness = Table(
 revealed server seed, the client seeds, the result), written with its ``live_games`` row."""
 
 
-# The two statements of every accepted action, written out once: building them with the
+# The three statements of every accepted action, written out once: building them with the
 # expression language on each call costs several times what SQLite takes to run them.
 _ADVANCE = text(
     "UPDATE live_tables SET move = :move, status = :status, updated = :updated "
     "WHERE id = :id AND game_no = :game_no AND move = :idx"
 ).bindparams(bindparam("updated", type_=DateTime(timezone=True)))
+_SAVE_CLOCK = text(
+    "UPDATE live_clocks SET clock = :clock WHERE table_id = :id AND game_no = :game_no"
+).bindparams(bindparam("clock", type_=JSON))
 _APPEND = text(
     "INSERT INTO live_actions (table_id, game_no, idx, seat, action) "
     "VALUES (:id, :game_no, :idx, :seat, :action)"
@@ -732,11 +735,7 @@ def _progress(row: Any) -> Progress | None:
 
 def _save_clock(conn: Any, table_id: str, game_no: int, clock: JSONObject) -> None:
     """Insert or replace the clock row of one game (an update first: the common case)."""
-    done = conn.execute(
-        update(live_clocks)
-        .where(live_clocks.c.table_id == table_id, live_clocks.c.game_no == game_no)
-        .values(clock=clock)
-    )
+    done = conn.execute(_SAVE_CLOCK, {"id": table_id, "game_no": game_no, "clock": clock})
     if done.rowcount == 0:
         conn.execute(live_clocks.insert().values(table_id=table_id, game_no=game_no, clock=clock))
 

@@ -7,6 +7,7 @@ WF-6 stage scoring, WF-7 game end, WF-8 outcome, WF-9 Leo, WF-10 tactical varian
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import ClassVar
@@ -48,6 +49,26 @@ _MOST_PLACE_SETS = 4096
 """Most value sets whose base-game options a game builds up front (the WF-2 deck has 381)."""
 
 
+@lru_cache(maxsize=64)
+def _place_options(
+    distinct: tuple[int, ...], hand_size: int, figures: int
+) -> dict[int, tuple[WhyFirstAction, ...]] | None:
+    """Base game: the legal actions of every set of distinct values a hand can hold, by bit
+    mask; ``None`` when there are too many sets to build (a large custom deck). Made once per
+    deck, hand size and number of figures, and shared (read only) by every game made so: a
+    server makes a game object per table and per game played."""
+    most = min(hand_size, len(distinct))
+    if sum(comb(len(distinct), k) for k in range(1, most + 1)) > _MOST_PLACE_SETS:
+        return None
+    place = {(v, t): PlaceCard(v, t) for v in distinct for t in range(figures)}
+    options: dict[int, tuple[WhyFirstAction, ...]] = {}
+    for k in range(1, most + 1):
+        for chosen in combinations(range(len(distinct)), k):
+            mask = sum(1 << i for i in chosen)
+            options[mask] = tuple(place[distinct[i], t] for i in chosen for t in range(figures))
+    return options
+
+
 class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     """*Why First?* under one configuration (see :class:`WhyFirstConfig`)."""
 
@@ -73,7 +94,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         # here when there are few enough of them, else on each call.
         distinct = sorted(set(self.values))
         self._value_bit = [0] + [1 << distinct.index(v) for v in self.values]
-        self._place_options = self._all_place_options(distinct, config.hand_size)
+        self._place_options = (
+            {} if self.tactical else _place_options(tuple(distinct), config.hand_size, self.figures)
+        )
         # Commits leave the pending seats in ascending order, so every pending tuple is an
         # ascending subset of the seats: what remains when one of them commits, for all.
         self._sampler = WhyFirstSampler(config)  # config-derived tables only
@@ -83,26 +106,6 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             for subset in combinations(self._seats, size)
             for seat in subset
         }
-
-    def _all_place_options(
-        self, distinct: list[int], hand_size: int
-    ) -> dict[int, tuple[WhyFirstAction, ...]] | None:
-        """Base game: the legal actions of every set of distinct values a hand can hold, by
-        bit mask; ``None`` when there are too many sets to build (a large custom deck)."""
-        if self.tactical:
-            return {}
-        most = min(hand_size, len(distinct))
-        if sum(comb(len(distinct), k) for k in range(1, most + 1)) > _MOST_PLACE_SETS:
-            return None
-        place = {(v, t): PlaceCard(v, t) for v in distinct for t in range(self.figures)}
-        options: dict[int, tuple[WhyFirstAction, ...]] = {}
-        for k in range(1, most + 1):
-            for chosen in combinations(range(len(distinct)), k):
-                mask = sum(1 << i for i in chosen)
-                options[mask] = tuple(
-                    place[distinct[i], t] for i in chosen for t in range(self.figures)
-                )
-        return options
 
     # -- names -------------------------------------------------------------------------------
 
