@@ -187,12 +187,11 @@ def test_a_frame_too_large_for_a_message_is_refused_on_an_open_socket(
 def test_serve_reads_frames_up_to_the_transport_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
     from racedeck.cli import serve as serve_command
+    from racedeck.server import shutdown
 
     given: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: given.update(options))
+    monkeypatch.setattr(shutdown, "run", lambda app, **options: given.update(options))
     monkeypatch.setattr(serve_command, "_tune_gc", lambda: None)
     serve_command.serve(db=str(tmp_path / "tables.sqlite"))
     assert given["ws_max_size"] == MAX_FRAME_BYTES > MAX_MESSAGE_BYTES

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -15,6 +15,8 @@ from racedeck.store.locations import DEFAULT_TABLES_DB
 __all__ = ["serve"]
 
 DEFAULT_LIMITS = Limits()
+
+LogLevel = Literal["debug", "info", "warning", "error"]
 
 
 def serve(
@@ -65,12 +67,18 @@ def serve(
             help="compress WebSocket frames (permessage-deflate): fewer bytes, more server CPU",
         ),
     ] = False,
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(help="the least important log lines written (to standard error)"),
+    ] = "info",
 ) -> None:
     """Serve the online tables and the browser client.
 
     Prints the address to open. Every accepted move is committed to --db before anyone sees
     it, so a restarted server continues every game. On PostgreSQL, several processes serve the
-    same tables (docs/deploy.md).
+    same tables (docs/deploy.md). SIGTERM stops it within seconds: every socket is told to
+    reconnect (close code 1012) and the process exits with 0. GET /healthz and GET /metrics
+    are for the operator (docs/deploy.md).
     """
     if not 1 <= port <= 65535:
         raise fail(f"--port {port} is not allowed: a port is 1 to 65535")
@@ -93,20 +101,22 @@ def serve(
         raise fail(f"a limit is not allowed: {exc}") from None
     check_db_folder(db)
     # Imported here: the web framework and SQLAlchemy are for this command alone.
-    import uvicorn
-
+    from racedeck.server import shutdown
     from racedeck.server.app import create_app
+    from racedeck.server.logs import logging_config
     from racedeck.server.messages import MAX_FRAME_BYTES
 
     app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits)
     _tune_gc()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)
-    uvicorn.run(
+    shutdown.run(
         app,
         host=host,
         port=port,
-        log_level="warning",
+        # One format for racedeck's lines and uvicorn's; a line about a table names it.
+        log_config=logging_config(log_level),
+        access_log=False,
         # Frames up to this are read and a message over its own limit is answered
         # (message/too-large) on an open socket; only a larger frame closes it (1009).
         ws_max_size=MAX_FRAME_BYTES,

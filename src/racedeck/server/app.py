@@ -1,14 +1,16 @@
-"""The web application: HTTP routes for the lobby and tables, the WebSocket, the static shell.
+"""The web application: HTTP routes for the lobby and tables, the WebSocket, the static shell,
+and the operator's ``/healthz`` and ``/metrics``.
 
 ``create_app`` builds it around a :class:`~racedeck.server.service.TableService`; see
-``docs/protocol.md`` for every message and error code.
+``docs/protocol.md`` for every message and error code, ``docs/deploy.md`` for the operator's
+routes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
-import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
 from importlib.resources import files
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
@@ -25,8 +27,10 @@ from racedeck.rulebook import UnknownRules
 from racedeck.server import catalog, http_errors
 from racedeck.server.cluster import SWEEP_SECONDS
 from racedeck.server.frames import encode
-from racedeck.server.http_errors import error_response, error_responses
+from racedeck.server.health import Health, health
+from racedeck.server.http_errors import ErrorBody, error_response, error_responses
 from racedeck.server.limits import Limits, client_address
+from racedeck.server.logs import table_log
 from racedeck.server.messages import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -41,6 +45,7 @@ from racedeck.server.messages import (
     load_json,
     parse_client_message,
 )
+from racedeck.server.metrics import CONTENT_TYPE, Metrics
 from racedeck.server.replays import MAX_RECORD_BYTES, RECORD_PATHS
 from racedeck.server.replays import router as replay_router
 from racedeck.server.rooms import (
@@ -55,12 +60,33 @@ from racedeck.server.service import TableService
 from racedeck.server.timekeeper import Timekeeper
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
-__all__ = ["HELLO_TIMEOUT", "create_app"]
-
-log = logging.getLogger("racedeck.server")
+__all__ = ["HELLO_TIMEOUT", "RESTART_CLOSE", "RESTART_REASON", "create_app"]
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to say ``hello``."""
+
+RESTART_CLOSE = 1012
+"""The WebSocket close code of a stopping server (*service restart*): reconnect."""
+RESTART_REASON = "the server is restarting"
+"""The close reason that goes with :data:`RESTART_CLOSE`."""
+
+WRITER_SECONDS = 1.0
+"""How long a socket the server closed has to send what is queued on it."""
+
+_UNHEALTHY: dict[str, Any] = {
+    "model": ErrorBody,
+    "description": "the server is stopping (`server/stopping`) or its database does not answer "
+    "(`database/unavailable`)",
+}
+"""``/healthz``'s refusal in the OpenAPI description."""
+
+_METRICS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "every metric in the Prometheus text format (docs/deploy.md)",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    }
+}
+"""``/metrics``' answer in the OpenAPI description: text, not JSON."""
 
 STATIC = Path(str(files("racedeck.server") / "static"))
 
@@ -75,8 +101,9 @@ class BodyLimit:
     """Refuses HTTP bodies over :data:`MAX_MESSAGE_BYTES` (``message/too-large``, 413) before
     the application reads them."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
@@ -93,6 +120,7 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > limit:
+                self.metrics.error("message/too-large", "http")
                 response = error_response(
                     "message/too-large",
                     f"a request body may hold at most {limit} bytes",
@@ -169,8 +197,9 @@ def create_app(
         responses=error_responses(500),
     )
     app.state.service = service
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, metrics=service.metrics)
     http_errors.install(app)
+    _count_refusals(app, service.metrics)
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -228,12 +257,14 @@ def create_app(
     async def record(table_id: str) -> dict[str, Any]:
         return catalog.record(service, table_id)
 
-    @app.post("/api/tables/{table_id}/join", responses=error_responses(400, 404, 409, 413))
+    @app.post("/api/tables/{table_id}/join", responses=error_responses(400, 404, 409, 413, 503))
     async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
         seat, token = await service.join(table_id, req)
         return {"table_id": table_id, "seat": seat, "token": token}
 
-    @app.post("/api/tables/{table_id}/again", responses=error_responses(400, 403, 404, 409, 413))
+    @app.post(
+        "/api/tables/{table_id}/again", responses=error_responses(400, 403, 404, 409, 413, 503)
+    )
     async def again(table_id: str, req: AgainRequest) -> dict[str, Any]:
         game_no = await service.again(table_id, req.token, req.client_seed)
         return {"table_id": table_id, "game_no": game_no}
@@ -254,14 +285,31 @@ def create_app(
             record, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
+    # -- for the operator -------------------------------------------------------------------------
+
+    @app.get("/healthz", responses={503: _UNHEALTHY})
+    async def healthz() -> Health:
+        return await health(service)
+
+    @app.get("/metrics", response_class=Response, responses=_METRICS)
+    async def metrics() -> Response:
+        return Response(service.metrics.exposition(), media_type=CONTENT_TYPE)
+
     # -- the socket -----------------------------------------------------------------------------
 
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        try:
+            service.refuse_if_stopping()  # at once, rather than after the hello
+        except ServiceError as exc:
+            await _refuse(websocket, service.metrics, exc.code, str(exc))
+            return
         room = service.find(table_id)
         if room is None:
-            await _refuse(websocket, "table/not-found", f"there is no table {table_id!r}")
+            await _refuse(
+                websocket, service.metrics, "table/not-found", f"there is no table {table_id!r}"
+            )
             return
         try:
             text = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
@@ -276,15 +324,20 @@ def create_app(
                 await websocket.close()
             return
         except RacedeckError as exc:
-            await _refuse(websocket, exc.code, str(exc))
+            await _refuse(websocket, service.metrics, exc.code, str(exc))
             return
-        writer = asyncio.create_task(_write(websocket, conn))
+        writer = asyncio.create_task(_write(websocket, conn, service))
         try:
             await _read(websocket, service, conn)
         except WebSocketDisconnect:
             pass
         finally:
+            # Closed by the server (the server stopping, say): the writer has what was queued
+            # before the close to send first.
+            closed_here = conn.closed
             await service.disconnect(conn)
+            if closed_here:
+                await asyncio.wait({writer}, timeout=WRITER_SECONDS)
             writer.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await writer
@@ -305,19 +358,28 @@ async def _receive_text(websocket: WebSocket) -> str:
     return str(text)
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
+async def _refuse(websocket: WebSocket, metrics: Metrics, code: str, message: str) -> None:
+    """Refuse a socket before it is greeted: one ``error``, then the close (a stopping server's
+    is "service restart", so the client reconnects)."""
+    metrics.error(code, "socket")
     with suppress(Exception):
         await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
-        await websocket.close(code=1008)
+        if code == "server/stopping":
+            await websocket.close(code=RESTART_CLOSE, reason=RESTART_REASON)
+        else:
+            await websocket.close(code=1008)
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
+async def _write(websocket: WebSocket, conn: Connection, service: TableService) -> None:
     """Send the socket's outbox in order; a ``None`` closes the socket."""
     while True:
         frame = await conn.outbox.get()
         if frame is None:
+            code, reason = (1008 if not conn.closed else 1000), None
+            if service.stopping:
+                code, reason = RESTART_CLOSE, RESTART_REASON
             with suppress(Exception):
-                await websocket.close(code=1008 if not conn.closed else 1000)
+                await websocket.close(code=code, reason=reason)
             return
         await websocket.send_text(encode(frame))
 
@@ -346,7 +408,7 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
             try:
                 await service.act(conn, msg)
             except Exception:
-                log.exception("table %s: an action failed", conn.room.id)
+                table_log(conn.room.id).exception("an action failed")
                 service.send_error(
                     conn,
                     ServiceError("server/error", "the server failed on this message", 500),
@@ -388,3 +450,33 @@ def _client_id(text: str) -> str | None:
         return None
     client_id = obj.get("id") if isinstance(obj, dict) else None
     return client_id if isinstance(client_id, str) and len(client_id) <= 64 else None
+
+
+def _count_refusals(app: FastAPI, metrics: Metrics) -> None:
+    """Count every HTTP refusal and failure ``app`` answers (:mod:`.http_errors`' handlers) by
+    its code."""
+    for key, handler in list(app.exception_handlers.items()):
+        app.exception_handlers[key] = _counting(handler, metrics)
+
+
+def _counting(
+    handler: Callable[[Request, Exception], Response | Awaitable[Response]], metrics: Metrics
+) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def counted(request: Request, exc: Exception) -> Response:
+        answered = handler(request, exc)
+        response = await answered if inspect.isawaitable(answered) else answered
+        # FastAPI's handler of a socket's invalid parameters answers nothing: passed through.
+        if isinstance(response, JSONResponse) and response.status_code >= 400:
+            metrics.error(_code_of(response), "http")
+        return response
+
+    return counted
+
+
+def _code_of(response: JSONResponse) -> str:
+    """A refusal's code, read back from its body: the one place every refusal's code is,
+    whatever raised it (``http/error`` for a body not in the error shape)."""
+    body = json.loads(bytes(response.body))
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) else "http/error"

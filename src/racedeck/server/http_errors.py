@@ -61,7 +61,8 @@ _DESCRIPTIONS = {
     413: "the body is too large (`message/too-large`)",
     429: "too many tables were created from this address lately (`table/rate-limited`)",
     500: "the server failed (`server/error`)",
-    503: "the server holds all the tables it can (`server/full`)",
+    503: "the server holds all the tables it can (`server/full`), or it is stopping "
+    "(`server/stopping`: try again in a few seconds)",
 }
 
 

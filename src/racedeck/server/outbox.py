@@ -1,26 +1,27 @@
 """Frames onto sockets: a referee's :class:`~racedeck.server.referee.messages.Send` delivered to
-the connections it names, each frame shown to the observers (the tests' leak checker) and
-queued on the socket's outbox."""
+the connections it names, each frame shown to the observers (the tests' leak checker), counted
+(:class:`~racedeck.server.metrics.Metrics`) and queued on the socket's outbox."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable, Iterable
 
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.logs import table_log
+from racedeck.server.metrics import Metrics
 from racedeck.server.referee import messages as m
 from racedeck.server.rooms import Connection, Room
 
-__all__ = ["FrameObserver", "close", "deliver", "send"]
-
-log = logging.getLogger("racedeck.server")
+__all__ = ["FrameObserver", "close", "deliver", "finish", "send"]
 
 FrameObserver = Callable[[Room, "int | None", JSONObject], None]
 """Called with the table, the recipient's seat (``None``: a spectator) and every frame sent."""
 
 
-def deliver(room: Room, effect: m.Send, observers: Iterable[FrameObserver]) -> None:
+def deliver(
+    room: Room, effect: m.Send, observers: Iterable[FrameObserver], metrics: Metrics
+) -> None:
     """Send ``effect``'s frame to every connection of ``room`` it names, with the ``ack``
     meant for each."""
     to = effect.to
@@ -36,10 +37,12 @@ def deliver(room: Room, effect: m.Send, observers: Iterable[FrameObserver]) -> N
         ack = effect.acks.get(conn.id)
         if ack is not None:
             frame = {**frame, "ack": ack}
-        send(conn, frame, observers)
+        send(conn, frame, observers, metrics)
 
 
-def send(conn: Connection, frame: JSONObject, observers: Iterable[FrameObserver]) -> None:
+def send(
+    conn: Connection, frame: JSONObject, observers: Iterable[FrameObserver], metrics: Metrics
+) -> None:
     """Queue ``frame`` on ``conn`` (a closed socket gets nothing)."""
     if conn.closed:
         return
@@ -49,8 +52,12 @@ def send(conn: Connection, frame: JSONObject, observers: Iterable[FrameObserver]
         conn.outbox.put_nowait(frame)
     except asyncio.QueueFull:
         # Too slow to keep up: close it; the client reconnects and gets a fresh welcome.
-        log.warning("table %s: closing a socket that does not read", conn.room.id)
+        table_log(conn.room.id).warning("closing a socket that does not read")
         close(conn)
+        return
+    metrics.frames.inc()
+    if frame.get("type") == "error":
+        metrics.error(str(frame["code"]), "socket")
 
 
 def close(conn: Connection) -> None:
@@ -59,3 +66,15 @@ def close(conn: Connection) -> None:
     while not conn.outbox.empty():
         conn.outbox.get_nowait()
     conn.outbox.put_nowait(None)
+
+
+def finish(conn: Connection) -> None:
+    """Close ``conn`` once it has sent what is queued (the server is stopping: every frame of
+    what it did reaches its socket); nothing more is queued on it."""
+    if conn.closed:
+        return
+    conn.closed = True
+    try:
+        conn.outbox.put_nowait(None)
+    except asyncio.QueueFull:
+        close(conn)  # a socket that does not read: it gets its welcome on reconnecting

@@ -281,7 +281,7 @@ async def fork(
     table = Table.from_record(prefix)
     if table.is_over:
         raise ServiceError("fork/invalid", f"the game is over at step {req.step}")
-    service.gate.admit_table(len(service.rooms), address, service.clock.now())
+    service.admit_table(address)
     origin.update({"step": req.step, "seat": req.seat, "bot": bot, "fair": False})
     token = secrets.token_urlsafe(24)
     seats = [

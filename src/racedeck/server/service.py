@@ -8,6 +8,11 @@ under the table's row lock, the referee first brought up to what they stored:
 :meth:`Cluster.guard`), then carries out the effects in order: rows committed before the
 frames that show them, frames queued on sockets, the table's one timer set, bots asked in
 the executor.
+
+A stopping service (:meth:`TableService.stop`) takes no new tables, seats, sockets or moves
+(``server/stopping``), lets each table finish the command it is carrying out, and closes every
+socket once it has sent what it was sent, with WebSocket close code 1012 (*service restart*):
+clients reconnect, to this server restarted or to another process.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
@@ -27,8 +31,10 @@ from racedeck.server.bot_pool import BotPool
 from racedeck.server.cluster import SWEEP_SECONDS, Cluster
 from racedeck.server.creation import new_table
 from racedeck.server.limits import Gate, Limits
+from racedeck.server.logs import log, table_log
 from racedeck.server.messages import Act, CreateTable, JoinRequest
-from racedeck.server.outbox import FrameObserver, close, deliver, send
+from racedeck.server.metrics import Metrics
+from racedeck.server.outbox import FrameObserver, close, deliver, finish, send
 from racedeck.server.referee import messages as m
 from racedeck.server.referee import restore
 from racedeck.server.referee.frames import error_frame
@@ -47,8 +53,6 @@ from racedeck.store.forks import ForkStore
 from racedeck.store.tables import StoredTable, TableStore
 
 __all__ = ["FrameObserver", "TableService"]
-
-log = logging.getLogger("racedeck.server")
 
 MAX_BOT_FAILURES = 5
 """Failed bot decisions at one table that are retried (a second apart) before giving up."""
@@ -106,6 +110,12 @@ class TableService:
         """The event loop the service runs on (set by :meth:`start`)."""
         self.cluster: Cluster | None = None
         """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
+        self.metrics = Metrics()
+        """What the service counts, for ``GET /metrics``."""
+        self.metrics.watch(self)
+        self.stopping = False
+        """Set when the service stops (:meth:`begin_stop`): it takes no new work."""
+        self._sockets_gone: asyncio.Event | None = None
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -129,8 +139,47 @@ class TableService:
                 await self.run(room, m.Automate(True))
         self._expire_later()
 
+    def begin_stop(self) -> None:
+        """Take no new tables, seats, sockets or moves from now on (``server/stopping``): a
+        signal handler calls this, so it only sets a flag; :meth:`stop` does the rest."""
+        self.stopping = True
+
+    def refuse_if_stopping(self) -> None:
+        """Raise ``server/stopping`` (503) once the service stops."""
+        if self.stopping:
+            raise ServiceError(
+                "server/stopping", "the server is restarting: try again in a few seconds", 503
+            )
+
+    async def stop(self, timeout: float = 2.0) -> None:
+        """Take no new work, let each table finish the command it is carrying out (its lock),
+        then close every socket once it has sent what is queued on it (close code 1012, the
+        web layer's part: the browser reconnects), waiting up to ``timeout`` seconds for the
+        sockets to close. Every accepted action is already stored: a move is committed before
+        anyone is told of it."""
+        self.begin_stop()
+        self._sockets_gone = asyncio.Event()
+        sockets = 0
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                for conn in list(room.connections.values()):
+                    finish(conn)
+                    sockets += 1
+        log.info("stopping: %d sockets told to reconnect", sockets)
+        if timeout <= 0 or self._no_sockets():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._sockets_gone.wait(), timeout)
+        if not self._no_sockets():
+            log.warning("stopping: sockets still open after %g s are cut", timeout)
+
+    def _no_sockets(self) -> bool:
+        return not any(room.connections for room in self.rooms.values())
+
     async def close(self) -> None:
-        """Stop the bots' work and release the database."""
+        """Stop (:meth:`stop`, if not yet), stop the bots' work and release the database."""
+        if self._sockets_gone is None:
+            await self.stop(timeout=0.0)
         if self._expiry is not None:
             self._expiry.cancel()
         for room in self.rooms.values():
@@ -161,7 +210,7 @@ class TableService:
                 created=created,
             )
         except (InvalidRecord, InvalidConfig, KeyError) as exc:
-            log.error("table %s cannot be restored: %s", stored.id, exc)
+            table_log(stored.id).error("cannot be restored: %s", exc)
             return None
         referee.handle(m.Presence(frozenset()), self.clock.now())
         return Room(referee)
@@ -202,7 +251,7 @@ class TableService:
                 self.rooms.pop(room.id, None)
                 if room.timer is not None:
                     room.timer.cancel()
-                log.info("table %s expired: nobody joined it", room.id)
+                table_log(room.id).info("expired: nobody joined it")
 
     # -- finding tables -----------------------------------------------------------------------
 
@@ -277,15 +326,17 @@ class TableService:
         (the frames after it must not show what was not stored) and is returned."""
         for effect in effects:
             if isinstance(effect, m.Commit):
+                started = time.perf_counter()
                 try:
                     commit(self.store, room.id, effect.write)
                 except Exception as exc:
-                    log.exception(
-                        "table %s: commit failed; reloading it from the database", room.id
-                    )
+                    table_log(room.id).exception("commit failed; reloading it from the database")
                     return exc
+                if isinstance(effect.write, m.Append):
+                    self.metrics.commit_seconds.observe(time.perf_counter() - started)
+                    self.metrics.actions.inc()
             elif isinstance(effect, m.Send):
-                deliver(room, effect, self.observers)
+                deliver(room, effect, self.observers, self.metrics)
             elif isinstance(effect, m.SetTimer):
                 self._set_timer(room, effect.at)
             else:
@@ -311,7 +362,7 @@ class TableService:
         if old.automates:
             effects += referee.handle(m.Automate(True), now)
         if self._carry_out(room, effects) is not None:
-            log.error("table %s: the table could not be stored again", room.id)
+            table_log(room.id).error("the table could not be stored again")
 
     def _set_timer(self, room: Room, at: float | None) -> None:
         if room.timer is not None:
@@ -344,7 +395,7 @@ class TableService:
                 action = await self.bots.decide(room.game.spec.id, room.config_key, ask)
                 break
             except Exception:
-                log.exception("table %s: bot %s at seat %d failed", room.id, ask.bot, ask.seat)
+                table_log(room.id).exception("bot %s at seat %d failed", ask.bot, ask.seat)
                 room.failures += 1
                 if room.failures > MAX_BOT_FAILURES:
                     return
@@ -359,7 +410,7 @@ class TableService:
         """Create a table for a client at ``address`` (counted against its creations); the
         creator takes the first person's seat. Returns the table, the creator's seat and
         token (``None`` when every seat is a bot: a game to watch)."""
-        self.gate.admit_table(len(self.rooms), address, self.clock.now())
+        self.admit_table(address)
         stored = new_table(req, self.seeds())
         people = any(s.kind == "human" for s in stored.seats)
         self.store.create(stored)
@@ -369,9 +420,16 @@ class TableService:
         seat, token = await self._take_seat(room, None, req.name, req.client_seed)
         return room, seat, token
 
+    def admit_table(self, address: str | None) -> None:
+        """May a client at ``address`` create a table (or a fork) now? ``server/stopping``,
+        then the limits' refusals (:meth:`Gate.admit_table`)."""
+        self.refuse_if_stopping()
+        self.gate.admit_table(len(self.rooms), address, self.clock.now())
+
     async def join(self, table_id: str, req: JoinRequest) -> tuple[int, str]:
         """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
         and its token. The game starts when the last seat is taken."""
+        self.refuse_if_stopping()
         return await self._take_seat(self.room(table_id), req.seat, req.name, req.client_seed)
 
     async def _take_seat(
@@ -391,12 +449,13 @@ class TableService:
     async def again(self, table_id: str, token: str, client_seed: str | None = None) -> int:
         """A new game at the same table with the same seats, once the current one is over;
         ``token`` must be a seated person's, ``client_seed`` (optional) that seat's new one.
-        Returns the new game's number.
+        Returns the new game's number (``server/stopping`` once the service stops).
 
         The new game's server seed is the one whose commitment was published when the last
         game ended (``next_commitment``): a client seed sent now was unknown to the server
         when it committed, so the server cannot pick its seed to suit the seats' seeds.
         """
+        self.refuse_if_stopping()
         room = self.room(table_id)
 
         def play_again() -> m.Command:
@@ -423,8 +482,10 @@ class TableService:
 
     async def connect(self, room: Room, token: str | None) -> Connection:
         """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
-        its welcome. Raises :class:`AuthError` for a token that holds no seat here."""
+        its welcome. Raises :class:`AuthError` for a token that holds no seat here, and
+        ``server/stopping`` once the service stops."""
         async with room.lock:
+            self.refuse_if_stopping()
             with self._guarded(room, True):
                 # Under the row lock: a person back may store the clock (a takeover ends).
                 seat = None
@@ -460,25 +521,41 @@ class TableService:
             if conn.seat is not None and self.cluster is not None:
                 self.cluster.announce(room)
             self.feed(room, m.Disconnect(conn.id))
+        if self._sockets_gone is not None and self._no_sockets():
+            self._sockets_gone.set()
 
     async def act(self, conn: Connection, msg: Act) -> None:
-        """A person's action from their socket; errors go back to that socket only."""
+        """A person's action from their socket; errors go back to that socket only. A
+        stopping service takes none (``server/stopping``): it was not made, and the person
+        makes it again once reconnected."""
+        if self._refused_when_stopping(conn, msg.id):
+            return
         await self.run(conn.room, m.Act(conn.id, msg.move, msg.action, msg.id), conn=conn)
 
     async def back(self, conn: Connection, client_id: str | None) -> None:
         """ "I'm back" from a seat a bot took over: its person plays it again (a no-op when no
         bot plays it)."""
+        if self._refused_when_stopping(conn, client_id):
+            return
         await self.run(conn.room, m.Back(conn.id, client_id), conn=conn)
+
+    def _refused_when_stopping(self, conn: Connection, client_id: str | None) -> bool:
+        try:
+            self.refuse_if_stopping()
+        except ServiceError as exc:
+            self.send_error(conn, exc, client_id)
+            return True
+        return False
 
     def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
         """Send ``exc`` to one socket as an ``error`` frame."""
-        send(conn, error_frame(exc, client_id), self.observers)
+        send(conn, error_frame(exc, client_id), self.observers, self.metrics)
 
     def flooded(self, conn: Connection) -> None:
         """A message over the socket's rate was dropped unread: tell the sender at most once a
         second, and close a socket that keeps on (it may reconnect)."""
         if conn.dropped > FLOOD_LIMIT:
-            log.warning("table %s: closing a socket that floods", conn.room.id)
+            table_log(conn.room.id).warning("closing a socket that floods")
             close(conn)
             return
         now = time.monotonic()
@@ -497,4 +574,4 @@ class TableService:
         frame: JSONObject = {"type": "pong"}
         if client_id is not None:
             frame["id"] = client_id
-        send(conn, frame, self.observers)
+        send(conn, frame, self.observers, self.metrics)
