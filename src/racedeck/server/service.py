@@ -9,10 +9,8 @@ under the table's row lock, the referee first brought up to what they stored:
 frames that show them, frames queued on sockets, the table's one timer set, bots asked in
 the executor.
 
-A stopping service (:meth:`TableService.stop`) takes no new tables, seats, sockets or moves
-(``server/stopping``), lets each table finish the command it is carrying out, and closes every
-socket once it has sent what it was sent, with WebSocket close code 1012 (*service restart*):
-clients reconnect, to this server restarted or to another process.
+Its sockets are in :mod:`racedeck.server.connections`; what it does on its own — letting go of
+tables nobody plays, stopping cleanly — in :mod:`racedeck.server.upkeep`.
 """
 
 from __future__ import annotations
@@ -25,21 +23,20 @@ import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
-from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord, RacedeckError
+from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord
 from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bot_pool import BotPool
 from racedeck.server.cluster import SWEEP_SECONDS, Cluster
+from racedeck.server.connections import Connections
 from racedeck.server.creation import new_table
 from racedeck.server.limits import Gate, Limits
-from racedeck.server.logs import log, table_log
-from racedeck.server.messages import Act, CreateTable, JoinRequest
+from racedeck.server.logs import table_log
+from racedeck.server.messages import CreateTable, JoinRequest
 from racedeck.server.metrics import Metrics
-from racedeck.server.outbox import FrameObserver, close, deliver, finish, send
+from racedeck.server.outbox import FrameObserver, close, deliver
 from racedeck.server.referee import messages as m
 from racedeck.server.referee import restore
-from racedeck.server.referee.frames import error_frame
 from racedeck.server.rooms import (
-    FLOOD_LIMIT,
     RATE_BURST,
     RATE_PER_SECOND,
     Connection,
@@ -48,6 +45,7 @@ from racedeck.server.rooms import (
     hash_token,
 )
 from racedeck.server.timekeeper import Timekeeper, Timer, WallClock, pause
+from racedeck.server.upkeep import Upkeep
 from racedeck.server.writes import commit
 from racedeck.store.forks import ForkStore
 from racedeck.store.tables import StoredTable, TableStore
@@ -67,7 +65,7 @@ def server_seed() -> str:
     return secrets.token_hex(32)
 
 
-class TableService:
+class TableService(Connections, Upkeep):
     """Tables, seats, sockets, and the interpreter of every table's referee."""
 
     def __init__(
@@ -139,43 +137,6 @@ class TableService:
                 await self.run(room, m.Automate(True))
         self._expire_later()
 
-    def begin_stop(self) -> None:
-        """Take no new tables, seats, sockets or moves from now on (``server/stopping``): a
-        signal handler calls this, so it only sets a flag; :meth:`stop` does the rest."""
-        self.stopping = True
-
-    def refuse_if_stopping(self) -> None:
-        """Raise ``server/stopping`` (503) once the service stops."""
-        if self.stopping:
-            raise ServiceError(
-                "server/stopping", "the server is restarting: try again in a few seconds", 503
-            )
-
-    async def stop(self, timeout: float = 2.0) -> None:
-        """Take no new work, let each table finish the command it is carrying out (its lock),
-        then close every socket once it has sent what is queued on it (close code 1012, the
-        web layer's part: the browser reconnects), waiting up to ``timeout`` seconds for the
-        sockets to close. Every accepted action is already stored: a move is committed before
-        anyone is told of it."""
-        self.begin_stop()
-        self._sockets_gone = asyncio.Event()
-        sockets = 0
-        for room in list(self.rooms.values()):
-            async with room.lock:
-                for conn in list(room.connections.values()):
-                    finish(conn)
-                    sockets += 1
-        log.info("stopping: %d sockets told to reconnect", sockets)
-        if timeout <= 0 or self._no_sockets():
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._sockets_gone.wait(), timeout)
-        if not self._no_sockets():
-            log.warning("stopping: sockets still open after %g s are cut", timeout)
-
-    def _no_sockets(self) -> bool:
-        return not any(room.connections for room in self.rooms.values())
-
     async def close(self) -> None:
         """Stop (:meth:`stop`, if not yet), stop the bots' work and release the database."""
         if self._sockets_gone is None:
@@ -227,31 +188,6 @@ class TableService:
         else:
             self.cluster.want(room)  # a table of bots only is in play at once
         return room
-
-    # -- tables nobody plays ------------------------------------------------------------------
-
-    def _expire_later(self) -> None:
-        every = min(60.0, self.gate.limits.open_expiry / 4)
-        self._expiry = self.clock.call_at(self.clock.now() + every, self._expire_now)
-
-    def _expire_now(self) -> None:
-        self._start_task(self._expire())
-        self._expire_later()
-
-    async def _expire(self) -> None:
-        """Let go of the open tables nobody is at and nothing happened at for a while
-        (:meth:`Gate.expired`): they are stored as expired and no longer held."""
-        for room in list(self.rooms.values()):
-            if not self.gate.expired(room, self.clock.now()):
-                continue
-            async with room.lock:
-                if not self.gate.expired(room, self.clock.now()):
-                    continue  # someone came meanwhile
-                self.store.expire(room.id)  # another process may have done it already
-                self.rooms.pop(room.id, None)
-                if room.timer is not None:
-                    room.timer.cancel()
-                table_log(room.id).info("expired: nobody joined it")
 
     # -- finding tables -----------------------------------------------------------------------
 
@@ -477,101 +413,3 @@ class TableService:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 found = i
         return found
-
-    # -- sockets ----------------------------------------------------------------------------------
-
-    async def connect(self, room: Room, token: str | None) -> Connection:
-        """Authenticate a socket (a token, or ``None`` for a spectator), register it and queue
-        its welcome. Raises :class:`AuthError` for a token that holds no seat here, and
-        ``server/stopping`` once the service stops."""
-        async with room.lock:
-            self.refuse_if_stopping()
-            with self._guarded(room, True):
-                # Under the row lock: a person back may store the clock (a takeover ends).
-                seat = None
-                if token is not None:
-                    seat = self.seat_of(room, token)
-                    if seat is None:
-                        raise AuthError("this token holds no seat at this table")
-                self.gate.admit_socket(room, seat)
-                self._next_conn += 1
-                conn = Connection(
-                    room=room,
-                    seat=seat,
-                    id=self._next_conn,
-                    rate=self.rate,
-                    burst=self.burst,
-                    tokens=self.burst,
-                )
-                room.connections[conn.id] = conn
-                if seat is None:
-                    self.gate.spectators += 1
-                if self.cluster is not None and seat is not None:
-                    self.cluster.announce(room)
-                self.feed(room, m.Connect(conn.id, seat))
-                return conn
-
-    async def disconnect(self, conn: Connection) -> None:
-        """Forget a closed socket."""
-        room = conn.room
-        async with room.lock:
-            if room.connections.pop(conn.id, None) is not None and conn.seat is None:
-                self.gate.spectators -= 1
-            conn.closed = True
-            if conn.seat is not None and self.cluster is not None:
-                self.cluster.announce(room)
-            self.feed(room, m.Disconnect(conn.id))
-        if self._sockets_gone is not None and self._no_sockets():
-            self._sockets_gone.set()
-
-    async def act(self, conn: Connection, msg: Act) -> None:
-        """A person's action from their socket; errors go back to that socket only. A
-        stopping service takes none (``server/stopping``): it was not made, and the person
-        makes it again once reconnected."""
-        if self._refused_when_stopping(conn, msg.id):
-            return
-        await self.run(conn.room, m.Act(conn.id, msg.move, msg.action, msg.id), conn=conn)
-
-    async def back(self, conn: Connection, client_id: str | None) -> None:
-        """ "I'm back" from a seat a bot took over: its person plays it again (a no-op when no
-        bot plays it)."""
-        if self._refused_when_stopping(conn, client_id):
-            return
-        await self.run(conn.room, m.Back(conn.id, client_id), conn=conn)
-
-    def _refused_when_stopping(self, conn: Connection, client_id: str | None) -> bool:
-        try:
-            self.refuse_if_stopping()
-        except ServiceError as exc:
-            self.send_error(conn, exc, client_id)
-            return True
-        return False
-
-    def send_error(self, conn: Connection, exc: RacedeckError, client_id: str | None) -> None:
-        """Send ``exc`` to one socket as an ``error`` frame."""
-        send(conn, error_frame(exc, client_id), self.observers, self.metrics)
-
-    def flooded(self, conn: Connection) -> None:
-        """A message over the socket's rate was dropped unread: tell the sender at most once a
-        second, and close a socket that keeps on (it may reconnect)."""
-        if conn.dropped > FLOOD_LIMIT:
-            table_log(conn.room.id).warning("closing a socket that floods")
-            close(conn)
-            return
-        now = time.monotonic()
-        if now - conn.warned >= 1.0:
-            conn.warned = now
-            self.send_error(
-                conn,
-                ServiceError(
-                    "message/rate-limited", "too many messages; this one was dropped", 429
-                ),
-                None,
-            )
-
-    def pong(self, conn: Connection, client_id: str | None) -> None:
-        """Answer a ping."""
-        frame: JSONObject = {"type": "pong"}
-        if client_id is not None:
-            frame["id"] = client_id
-        send(conn, frame, self.observers, self.metrics)
