@@ -105,7 +105,12 @@ class Lifecycle:
         fair = None
         if ref.server_seed:
             result = result_of(table.record, table.state)
-            opened = commitments_of(table.record, ref.server_seed)
+            # Every commitment of the game is in the ledger, the last action's included.
+            opened = (
+                [e.to_json() for e in ref.ledger.entries]
+                if ref.ledger is not None
+                else commitments_of(table.record, ref.server_seed)
+            )
             fair = fair_meta(ref.server_seed, ref.client_seeds, result, opened)
         return FinishedGame(
             game_no=ref.game_no, seed=ref.seed, outcome=header["outcome"], fair=fair

@@ -350,6 +350,11 @@ class Referee(Lifecycle, Automation, Sockets):
             self._window(now)
         else:
             self.window = None
+        # The ledger first (memory only; nothing is sent before the commit): a game's end
+        # reads its commitments from it rather than replaying the record.
+        published = publish(
+            self.ledger, before, seat, table.last_action.action, table.move - 1, table.state, events
+        )
         if local:
             self._commit(
                 Append(
@@ -363,9 +368,6 @@ class Referee(Lifecycle, Automation, Sockets):
                     clock=self.clock_store(),
                 )
             )
-        published = publish(
-            self.ledger, before, seat, table.last_action.action, table.move - 1, table.state, events
-        )
         carried, carried_acks = self._carry
         carried.extend(events)
         carried_acks.update(acks)
