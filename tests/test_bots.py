@@ -73,7 +73,9 @@ def test_second_place_chance_prefers_the_window_between_first_and_third() -> Non
 )
 def test_heuristic_beats_random_clearly(config: dict[str, Any], bots: list[str]) -> None:
     """The heuristic's 95% interval lies above a fair share (1 / contestants, Leo included)."""
-    result = simulate("why-first", config, bots, games=300, seed=11)
+    # 150 games: the interval's low end stays well above a fair share in each case (0.35 vs
+    # 0.25, 0.48 vs 0.33, 0.41 vs 0.2); the ladder measures the strength itself.
+    result = simulate("why-first", config, bots, games=150, seed=11)
     contestants = len(result.contestants)
     heuristic = result.contestants[0]
     assert heuristic.bot == "heuristic"
@@ -115,7 +117,8 @@ def test_six_day_race_heuristic_takes_the_slipstream() -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_setback_heuristic_beats_random_clearly(players: int) -> None:
     bots = ["heuristic"] + ["random"] * (players - 1)
-    result = simulate("setback", {"players": players}, bots, games=120, seed=7)
+    # 60 games: the low end is 0.78, 0.59 and 0.36 against fair shares of 0.5, 0.33 and 0.2.
+    result = simulate("setback", {"players": players}, bots, games=60, seed=7)
     assert result.contestants[0].win_share.low > 1 / players
 
 
