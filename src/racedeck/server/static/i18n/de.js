@@ -27,9 +27,13 @@ export default {
   "error.seat/invalid": "Diesen Platz gibt es nicht.",
   "error.game/not-over": "Das geht erst nach dem Spiel.",
   "error.game/not-found": "Dieser Tisch hat kein Spiel mit dieser Nummer.",
-  "error.table/busy": "Zu viele Leute sind mit diesem Tisch verbunden.",
+  "error.table/busy": "Dieser Tisch hat so viele Zuschauer, wie er zulässt: versuch es später.",
   "error.server/full": "Der Server ist voll: bitte später noch einmal versuchen.",
   "error.server/error": "Der Server hatte einen Fehler; nichts wurde geändert.",
+  "error.server/stopping": "Der Server startet neu: in ein paar Sekunden ist er zurück.",
+  "error.table/rate-limited": "Du hast zuletzt viele Tische erstellt: warte ein paar Minuten.",
+  "error.seat/busy": "Dein Platz ist in zu vielen Tabs offen: schließ einen.",
+  "error.server/busy": "Der Server hat so viele Zuschauer, wie er zulässt: versuch es später.",
 
   // -- the lobby --------------------------------------------------------------------------------
   "lobby.open": "Offene Tische",

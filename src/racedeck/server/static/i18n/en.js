@@ -27,9 +27,13 @@ export default {
   "error.seat/invalid": "There is no such seat.",
   "error.game/not-over": "That can only be done after the game.",
   "error.game/not-found": "This table has no game of that number.",
-  "error.table/busy": "Too many people are connected to this table.",
+  "error.table/busy": "This table has as many spectators as it takes: try again later.",
   "error.server/full": "The server is full: try again later.",
   "error.server/error": "The server failed; nothing was changed.",
+  "error.server/stopping": "The server is restarting: it will be back in a few seconds.",
+  "error.table/rate-limited": "You have created many tables lately: wait a few minutes.",
+  "error.seat/busy": "Your seat is open in too many tabs: close one.",
+  "error.server/busy": "The server has as many spectators as it takes: try again later.",
 
   // -- the lobby --------------------------------------------------------------------------------
   "lobby.open": "Open tables",

@@ -27,9 +27,13 @@ export default {
   "error.seat/invalid": "Cette place n’existe pas.",
   "error.game/not-over": "Cela n’est possible qu’après la partie.",
   "error.game/not-found": "Cette table n’a pas de partie de ce numéro.",
-  "error.table/busy": "Trop de personnes sont connectées à cette table.",
+  "error.table/busy": "Cette table a autant de spectateurs qu’elle en accepte : réessayez plus tard.",
   "error.server/full": "Le serveur est plein : réessayez plus tard.",
   "error.server/error": "Le serveur a échoué ; rien n’a été changé.",
+  "error.server/stopping": "Le serveur redémarre : il revient dans quelques secondes.",
+  "error.table/rate-limited": "Vous avez créé beaucoup de tables récemment : attendez quelques minutes.",
+  "error.seat/busy": "Votre place est ouverte dans trop d’onglets : fermez-en un.",
+  "error.server/busy": "Le serveur a autant de spectateurs qu’il en accepte : réessayez plus tard.",
 
   // -- the lobby --------------------------------------------------------------------------------
   "lobby.open": "Tables ouvertes",

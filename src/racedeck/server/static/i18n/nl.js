@@ -27,9 +27,13 @@ export default {
   "error.seat/invalid": "Die plaats bestaat niet.",
   "error.game/not-over": "Dat kan pas na het spel.",
   "error.game/not-found": "Deze tafel heeft geen spel met dat nummer.",
-  "error.table/busy": "Er zijn te veel mensen met deze tafel verbonden.",
+  "error.table/busy": "Deze tafel heeft zoveel toeschouwers als ze toelaat: probeer het later.",
   "error.server/full": "De server is vol: probeer het later nog eens.",
   "error.server/error": "De server maakte een fout; er is niets veranderd.",
+  "error.server/stopping": "De server start opnieuw: over een paar seconden is hij terug.",
+  "error.table/rate-limited": "Je hebt onlangs veel tafels gemaakt: wacht een paar minuten.",
+  "error.seat/busy": "Je plaats is in te veel tabbladen open: sluit er een.",
+  "error.server/busy": "De server heeft zoveel toeschouwers als hij toelaat: probeer het later.",
 
   // -- the lobby --------------------------------------------------------------------------------
   "lobby.open": "Open tafels",
