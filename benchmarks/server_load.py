@@ -475,7 +475,17 @@ def start_servers(args: argparse.Namespace) -> list[ServerProcess]:
         db = args.db
         if args.processes > 1 and not db.startswith(("postgresql", "postgres:")):
             raise SystemExit("--processes > 1 needs a PostgreSQL --db (postgresql://…)")
-    extra = ["--bot-delay", "0", *args.serve_option]
+    # One client address creates every table and opens every socket: lift the limits that
+    # are there for strangers (a later --serve-option wins).
+    extra = [
+        "--bot-delay",
+        "0",
+        "--max-creations",
+        str(10 * args.tables),
+        "--server-spectators",
+        str(10 * args.tables),
+        *args.serve_option,
+    ]
     servers = []
     try:
         for _ in range(args.processes):
