@@ -133,14 +133,15 @@ def test_six_day_race_turns_are_searched_in_sequence() -> None:
 
 def test_search_beats_random_in_why_first() -> None:
     # Not a strength measurement (that is in the ladder): a sanity check that the search
-    # searches. 30 games, 3 seats, search@150 against two random bots.
+    # searches. 20 games, 3 seats, search@150 against two random bots (it wins 0.675 of them;
+    # 0.68 of 30).
     game = racedeck.make("why-first", players=3)
     wins = 0.0
-    for g in range(30):
+    for g in range(20):
         result = play_game(game, make_bots(game, ["search@150", "random", "random"], g), g)
         if 0 in result.outcome.winners:
             wins += 1 / len(result.outcome.winners)
-    assert wins / 30 > 0.5  # random alone would win about a third
+    assert wins / 20 > 0.5  # random alone would win about a third
 
 
 def test_playouts_stop_where_the_game_says_and_value_the_leader() -> None:
