@@ -44,7 +44,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import logging
 import os
 import secrets
 from collections.abc import Iterator, Sequence
@@ -56,6 +55,7 @@ from sqlalchemy.engine import Connection, make_url
 
 from racedeck.core.errors import RacedeckError
 from racedeck.core.jsontypes import JSONObject
+from racedeck.server.logs import log, table_log
 from racedeck.server.referee import messages as m
 from racedeck.server.rooms import Room
 from racedeck.store.tables import Progress
@@ -65,7 +65,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANNEL", "SWEEP_SECONDS", "Cluster", "table_key"]
 
-log = logging.getLogger("racedeck.server")
 
 CHANNEL = "racedeck_tables"
 """The ``LISTEN``/``NOTIFY`` channel of table writes."""
@@ -247,7 +246,7 @@ class Cluster:
             try:
                 await self._refresh(room)
             except RacedeckError as exc:
-                log.error("table %s: catching up failed: %s", room.id, exc)
+                table_log(room.id).error("catching up failed: %s", exc)
 
     # -- catching up ----------------------------------------------------------------------------
 
@@ -382,13 +381,13 @@ class Cluster:
             if table_key(rid) not in got:
                 continue
             self.owned.add(rid)
-            log.info("table %s: this process plays its bots and forced moves", rid)
+            table_log(rid).info("this process plays its bots and forced moves")
             try:
                 # Its clocks are this process's now: a table nobody moves at must still time
                 # out (the game may have started before this process held it).
                 await self.service.run(rooms[rid], m.Automate(True))
             except RacedeckError as exc:
-                log.error("table %s: taking it over failed: %s", rid, exc)
+                table_log(rid).error("taking it over failed: %s", exc)
 
     async def _release(self, table_ids: Sequence[str]) -> None:
         """This process no longer automates these tables."""
