@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 from helpers import DESKTOP, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
-from server.live import LiveServer
+from server.live import LiveServer, eventually
 
 
 def ann_against_a_bot(server: str, clock: dict[str, Any]) -> dict[str, Any]:
@@ -52,15 +51,14 @@ def sit_down(page: Page, server: str, created: dict[str, Any]) -> None:
     page.goto(f"{server}/t/{created['table_id']}")
 
 
-def advance_until(server: LiveServer, page: Page, done: Callable[[], bool], step: float) -> None:
-    """Move the server's time on ``step`` seconds at a time until ``done()`` (a look at the
-    page, given a moment for the frames of each step to arrive)."""
-    for _ in range(200):
-        page.wait_for_timeout(30)
-        if done():
-            return
-        server.advance(step)
-    raise AssertionError("the page never showed it")
+def run_out(server: LiveServer, table_id: str, seat: int = 0) -> None:
+    """Move the server's time on to half a second after ``seat``'s running clock runs out
+    (its move time, then its bank, as the server holds them): a bot's pause of a second,
+    begun when it takes over, is not over then."""
+    now = server.service.clock.now()
+    left = server.inspect(table_id, lambda r: r.referee.clock_json(now)["seats"][seat])
+    assert left["running"], left
+    server.advance(left["move_left"] + left["bank"] + 0.5)
 
 
 OUT_OF_TIME = "You ran out of time: the heuristic bot plays for you."
@@ -111,7 +109,7 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
             notice = page.get_by_test_id("clock-notice")
             # Half a second at a time: the stand-in's pause of a second is not over when she
             # is seen to be out of time.
-            advance_until(paused_bots, page, lambda n=notice: OUT_OF_TIME in n.inner_text(), 0.5)
+            run_out(paused_bots, created["table_id"])
             expect(notice).to_contain_text(OUT_OF_TIME)
             expect(mine).to_have_attribute("data-state", "bot")
             # While she is asked, her board says the bot plays and offers nothing to click:
@@ -187,19 +185,38 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
 
 
 def test_the_results_mark_a_game_a_bot_stood_in(
-    browser: Browser, paused_bots: LiveServer, tmp_path: Path
+    browser: Browser, sim_server: LiveServer, tmp_path: Path
 ) -> None:
     """Ann never plays: her time runs out at once and the stand-in bot plays the game to its
     end; the standings and the finished games say a bot stood in for her."""
     shots = shots_dir(tmp_path)
-    live_server = paused_bots.url
+    live_server = sim_server.url
     created = ann_against_a_bot(live_server, {"move": 1, "bank": 0, "grace": 0, "bot": "random"})
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
         sit_down(page, live_server, created)
         standings = page.get_by_test_id("standings")
-        advance_until(paused_bots, page, standings.is_visible, 2.0)
+        # Each time the table waits for her alone, her second runs out and the stand-in
+        # plays for her (bots move at once).
+        tid = created["table_id"]
+
+        def waiting_for_her() -> bool:
+            now = sim_server.service.clock.now()
+
+            def look(r: Any) -> bool:
+                if r.table is None or r.table.is_over:
+                    return r.table is not None
+                return bool(r.referee.clock_json(now)["seats"][0]["running"]) and not r.thinking
+
+            return bool(sim_server.inspect(tid, look))
+
+        for _ in range(200):
+            eventually(waiting_for_her, "the table waits for Ann or is over")
+            if sim_server.inspect(tid, lambda r: r.table is not None and r.table.is_over):
+                break
+            run_out(sim_server, tid)
+        expect(standings).to_be_visible()
         expect(standings.get_by_test_id("bot-played")).to_have_count(1)
         expect(standings.get_by_test_id("bot-played")).to_have_text("bot stood in")
         # The game is over: nothing to come back to.

@@ -111,7 +111,18 @@ def play_to_the_end(page: Page, game: str, rng: random.Random) -> None:
             six_day_race.take_turn(page, rng)
         else:
             setback_turn(page, rng)
-        page.wait_for_timeout(60)
+        # On to the next thing offered (the bot plays meanwhile), or the end.
+        page.wait_for_function(SOMETHING_TO_DO, timeout=30_000)
+
+
+SOMETHING_TO_DO = """() => {
+  const end = document.querySelector('[data-testid=standings]');
+  if (end && end.offsetParent !== null) return true;
+  const board = document.querySelector('[data-testid=board]');
+  return board !== null && board.querySelector(
+    '[data-testid=card]:not([disabled]), [data-testid=choice]:not([disabled]), '
+    + '[data-testid=action]:not([disabled])') !== null;
+}"""
 
 
 def test_games_played_in_dutch_show_no_english(

@@ -26,6 +26,8 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server.live import LiveServer
 
+from racedeck.server.rooms import Room
+
 WINDOW_QUESTIONS = {"Do you BLOCK it?", "Do you BLOCK the BLOCK?"}
 
 
@@ -67,6 +69,19 @@ def asked_in_window(page: Page) -> bool:
             "b => b.querySelectorAll('[data-testid=window] [data-testid=action]').length > 0"
         )
     )
+
+
+def waiting_for_people(room: Room) -> bool:
+    """The table waits for a person's answer: a seat of a person is asked and its answer is
+    not in (a forced window pass, sealed when the window opened, counts as in)."""
+    ref = room.referee
+    table = ref.table
+    if table is None or table.is_over:
+        return False
+    asked = {s for s in table.state.pending if ref.seats[s].kind == "human"}
+    if ref.window is not None:
+        asked -= set(ref.window.sealed)
+    return bool(asked)
 
 
 def may_block(page: Page) -> bool:
@@ -124,6 +139,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             ann, sim_server.url, "setback", ["human", "heuristic"], window_seconds="1", rows="4"
         )
         join(bob, invite_link(ann), "Bob")
+        table_id = ann.url.rsplit("/", 1)[1]
         for page in (ann, bob):
             expect(page.get_by_test_id("sb-board")).to_be_visible()
             expect(page.locator("[data-testid=token]")).to_have_count(3)
@@ -191,9 +207,10 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                 expect(bob.get_by_test_id("sb-board")).to_be_visible()
                 expect(bob.locator(".sb-hand h3")).to_contain_text("Your hand")
                 reloaded = True
-            # A moment for the frames, then on with the table's time: bots and windows.
-            ann.wait_for_timeout(40)
-            sim_server.advance(1.0)
+            # The table's time moves on only while it waits for no person: then the bots
+            # and the windows' minimum time are what it waits for.
+            if not sim_server.inspect(table_id, waiting_for_people):
+                sim_server.advance(1.0)
         assert reloaded, "Bob never acted three times"
         # Whether a window waits for Bob's BLOCK after Ann answered depends on the cards the
         # game deals them and on who answers first; when one does, Ann's page reloads there

@@ -112,7 +112,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                 expect(bob.get_by_test_id("sdr-board")).to_be_visible()
                 expect(bob.locator(".sdr-hand")).to_have_count(2)
                 reloaded = True
-            ann.wait_for_timeout(60)
+            ann.wait_for_timeout(150)
         assert reloaded, "Bob never played six cards"
         assert slipstream_seen, "no slipstream was shown"
         assert played["Ann"] > 6 and played["Bob"] > 6, played

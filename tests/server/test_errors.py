@@ -6,7 +6,6 @@ asks to play and to watch at once, and the options' bounds as values in ``/api/g
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from racedeck.core.registry import available_games, get_spec
 from racedeck.server.messages import MAX_DEPTH, MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from racedeck.server.replays import MAX_RECORD_BYTES
 from racedeck.server.rooms import FLOOD_LIMIT, RATE_BURST, RATE_PER_SECOND
+from racedeck.server.timekeeper import SimulatedClock
 from server.live import ROOT, Client, FrameChecker, LiveServer, eventually, serving, validator
 
 JSON = {"Content-Type": "application/json"}
@@ -219,9 +219,14 @@ def test_hello_with_a_token_and_spectator_is_refused(server: LiveServer) -> None
 
 @pytest.fixture
 def limited(tmp_path: Path, checker: FrameChecker) -> Iterator[LiveServer]:
-    """A server with the real rate limits (10 messages a second, 30 at once)."""
+    """A server with the real rate limits (10 messages a second, 30 at once), on simulated
+    time: its sockets' budgets refill only as the test moves the time on."""
     with serving(
-        tmp_path / "tables.sqlite", checker, rate=RATE_PER_SECOND, burst=RATE_BURST
+        tmp_path / "tables.sqlite",
+        checker,
+        rate=RATE_PER_SECOND,
+        burst=RATE_BURST,
+        clock=SimulatedClock(),
     ) as live:
         yield live
 
@@ -258,7 +263,7 @@ def test_a_message_dropped_for_the_rate_is_answered_with_its_id(limited: LiveSer
     assert dropped, first
     assert {first[cid] for cid in ids if cid not in dropped} <= {"pong", "ack"}
     # As the protocol says: wait a tenth of a second per message, then send them again.
-    time.sleep(len(dropped) / RATE_PER_SECOND + 0.3)
+    limited.advance(len(dropped) / RATE_PER_SECOND + 0.3)
     for cid in dropped:
         if cid == "a1":
             ann.act(ann.view["legal_actions"][0], cid="a1")

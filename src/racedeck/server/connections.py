@@ -7,7 +7,6 @@ say, what it does goes to its table's referee through :meth:`TableService.run`.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, cast
 
 from racedeck.core.errors import AuthError, RacedeckError
@@ -51,6 +50,7 @@ class Connections:
                     rate=svc.rate,
                     burst=svc.burst,
                     tokens=svc.burst,
+                    refilled=svc.clock.now(),
                 )
                 room.connections[conn.id] = conn
                 if seat is None:
@@ -113,7 +113,7 @@ class Connections:
             table_log(conn.room.id).warning("closing a socket that floods")
             close(conn)
             return
-        now = time.monotonic()
+        now = svc.clock.now()
         if now - conn.warned >= 1.0:
             conn.warned = now
             svc.send_error(

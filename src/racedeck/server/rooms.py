@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -72,15 +71,16 @@ class Connection:
     rate: float = RATE_PER_SECOND
     burst: float = RATE_BURST
     tokens: float = RATE_BURST
-    refilled: float = field(default_factory=time.monotonic)
+    refilled: float = 0.0
+    """When the budget was last refilled, on the service's clock."""
     dropped: int = 0
     warned: float = 0.0
     closed: bool = False
 
-    def allow(self) -> bool:
-        """Take one message from the rate budget; ``False`` when the socket is over it."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
+    def allow(self, now: float) -> bool:
+        """Take one message from the rate budget at ``now`` (the service's clock: a test
+        moves it); ``False`` when the socket is over it."""
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.refilled) * self.rate)
         self.refilled = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0

@@ -139,10 +139,10 @@ async def _read(websocket: WebSocket, service: TableService, conn: Connection) -
         try:
             text = await _receive_text(websocket)
         except InvalidMessage as exc:
-            if conn.allow():
+            if conn.allow(service.clock.now()):
                 service.send_error(conn, exc, None)
             continue
-        if not conn.allow():
+        if not conn.allow(service.clock.now()):
             _dropped(service, conn, text)
             continue
         try:
