@@ -144,6 +144,9 @@ class FrameChecker:
     frames: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    checking: threading.Lock = field(default_factory=threading.Lock)
+    """Held for a whole check: the servers of a cluster test call the checker from their own
+    threads, and a check steps a shared shadow game to its frame's move."""
     shadows: dict[tuple[str, int], Table] = field(default_factory=dict)
     """Each game replayed as far as its frames went: one command to a table's referee may
     step its game several times (forced moves, a window's answers) and sends a frame for
@@ -154,7 +157,8 @@ class FrameChecker:
         with self.lock:
             self.frames.append((room.id, seat, copy))
         try:
-            self.check(room, seat, copy)
+            with self.checking:
+                self.check(room, seat, copy)
         except AssertionError as exc:
             with self.lock:
                 self.problems.append(f"table {room.id} seat {seat} {frame.get('type')}: {exc}")
@@ -181,9 +185,10 @@ class FrameChecker:
             running = {i for i, s in enumerate(clock["seats"]) if s["running"]}
             assert running <= public, "a clock runs for a seat not known to be asked"
             if any(s["bot"] for s in clock["seats"]):
-                assert not (running & {i for i, s in enumerate(clock["seats"]) if s["bot"]})
+                bots = {i for i, s in enumerate(clock["seats"]) if s["bot"]}
+                assert not (running & bots), "a clock runs for a bot"
         if "view" in frame and frame["view"] is not None:
-            assert table is not None
+            assert table is not None, "a view of a table with no game"
             view = frame["view"]
             game = room.game
             expected = game.observe(table.state, seat).to_json()
@@ -197,13 +202,15 @@ class FrameChecker:
                 assert header[key] == expected_header[key], f"header {key} differs from the game's"
             # The outcome names the people as the seats do; the rest is the game's.
             outcome, expected_outcome = header["outcome"], expected_header["outcome"]
-            assert (outcome is None) == (expected_outcome is None)
+            assert (outcome is None) == (expected_outcome is None), "the outcome differs"
             if outcome is not None:
-                assert outcome["names"][: len(room.names)] == room.names
-                assert {**outcome, "names": None} == {**expected_outcome, "names": None}
-            assert header["move"] == table.move
+                names = outcome["names"][: len(room.names)]
+                assert names == room.names, "the outcome names other people"
+                same = {**outcome, "names": None} == {**expected_outcome, "names": None}
+                assert same, "the outcome differs from the game's"
+            assert header["move"] == table.move, f"move {header['move']}, game at {table.move}"
         if frame["type"] in ("update", "welcome") and frame.get("view") is not None:
-            assert table is not None
+            assert table is not None, "events of a table with no game"
             got_events = [{k: v for k, v in e.items() if k != "text"} for e in frame["events"]]
             if frame["type"] == "update":
                 # The events of the last transition, or of the last few at once (a concealed
