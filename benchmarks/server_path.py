@@ -2,6 +2,7 @@
 
     python benchmarks/server_path.py                  # 4-seat Why First?, 20,000 actions
     python benchmarks/server_path.py --profile 25     # and the 25 costliest functions
+    python benchmarks/server_path.py --db postgresql://postgres@127.0.0.1:5432/racedeck
 
 A :class:`~racedeck.server.service.TableService` over a fresh SQLite file holds ``--tables``
 tables whose every seat has a connection (an outbox, no socket). Each seat asked to act sends a
@@ -9,6 +10,11 @@ random legal action through :meth:`TableService.act` (stale check, checked step,
 seat's view and feed), and every queued frame is encoded as the socket writer encodes it. This
 is the CPU time (not wall time) the server spends per action before the transport, without
 clients or a network, so it is steady on a busy machine; ``server_load.py`` measures the whole.
+
+With ``--db postgresql://…`` the service runs as one process of a cluster does (row lock,
+notices); it prints, besides this process's CPU, PostgreSQL's own CPU per action (its server
+processes' CPU time from ``/proc``, when the server runs on this machine) and its transactions
+per action (``pg_stat_database``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
 import random
 import shutil
@@ -34,10 +41,12 @@ from racedeck.server.service import TableService  # noqa: E402
 from racedeck.store.tables import TableStore  # noqa: E402
 
 
-async def run(game: str, players: int, tables: int, actions: int) -> tuple[int, float, int]:
+async def run(
+    game: str, players: int, tables: int, actions: int, db: str | None = None
+) -> tuple[int, float, int]:
     """Play ``actions`` actions; returns how many were accepted, the seconds and the bytes."""
     folder = Path(tempfile.mkdtemp(prefix="racedeck-path-"))
-    service = TableService(TableStore(folder / "path.sqlite"), bot_pool="thread")
+    service = TableService(TableStore(db or folder / "path.sqlite"), bot_pool="thread")
     await service.start()
     rng = random.Random(1)
     conns: list[Connection] = []
@@ -65,6 +74,7 @@ async def run(game: str, players: int, tables: int, actions: int) -> tuple[int, 
             c.outbox.get_nowait()
     accepted = 0
     sent = 0
+    before = _database_work(db)
     started = time.process_time()
     while accepted < actions:
         for conn in conns:
@@ -90,9 +100,39 @@ async def run(game: str, players: int, tables: int, actions: int) -> tuple[int, 
                     if frame is not None:
                         sent += len(encode(frame))
     elapsed = time.process_time() - started
+    after = _database_work(db)
+    if before is not None and after is not None:
+        cpu, commits = (a - b for a, b in zip(after, before, strict=True))
+        print(
+            f"PostgreSQL: {cpu / accepted * 1e6:.0f} µs of its own CPU per action,"
+            f" {commits / accepted:.2f} transactions per action"
+        )
     await service.close()
     shutil.rmtree(folder, ignore_errors=True)
     return accepted, elapsed, sent
+
+
+def _database_work(db: str | None) -> tuple[float, int] | None:
+    """PostgreSQL's CPU seconds so far (its processes on this machine) and its transactions."""
+    if db is None or not db.startswith("postgres"):
+        return None
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone()
+    cpu = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "comm").read_text().strip() == "postgres":
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                cpu += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        except OSError:
+            continue
+    return cpu, int(row[0]) if row else 0
 
 
 def main() -> None:
@@ -102,11 +142,14 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions")
+    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args()
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
-    accepted, elapsed, sent = asyncio.run(run(args.game, args.players, args.tables, args.actions))
+    accepted, elapsed, sent = asyncio.run(
+        run(args.game, args.players, args.tables, args.actions, args.db)
+    )
     if profiler is not None:
         profiler.disable()
     print(

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from racedeck.core.jsontypes import JSONObject
-from racedeck.store.tables import Progress, SeatRow, StoreConflict, StoredTable, TableStore
+from racedeck.store.tables import (
+    Progress,
+    SeatRow,
+    StoreConflict,
+    StoredTable,
+    TableStore,
+    live_tables,
+)
 
 
 def make_store(database: str) -> TableStore:
@@ -91,17 +101,24 @@ def test_catching_up_reads_the_actions_a_process_missed(database: str) -> None:
     store.close()
 
 
-def test_writes_in_a_locked_block_commit_one_by_one(database: str) -> None:
-    """Inside :meth:`TableStore.locked` each write is committed before the next (another
-    connection sees it at once); an error rolls back only what is not committed yet."""
+def test_writes_in_a_locked_block_commit_together_at_its_end(database: str) -> None:
+    """Inside :meth:`TableStore.locked` the writes form one transaction, committed when the
+    block ends (the service sends nothing of them before); an error rolls back all of it."""
     store = make_store(database)
     other = TableStore(database)
-    with pytest.raises(StoreConflict), store.locked("t1") as progress:
+    with store.locked("t1") as progress:
         assert progress == Progress(1, 0, "open")
         store.append_action("t1", 1, 0, 0, {"type": "place"}, "playing")
-        assert other.actions_from("t1", 1, 0) == [(0, {"type": "place"})]
+        store.append_action("t1", 1, 1, 1, {"type": "place", "n": 1}, "playing")
+        assert other.actions_from("t1", 1, 0) == []  # not before the block ends
+    expected = [(0, {"type": "place"}), (1, {"type": "place", "n": 1})]
+    assert other.actions_from("t1", 1, 0) == expected
+    with pytest.raises(StoreConflict), store.locked("t1") as progress:
+        assert progress == Progress(1, 2, "playing")
+        store.append_action("t1", 1, 2, 0, {"type": "place"}, "playing")
         store.append_action("t1", 1, 5, 0, {"type": "place"}, "playing")
-    assert other.progress("t1") == Progress(1, 1, "playing")
+    assert other.progress("t1") == Progress(1, 2, "playing")
+    assert len(other.actions_from("t1", 1, 0)) == 2
     with store.locked("nope") as missing:
         assert missing is None
     other.close()
@@ -161,3 +178,92 @@ def test_every_write_is_announced_when_it_commits(postgres_url: str) -> None:
     assert list(listener.notifies(timeout=0.5)) == []
     listener.close()
     store.close()
+
+
+def test_a_move_in_a_locked_block_is_one_statement_announced_at_the_commit(
+    postgres_url: str,
+) -> None:
+    """With ``notice`` (as a cluster sets it), the common move in a locked block is one
+    statement with its notice: the move, the action and the clock are stored and heard when
+    the block commits; a conflict later in the block rolls all of it back, notice included;
+    a game with no clock row yet gets one."""
+    store = make_store(postgres_url)
+    store.save_clock("t1", 1, {"seats": []})
+    listener = psycopg.connect(postgres_url, autocommit=True)
+    listener.execute("LISTEN store_test")
+    store.notice = lambda note: ("store_test", json.dumps(note))
+    clock: JSONObject = {"seats": [{"left": 3.5}]}
+    with store.locked("t1"):
+        store.append_action("t1", 1, 0, 0, {"type": "place", "ü": 1}, "playing", clock=clock)
+        assert list(listener.notifies(timeout=0.2)) == []  # not before the commit
+    heard = [json.loads(n.payload) for n in listener.notifies(timeout=5, stop_after=1)]
+    assert heard == [{"kind": "move", "table": "t1", "game_no": 1, "move": 1}]
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.actions == [(0, {"type": "place", "ü": 1})]
+    assert loaded.clock == clock
+    with pytest.raises(StoreConflict), store.locked("t1"):
+        store.append_action("t1", 1, 1, 1, {"type": "place"}, "playing")
+        store.append_action("t1", 1, 1, 1, {"type": "place"}, "playing")
+    assert list(listener.notifies(timeout=0.3)) == []
+    assert store.progress("t1") == Progress(1, 1, "playing", clock)
+    store.new_game("t1", 2, 5, "playing", "2" * 64, ["", ""])
+    with store.locked("t1"):
+        store.append_action("t1", 2, 0, 0, {"type": "place"}, "playing", clock={"seats": [1]})
+    assert store.progress("t1") == Progress(2, 1, "playing", {"seats": [1]})
+    listener.close()
+    store.close()
+
+
+def test_a_move_is_stored_alike_on_either_path(tmp_path: Path) -> None:
+    """On SQLite a move goes through the driver's own connection (racedeck.store.moves); what
+    it stores reads back exactly as what the general path stores, a move out of turn is
+    refused and changes nothing, a missing clock row or another thread takes the general
+    path, and a clock comes back as written."""
+    fast, slow = (
+        make_store(str(tmp_path / "fast.sqlite")),
+        make_store(str(tmp_path / "slow.sqlite")),
+    )
+    slow._moves = None  # the general path
+    clock: JSONObject = {"options": {"bank": 45}, "seats": [{"left": 44.5}, {"left": 45.0}]}
+    for store in (fast, slow):
+        store.save_clock("t1", 1, {"seats": []})
+        store.append_action("t1", 1, 0, 0, {"type": "place", "value": 3}, "playing", clock=clock)
+        with pytest.raises(StoreConflict):
+            store.append_action("t1", 1, 0, 1, {"type": "place"}, "playing")
+        # From another thread (SQLite's connections belong to one): the general path.
+        done: list[BaseException | None] = []
+
+        def move(store: TableStore = store, done: list[BaseException | None] = done) -> None:
+            try:
+                store.append_action("t1", 1, 1, 1, {"type": "place", "ü": [1.5]}, "over")
+                done.append(None)
+            except BaseException as exc:
+                done.append(exc)
+
+        worker = threading.Thread(target=move)
+        worker.start()
+        worker.join()
+        assert done == [None]
+    # A game with no clock row yet: the move is not half-written by the fast path.
+    fast.new_game("t1", 2, 5, "playing", "2" * 64, ["", ""])
+    fast.append_action("t1", 2, 0, 0, {"type": "place"}, "playing", clock={"seats": [1]})
+    loaded, expected = fast.load("t1"), slow.load("t1")
+    assert loaded is not None and expected is not None
+    assert loaded.actions == [(0, {"type": "place"})] and loaded.clock == {"seats": [1]}
+    assert (
+        fast.actions_from("t1", 1, 0)
+        == slow.actions_from("t1", 1, 0)
+        == [
+            (0, {"type": "place", "value": 3}),
+            (1, {"type": "place", "ü": [1.5]}),
+        ]
+    )
+    assert fast.progress("t1") == Progress(2, 1, "playing", {"seats": [1]})
+    assert slow.progress("t1") == Progress(1, 2, "over", clock)
+    # The time of the row's last write reads back as a time on both.
+    for store in (fast, slow):
+        with store.engine.connect() as conn:
+            updated = conn.execute(select(live_tables.c.updated)).scalar_one()
+        assert isinstance(updated, datetime) and abs(datetime.now() - updated) < timedelta(hours=1)
+    fast.close()
+    slow.close()

@@ -108,6 +108,7 @@ class Cluster:
         """The seats this process last said it has sockets for, per table."""
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
 
     # -- life cycle -----------------------------------------------------------------------------
 
@@ -115,6 +116,7 @@ class Cluster:
         """Announce this process's writes and listen for the others' (before the tables are
         loaded, so that no write committed meanwhile goes unheard)."""
         self.store.on_write = self._announce
+        self.store.notice = self._notice
         self._tasks = [
             asyncio.create_task(self._listen(), name="racedeck-listen"),
             asyncio.create_task(self._sweeper(), name="racedeck-sweep"),
@@ -123,7 +125,9 @@ class Cluster:
 
     async def close(self) -> None:
         """Stop listening and release every table's automation."""
+        self._closing = True
         self.store.on_write = None
+        self.store.notice = None
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -183,8 +187,12 @@ class Cluster:
 
     def _announce(self, conn: Connection, note: JSONObject) -> None:
         """Inside a write's transaction: tell the other processes when it commits."""
-        payload = json.dumps({"origin": self.origin, **note}, separators=(",", ":"))
-        conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+        channel, payload = self._notice(note)
+        conn.execute(_NOTIFY, {"channel": channel, "payload": payload})
+
+    def _notice(self, note: JSONObject) -> tuple[str, str]:
+        """The channel and payload of the notice of a write (``note`` as the store gives it)."""
+        return CHANNEL, json.dumps({"origin": self.origin, **note}, separators=(",", ":"))
 
     # -- notices in -----------------------------------------------------------------------------
 
@@ -335,7 +343,9 @@ class Cluster:
 
     async def _sweeper(self) -> None:
         """Take the automation of tables in play that nobody holds; release finished ones."""
-        while True:
+        # Not ``while True``: Python 3.11's wait_for can swallow the cancellation that
+        # close() sends when the wake-up comes at the same moment.
+        while not self._closing:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.sweep_seconds)
             self._wake.clear()

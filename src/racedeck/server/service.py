@@ -23,6 +23,9 @@ import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
+import psycopg
+from sqlalchemy.exc import SQLAlchemyError
+
 from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord
 from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bot_pool import BotPool
@@ -63,6 +66,17 @@ PEOPLE_COMMANDS = (m.Join, m.Connect, m.Disconnect, m.Act, m.Back, m.PlayAgain)
 def server_seed() -> str:
     """A fresh secret server seed: 256 random bits as hex (:mod:`racedeck.core.fairness`)."""
     return secrets.token_hex(32)
+
+
+class _CommitFailed(Exception):
+    """A write in a locked block failed: the block rolls back (see ``TableService._guarded``)."""
+
+
+class _Unstored(ServiceError):
+    """The database did not take a write: it did not happen."""
+
+    def __init__(self) -> None:
+        super().__init__("server/error", "the move could not be stored; try again", 500)
 
 
 class TableService(Connections, Upkeep):
@@ -107,6 +121,8 @@ class TableService(Connections, Upkeep):
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service runs on (set by :meth:`start`)."""
         self.cluster: Cluster | None = None
+        self._later: list[m.Effect] | None = None
+        """In a locked block of a cluster: the effects to carry out once its writes commit."""
         """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
         self.metrics = Metrics()
         """What the service counts, for ``GET /metrics``."""
@@ -226,19 +242,48 @@ class TableService(Connections, Upkeep):
         the database refuses rebuilds the referee from the store and is raised as
         ``server/error`` (to ``conn``, the socket whose message it was, if any)."""
         async with room.lock:
-            with self._guarded(room, guard):
-                cmd = command() if callable(command) else command
-                self.feed(room, cmd, conn=conn)
+            cmd: m.Command | None = None
+            try:
+                with self._guarded(room, guard):
+                    cmd = command() if callable(command) else command
+                    self.feed(room, cmd, conn=conn)
+            except _Unstored as exc:
+                if isinstance(cmd, m.Act | m.Back) and conn is not None:
+                    self.send_error(conn, exc, cmd.id)
+                elif cmd is None or isinstance(cmd, m.Join | m.PlayAgain):
+                    raise
             if self.cluster is not None:
                 self.cluster.want(room)
 
     @contextlib.contextmanager
     def _guarded(self, room: Room, guard: bool) -> Iterator[None]:
+        """Under the table's row lock when other processes share the database (and ``guard``):
+        the block's writes commit together when it ends, and only then is anything of them
+        sent, timed or asked of a bot (nobody sees a move before it is stored). A write the
+        database refuses rolls the block back, rebuilds the referee from what is stored and
+        raises :class:`_Unstored`."""
         if self.cluster is None or not guard:
             yield
             return
-        with self.cluster.guard(room):
-            yield
+        later: list[m.Effect] = []
+        self._later = later
+        try:
+            with self.cluster.guard(room):
+                yield
+        except (_CommitFailed, SQLAlchemyError, psycopg.Error) as exc:
+            self._later = None
+            table_log(room.id).exception("commit failed; reloading it from the database")
+            self._rebuild(room)
+            raise _Unstored() from exc
+        except BaseException:
+            # A refusal (of a Join, a PlayAgain) changed nothing; what catching up brought
+            # (moves other processes stored) is still sent.
+            self._later = None
+            self._carry_out(room, later)
+            raise
+        finally:
+            self._later = None
+        self._carry_out(room, later)
 
     def feed(self, room: Room, command: m.Command, *, conn: Connection | None = None) -> None:
         """Hand the referee one command and carry out its effects (the caller holds the
@@ -251,7 +296,11 @@ class TableService(Connections, Upkeep):
         if failed is None:
             return
         self._rebuild(room)
-        error = ServiceError("server/error", "the move could not be stored; try again", 500)
+        self._refused(command, conn, failed)
+
+    def _refused(self, command: m.Command, conn: Connection | None, failed: Exception) -> None:
+        """Tell whoever sent ``command`` that the database did not take its write."""
+        error = _Unstored()
         if isinstance(command, m.Act | m.Back) and conn is not None:
             self.send_error(conn, error, command.id)
         elif isinstance(command, m.Join | m.PlayAgain):
@@ -260,17 +309,22 @@ class TableService(Connections, Upkeep):
     def _carry_out(self, room: Room, effects: Sequence[m.Effect]) -> Exception | None:
         """Carry out ``effects`` in order; a commit the database refuses stops them there
         (the frames after it must not show what was not stored) and is returned."""
+        later = self._later
         for effect in effects:
             if isinstance(effect, m.Commit):
                 started = time.perf_counter()
                 try:
                     commit(self.store, room.id, effect.write)
                 except Exception as exc:
+                    if later is not None:  # the locked block rolls back (see _guarded)
+                        raise _CommitFailed(str(exc)) from exc
                     table_log(room.id).exception("commit failed; reloading it from the database")
                     return exc
                 if isinstance(effect.write, m.Append):
                     self.metrics.commit_seconds.observe(time.perf_counter() - started)
                     self.metrics.actions.inc()
+            elif later is not None:
+                later.append(effect)  # after the locked block commits
             elif isinstance(effect, m.Send):
                 deliver(room, effect, self.observers, self.metrics)
             elif isinstance(effect, m.SetTimer):

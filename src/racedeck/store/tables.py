@@ -22,6 +22,8 @@ processes can be told (``NOTIFY``) exactly when it commits.
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from sqlalchemy import (
     JSON,
     Column,
@@ -48,12 +51,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DisconnectionError
 
 from racedeck.core.fairness import FAIR_KEY
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import GameRecord, RecordedAction
 from racedeck.core.registry import get_spec
 from racedeck.store.locations import DEFAULT_TABLES_DB, database_url
+from racedeck.store.moves import Move, MoveWriter
 from racedeck.store.schema import create_schema
 from racedeck.store.tournaments import IntText, sqlite_pragmas
 
@@ -178,6 +183,37 @@ WriteHook = Callable[[Connection, JSONObject], None]
 ``move`` or ``game``), ``table``, ``game_no`` and ``move``."""
 
 
+NoticeHook = Callable[[JSONObject], tuple[str, str]]
+"""The ``NOTIFY`` channel and payload announcing a write (described as for :data:`WriteHook`)."""
+
+# A move in a locked block on PostgreSQL, in one statement: the conditional move number, the
+# action, the clock and the notice (sent when the block commits; a conflict rolls all back).
+_APPEND_PG = """
+WITH moved AS (
+    UPDATE live_tables SET move = %(move)s, status = %(status)s, updated = %(updated)s
+    WHERE id = %(id)s AND game_no = %(game_no)s AND move = %(idx)s
+    RETURNING id
+), added AS (
+    INSERT INTO live_actions (table_id, game_no, idx, seat, action)
+    SELECT id, %(game_no)s, %(idx)s, %(seat)s, %(action)s::json FROM moved
+), clocked AS (
+    UPDATE live_clocks SET clock = %(clock)s::json
+    WHERE table_id = %(id)s AND game_no = %(game_no)s
+      AND %(clock)s::text IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM clocked),
+       pg_notify(%(channel)s, %(payload)s)
+"""
+_LOCK_PG = """
+SELECT t.game_no, t.move, t.status, c.clock
+FROM live_tables AS t
+LEFT OUTER JOIN live_clocks AS c ON c.table_id = t.id AND c.game_no = t.game_no
+WHERE t.id = %(id)s
+FOR UPDATE OF t
+"""
+
+
 class StoreConflict(RuntimeError):
     """The stored table is not where the caller believes it is (another writer, or a bug)."""
 
@@ -264,17 +300,24 @@ class TableStore:
         self.url = url
         self.shared = parsed.get_backend_name() == "postgresql"
         """True for PostgreSQL, which several server processes may share."""
-        # A restarted database server must not break the pool's idle connections for good.
-        self.engine: Engine = create_engine(url, pool_pre_ping=self.shared)
+        self.engine: Engine = create_engine(url)
+        if self.shared:
+            ping_when_idle(self.engine, IDLE_PING_SECONDS)
         if parsed.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", sqlite_pragmas)
         create_schema(metadata, self.engine)
         self.on_write: WriteHook | None = None
         """Called inside every write's transaction (see :data:`WriteHook`)."""
+        self.notice: NoticeHook | None = None
+        """The channel and payload of a write's ``NOTIFY`` (see :data:`NoticeHook`): with it,
+        the common move in a locked block sends its notice in its own statement."""
         self._bound: tuple[str, Connection] | None = None
+        self._moves = MoveWriter(self.engine) if not self.shared else None
 
     def close(self) -> None:
         """Release the database connections."""
+        if self._moves is not None:
+            self._moves.close()
         self.engine.dispose()
 
     # -- one writer at a time --------------------------------------------------------------------
@@ -283,10 +326,10 @@ class TableStore:
     def locked(self, table_id: str) -> Iterator[Progress | None]:
         """Hold the table's row lock (``SELECT … FOR UPDATE``) for the block and give where the
         table is (``None``: no such table). The writes to this table made in the block run on
-        the locked connection: each commits on its own (nobody sees a move before it is
-        stored) and takes the lock again for the next. An error rolls back what is not
-        committed. SQLite, with one writer at a time anyway, has no row locks: the block is a
-        plain transaction there."""
+        the locked connection, in one transaction committed when the block ends: a caller
+        sends nothing of them before (nobody sees a move before it is stored). An error
+        rolls the whole block back. SQLite, with one writer at a time anyway, has no row
+        locks: the block is a plain transaction there."""
         with self.engine.connect() as conn:
             progress = self._lock(conn, table_id)
             self._bound = (table_id, conn)
@@ -299,35 +342,31 @@ class TableStore:
             finally:
                 self._bound = None
 
-    @staticmethod
-    def _lock(conn: Connection, table_id: str) -> Progress | None:
-        row = conn.execute(_progress_query(table_id).with_for_update(of=live_tables)).first()
-        return _progress(row)
-
-    @staticmethod
-    def _relock(conn: Connection, table_id: str) -> None:
-        """Take the row lock again after a commit in :meth:`locked` (where the table is, this
-        process wrote itself: nothing to read)."""
-        conn.execute(select(live_tables.c.id).where(live_tables.c.id == table_id).with_for_update())
+    def _lock(self, conn: Connection, table_id: str) -> Progress | None:
+        if not self.shared:
+            return _progress(conn.execute(_progress_query(table_id)).first())
+        # BEGIN and the locking read in one round trip (psycopg's pipeline); SQLAlchemy is
+        # told of the transaction so that its commit commits it.
+        conn.begin()
+        driver = conn.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        with driver.pipeline():
+            row = driver.execute(_LOCK_PG, {"id": table_id}).fetchone()
+        if row is None:
+            return None
+        game_no, move, status, clock = row
+        return Progress(game_no, move, status, None if clock is None else dict(clock))
 
     @contextmanager
     def _transaction(self, table_id: str) -> Iterator[Connection]:
-        """A transaction for one write: on the locked connection inside :meth:`locked` for
-        this table, else a connection of its own."""
+        """A transaction for one write: inside :meth:`locked` for this table, the block's
+        (committed when it ends), else one of its own on a connection of its own."""
         bound = self._bound
         if bound is None or bound[0] != table_id:
             with self.engine.begin() as conn:
                 yield conn
             return
-        conn = bound[1]
-        try:
-            yield conn
-        except BaseException:
-            conn.rollback()
-            self._relock(conn, table_id)
-            raise
-        conn.commit()
-        self._relock(conn, table_id)
+        yield bound[1]
 
     def _announce(
         self, conn: Connection, kind: str, table_id: str, game_no: int, move: int
@@ -452,6 +491,20 @@ class TableStore:
 
         Raises :class:`StoreConflict` when the stored table is not at move ``idx`` of that game.
         """
+        common = finished is None and not next_server_seed
+        move = Move(table_id, game_no, idx, seat, action, status, clock)
+        if common and self._moves is not None and self.on_write is None and self._bound is None:
+            # The common move, on SQLite: on the driver's connection (see racedeck.store.moves).
+            stored = self._moves.append(move)
+            if stored is False:
+                raise StoreConflict(move.conflict())
+            if stored:
+                return
+        bound = self._bound
+        if common and self.notice is not None and bound is not None and bound[0] == table_id:
+            # The common move on PostgreSQL, in the locked block: one statement, one round trip.
+            self._append_pg(bound[1], move)
+            return
         with self._transaction(table_id) as conn:
             moved = conn.execute(
                 _ADVANCE,
@@ -496,6 +549,34 @@ class TableStore:
                     )
                 )
             self._announce(conn, "move", table_id, game_no, idx + 1)
+
+    def _append_pg(self, conn: Connection, move: Move) -> None:
+        assert self.notice is not None
+        table_id, game_no = move.table_id, move.game_no
+        note: JSONObject = {"kind": "move", "table": table_id, "game_no": game_no}
+        channel, payload = self.notice({**note, "move": move.idx + 1})
+        clock = move.clock
+        params = {
+            "id": table_id,
+            "game_no": game_no,
+            "idx": move.idx,
+            "move": move.idx + 1,
+            "status": move.status,
+            "updated": datetime.now(UTC),
+            "seat": move.seat,
+            "action": json.dumps(move.action),
+            "clock": None if clock is None else json.dumps(clock),
+            "channel": channel,
+            "payload": payload,
+        }
+        driver = conn.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        row = driver.execute(_APPEND_PG, params).fetchone()
+        assert row is not None
+        if row[0] != 1:
+            raise StoreConflict(move.conflict())
+        if clock is not None and row[1] == 0:
+            _save_clock(conn, table_id, game_no, clock)  # the game's first clock row
 
     def save_clock(self, table_id: str, game_no: int, clock: JSONObject) -> None:
         """Store game ``game_no``'s clock (a takeover, a return, a new game); under the
@@ -712,6 +793,42 @@ class TableStore:
             clock=dict(clock.clock) if clock is not None else None,
             next_server_seed=following.server_seed if following is not None else "",
         )
+
+
+IDLE_PING_SECONDS = 5.0
+"""A pooled connection idle for longer is tested before use (see :func:`ping_when_idle`)."""
+
+
+def ping_when_idle(engine: Engine, seconds: float) -> None:
+    """Test a pooled connection before use when it has been idle more than ``seconds``.
+
+    A restarted database server must not break the pool's idle connections for good; but
+    SQLAlchemy's ``pool_pre_ping`` tests every checkout, a round trip on every move. A
+    connection back in the pool a moment ago is trusted (a failure then is the write's
+    error, and SQLAlchemy drops the connection); one idle for longer is tested, and replaced
+    when dead.
+    """
+
+    @event.listens_for(engine, "connect")
+    def fresh(_dbapi: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def back(_dbapi: Any, record: Any) -> None:
+        if record is not None:
+            record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def out(dbapi: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("idle_since", 0.0) <= seconds:
+            return
+        try:
+            cursor = dbapi.cursor()
+            cursor.execute("SELECT 1")
+            cursor.close()
+        except Exception as exc:
+            # The pool throws the connection away and tries a new one.
+            raise DisconnectionError(str(exc)) from exc
 
 
 def _progress_query(table_id: str) -> Select[Any]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from racedeck.core.errors import RacedeckError, StaleMove
 from racedeck.core.events import Event
 from racedeck.core.fairness import commitment
+from racedeck.core.header import shared_headers
 from racedeck.core.jsontypes import JSONObject
 from racedeck.plugins import optional_plugin
 from racedeck.server.face_down import Published
@@ -109,12 +110,14 @@ def update_frames(
     feeds = EventFeeds(table, events, names)
     clock = ref.clock_json(now)
     out: dict[int | None, JSONObject] = {}
-    for seat in ref.audiences():
+    with shared_headers():
+        views = {seat: view_json(table, seat, names) for seat in ref.audiences()}
+    for seat, view in views.items():
         frame: JSONObject = {
             "type": "update",
             "game_no": ref.game_no,
             "move": table.move,
-            "view": view_json(table, seat, names),
+            "view": view,
             "events": feeds.for_seat(seat),
             "clock": clock,
         }
