@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from budget import scaled
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -35,6 +36,9 @@ runner = CliRunner()
 PLAY = ["play", "setback", "--players", "3", "--bots", "random"]
 ONES = "1\n" * 4000
 """Option 1 is always a legal choice: the menus number the legal actions only."""
+GAMES = scaled(2)
+"""Random games walked through screen by screen, per table size (``RACEDECK_TEST_BUDGET``
+scales it)."""
 MAX_ASKS = 50
 """An ``ask`` in these tests answers at most this often: a question asked again and again on the
 same answer fails instead of looping."""
@@ -418,7 +422,7 @@ def test_every_screen_fits_80_columns(players: int, lanes: int) -> None:
     assert isinstance(game, Setback)
     ui = _ui(game)
     ui.width = 80
-    for seed in range(3):
+    for seed in range(GAMES):
         state = game.new_initial_state(seed)
         rng = random.Random(seed)
         while not state.is_terminal:
@@ -649,7 +653,7 @@ def test_every_choice_is_picked_by_its_own_text(players: int) -> None:
     game = racedeck.make("setback", players=players)
     assert isinstance(game, Setback)
     ui = _ui(game)
-    for seed in range(3):
+    for seed in range(GAMES):
         state = game.new_initial_state(seed)
         rng = random.Random(seed)
         while not state.is_terminal:

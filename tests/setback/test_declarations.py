@@ -11,11 +11,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from budget import scaled
 
 import racedeck
 from racedeck.games.setback import Setback, SetbackState
 from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.declarations import Declarations, list_declarations
+
+SEEDS = scaled(3, least=2)
+"""Random games per configuration, every position of each compared for every seat and card:
+the first two already put a token on a BLOCK in each (``RACEDECK_TEST_BUDGET`` scales it)."""
 
 
 def _positions(game: Setback, seed: int) -> list[SetbackState]:
@@ -47,7 +52,7 @@ def test_fast_declarations_equal_the_plain_rules(options: dict[str, int | str]) 
     index = DeckIndex(game.types)
     fast = Declarations(game.cfg, index)
     on_block = 0
-    for seed in range(6):
+    for seed in range(SEEDS):
         for s in _positions(game, seed):
             if s.is_terminal:
                 continue

@@ -8,12 +8,14 @@ checked path), with 2 to 6 players and a few board, hand and rule options varied
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import hypothesis
+from budget import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from playthrough import (
@@ -29,7 +31,9 @@ from racedeck.core.events import feed
 from racedeck.games.setback import Block, Pass, Setback, SetbackState
 from racedeck.games.setback.state import START
 
-FAST = settings(max_examples=25, deadline=None)
+FAST = settings(max_examples=scaled(10), deadline=None)
+"""Ten whole random games per property in ``make test`` (``RACEDECK_TEST_BUDGET`` scales it:
+2.5 gives the 25 this file once ran)."""
 TWINS_PER_GAME = 40
 """Windows compared per game by the twin tests: enough to meet every kind of window, few
 enough that a long game does not cost a minute."""
@@ -77,11 +81,18 @@ def setups(draw: st.DrawFn) -> Setup:
     )
 
 
-def play(setup: Setup, seed: int, choices: int) -> Played:
-    """A random legal game: a random pending seat, then a random legal action of that seat."""
+@functools.cache
+def make_game(setup: Setup) -> Setback:
+    """The game of ``setup``, made once: making a Setback (its table of declarations) cost
+    as much as playing the game, and a game serves any number of tables."""
     game = racedeck.make("setback", **setup.options())
     assert isinstance(game, Setback)
-    return play_random(game, seed, choices, STEP_LIMIT)
+    return game
+
+
+def play(setup: Setup, seed: int, choices: int) -> Played:
+    """A random legal game: a random pending seat, then a random legal action of that seat."""
+    return play_random(make_game(setup), seed, choices, STEP_LIMIT)
 
 
 def card_places(s: SetbackState) -> list[int]:

@@ -9,6 +9,7 @@ rest of the deck stays in the draw pile, and P1 declares a MOVE+1 from its hand.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -53,6 +54,13 @@ def make(players: int, **options: Any) -> Setback:
     game = racedeck.make("setback", players=players, **options)
     assert isinstance(game, Setback)
     return game
+
+
+@functools.cache
+def _made(players: int, self_block: str) -> Setback:
+    """:func:`make`, once per setup for the many examples of a property (making a Setback
+    costs as much as playing a game)."""
+    return make(players, self_block=self_block)
 
 
 def public(view: SetbackView) -> dict[str, Any]:
@@ -419,7 +427,7 @@ def test_a_sample_shows_each_seat_its_view_mid_game(
 ) -> None:
     """Any state of a random game: the sample shows the observer exactly its view, keeps every
     public fact and every card, and plays on to a legal end."""
-    g = make(players, self_block=self_block)
+    g = _made(players, self_block)
     states = play_random(g, seed, choices).states()
     state = states[min(int(where * len(states)), len(states) - 1)]
     for seat in (*range(players), None):

@@ -17,6 +17,7 @@ be looked at. Seats: P1 = 0, P2 = 1 …
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from typing import Any
 
@@ -265,10 +266,17 @@ def test_sb9_forced_and_timed_out_answers_are_passes_as_before() -> None:
 # -- the order of the answers ----------------------------------------------------------------
 
 
+@functools.cache
+def _five_players_all_asked() -> Setback:
+    """The game of :func:`five_at_the_table`, made once for its many examples (making a
+    Setback costs more than a window's answers)."""
+    return make(5, self_block="all")
+
+
 def five_at_the_table() -> tuple[Setback, SetbackState]:
     """Five players; P2's Board Action is declared with ``self_block="all"``, so all five are
     asked; four of them hold a BLOCK (P1 two), and P4's forced pass is answered for it."""
-    g = make(5, self_block="all")
+    g = _five_players_all_asked()
     s = build(
         g,
         current=P2,

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from budget import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from playthrough import (
@@ -21,7 +22,9 @@ from racedeck.core.events import feed
 from racedeck.games.why_first import WhyFirst, WhyFirstState
 
 ALL_CARDS = frozenset(range(1, 33))
-FAST = settings(max_examples=30, deadline=None)
+FAST = settings(max_examples=scaled(12), deadline=None)
+"""Twelve whole random games per property in ``make test`` (``RACEDECK_TEST_BUDGET`` scales it:
+2.5 gives the 30 this file once ran)."""
 
 players_st = st.integers(min_value=2, max_value=6)
 variant_st = st.sampled_from(["base", "tactical"])
