@@ -103,10 +103,13 @@ def serve(
     # Imported here: the web framework and SQLAlchemy are for this command alone.
     from racedeck.server import shutdown
     from racedeck.server.app import create_app
+    from racedeck.server.collector import Collector
     from racedeck.server.logs import logging_config
     from racedeck.server.messages import MAX_FRAME_BYTES
 
-    app = create_app(db, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits)
+    app = create_app(
+        db, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits, collector=Collector()
+    )
     _tune_gc()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"racedeck is serving at http://{shown}:{port}/  (database: {db})", err=False)
@@ -139,7 +142,8 @@ def _tune_gc() -> None:
     an outbox, a message being handled) are promoted at a thousand actions a second, and full
     collections over the whole heap, hundreds of milliseconds each with a thousand sockets, stop
     every table several times a minute. Freezing what exists before the first request (the
-    modules, the application) keeps it out of every later collection.
+    modules, the application) keeps it out of every later collection; the application's
+    :class:`~racedeck.server.collector.Collector` goes on freezing what lives a while.
     """
     gc.collect()
     gc.freeze()

@@ -8,6 +8,7 @@ routes.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -23,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from racedeck.rulebook import UnknownRules
 from racedeck.server import catalog, http_errors
 from racedeck.server.cluster import SWEEP_SECONDS
+from racedeck.server.collector import Collector
 from racedeck.server.health import Health, health
 from racedeck.server.http_errors import ErrorBody, error_response, error_responses
 from racedeck.server.limits import Limits, client_address
@@ -41,7 +43,7 @@ from racedeck.server.rooms import (
 )
 from racedeck.server.rules_page import not_found_html, rules_html
 from racedeck.server.service import TableService
-from racedeck.server.timekeeper import Timekeeper
+from racedeck.server.timekeeper import Timekeeper, pause
 from racedeck.server.websocket import HELLO_TIMEOUT, RESTART_CLOSE, RESTART_REASON, serve_socket
 from racedeck.store.tables import DEFAULT_TABLES_DB, TableStore
 
@@ -131,6 +133,7 @@ def create_app(
     seeds: Callable[[], str] | None = None,
     sweep: float = SWEEP_SECONDS,
     limits: Limits | None = None,
+    collector: Collector | None = None,
 ) -> FastAPI:
     """The application over the database ``db`` (a path or an SQLAlchemy URL).
 
@@ -140,7 +143,9 @@ def create_app(
     ``clock`` is the tables' time (real time unless a test simulates it); ``seeds`` makes the
     secret server seeds (random unless a test fixes them); ``sweep`` the seconds between a
     process's tries to take the tables nobody automates (several processes on PostgreSQL);
-    ``limits`` what strangers may do (:class:`~racedeck.server.limits.Limits`).
+    ``limits`` what strangers may do (:class:`~racedeck.server.limits.Limits`);
+    ``collector`` when to freeze and collect Python's garbage (``racedeck serve`` gives one:
+    see :mod:`racedeck.server.collector`; the process's collector is left alone without).
     """
     service = TableService(
         TableStore(db),
@@ -159,8 +164,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        collecting = None
+        if collector is not None:
+            collecting = asyncio.get_running_loop().create_task(collect(collector))
         yield
+        if collecting is not None:
+            collecting.cancel()
         await service.close()
+
+    async def collect(collector: Collector) -> None:
+        while True:
+            await pause(service.clock, collector.freeze_every)
+            collector.tick(service.clock.now())
 
     # Any route may fail; each declares the refusals it makes besides.
     app = FastAPI(
