@@ -16,11 +16,15 @@ from sqlalchemy.engine import Connection
 
 from racedeck.core.jsontypes import JSONObject
 from racedeck.store.tables import (
+    FinishedGame,
+    NotCommon,
     Progress,
+    Queued,
     SeatRow,
     StoreConflict,
     StoredTable,
     TableStore,
+    live_game_fairness,
     live_tables,
 )
 
@@ -267,3 +271,52 @@ def test_a_move_is_stored_alike_on_either_path(tmp_path: Path) -> None:
         assert isinstance(updated, datetime) and abs(datetime.now() - updated) < timedelta(hours=1)
     fast.close()
     slow.close()
+
+
+def test_queued_moves_are_stored_as_the_general_path_stores_them(postgres_url: str) -> None:
+    """Inside :meth:`TableStore.queueing` a table's moves (a game's end included) and clocks
+    become statements for the caller's own transaction (the cluster's asynchronous block):
+    run there, they store what the general path stores, with their notices; any other write
+    to the table raises ``NotCommon`` and writes nothing; a move out of turn fails the
+    transaction whole."""
+    store = make_store(postgres_url)
+    store.save_clock("t1", 1, {"seats": []})
+    listener = psycopg.connect(postgres_url, autocommit=True)
+    listener.execute("LISTEN store_test")
+    store.notice = lambda note: ("store_test", json.dumps(note))
+    pending: list[Queued] = []
+    end = FinishedGame(1, 2**63 - 1, {"winners": [1]}, fair={"server_seed": "1" * 64})
+    with store.queueing("t1", pending):
+        store.append_action("t1", 1, 0, 0, {"type": "place"}, "playing", clock={"t": 1})
+        store.save_clock("t1", 1, {"t": 2})
+        store.append_action("t1", 1, 1, 1, {"type": "x"}, "over", end, "9" * 64, clock={"t": 3})
+        with pytest.raises(NotCommon):
+            store.new_game("t1", 2, 5, "playing", "2" * 64, ["", ""])
+    assert store.progress("t1") == Progress(1, 0, "open", {"seats": []})  # nothing yet
+
+    def run(statements: list[Queued]) -> None:
+        with psycopg.connect(postgres_url) as conn, conn.pipeline():
+            for sql, params in statements:
+                conn.execute(sql, params)
+
+    run(pending)
+    loaded = store.load("t1")
+    assert loaded is not None and loaded.status == "over" and loaded.next_server_seed == "9" * 64
+    assert loaded.actions == [(0, {"type": "place"}), (1, {"type": "x"})]
+    assert store.progress("t1") == Progress(1, 2, "over", {"t": 3})
+    [game] = store.finished_games("t1")
+    assert (game.game_no, game.seed, game.outcome) == (1, 2**63 - 1, end.outcome)
+    with store.engine.connect() as conn:
+        assert conn.execute(select(live_game_fairness.c.fair)).scalar_one() == end.fair
+    heard = [json.loads(n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
+    assert [(n["kind"], n["move"]) for n in heard] == [("move", 1), ("clock", 0), ("move", 2)]
+    # Out of turn: the statement fails and the transaction with it.
+    late: list[Queued] = []
+    with store.queueing("t1", late):
+        store.save_clock("t1", 1, {"t": 4})
+        store.append_action("t1", 1, 7, 0, {"type": "place"}, "over")
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        run(late)
+    assert store.progress("t1") == Progress(1, 2, "over", {"t": 3})
+    listener.close()
+    store.close()

@@ -7,7 +7,11 @@ keeps them in step:
 :meth:`Cluster.guard`: ``SELECT … FOR UPDATE`` on the table's ``live_tables`` row; when the
 stored move number is ahead of this process's memory, the moves it missed are read from
 ``live_actions`` and applied first (each sent to this process's sockets as if it had taken
-it); then the move is checked and applied, inserted and committed, and only then sent out. Two
+it); then the move is checked and applied, inserted and committed, and only then sent out.
+The many commands (a person's move, a bot's, a timer's) run in :meth:`Cluster.block`
+instead: the same lock taken with ``BEGIN`` in one round trip, and their writes (one
+statement a move, its notice included) sent with the ``COMMIT`` in a second, both awaited on
+a connection of its own, so that the event loop serves other tables meanwhile. Two
 processes taking moves at one table at once therefore queue on the row for the few
 milliseconds a move takes, the second seeing the first's move before it checks its own — so
 neither refuses a move the game allows (Why First?'s simultaneous commits, WF-4) and they never
@@ -46,7 +50,7 @@ import hashlib
 import json
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -58,7 +62,7 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.server.logs import log, table_log
 from racedeck.server.referee import messages as m
 from racedeck.server.rooms import Room
-from racedeck.store.tables import Progress
+from racedeck.store.tables import LOCK_PG, Progress, Queued, locked_progress
 
 if TYPE_CHECKING:
     from racedeck.server.service import TableService
@@ -72,6 +76,8 @@ SWEEP_SECONDS = 2.0
 """How often a process tries to take the automation of tables in play that nobody holds."""
 LISTEN_TIMEOUT = 30.0
 """Seconds a starting process waits for its listening connection."""
+BLOCK_CONNECTIONS = 8
+"""Connections a process holds for :meth:`Cluster.block` at most (tables written at once)."""
 APPLICATION_NAME = "racedeck serve"
 """How the cluster's connections name themselves to PostgreSQL (``pg_stat_activity``), with
 the process id: the one holding a table's advisory lock is the one automating it."""
@@ -109,6 +115,9 @@ class Cluster:
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        """Connections of :meth:`block` not in use."""
+        self._slots = asyncio.Semaphore(BLOCK_CONNECTIONS)
 
     # -- life cycle -----------------------------------------------------------------------------
 
@@ -133,6 +142,10 @@ class Cluster:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._locks is not None:
             await self._locks.close()
+        for conn in self._idle:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        self._idle.clear()
         self.owned.clear()
 
     # -- what service.py asks -------------------------------------------------------------------
@@ -155,6 +168,46 @@ class Cluster:
             if progress is not None:
                 self._bring_up(room, progress)
             yield
+
+    @contextlib.asynccontextmanager
+    async def block(self, room: Room) -> AsyncIterator[None]:
+        """:meth:`guard` without blocking the event loop, for a command whose writes are
+        common moves: the row lock is taken (with BEGIN, one round trip) on a connection of
+        the asynchronous pool, the table brought up to what is stored, and the block's moves,
+        queued by the store (:meth:`TableStore.queueing`), are written with the commit in one
+        more round trip when it ends. Any other write raises
+        :class:`~racedeck.store.tables.NotCommon` there, and the block is rolled back whole."""
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else await self._connect_block()
+            kept = False
+            try:
+                async with conn.pipeline():
+                    cursor = await conn.execute(LOCK_PG, {"id": room.id})
+                    row = await cursor.fetchone()
+                progress = locked_progress(row)
+                pending: list[Queued] = []
+                with self.store.queueing(room.id, pending):
+                    if progress is not None:
+                        self._bring_up(room, progress)
+                    yield
+                async with conn.pipeline():
+                    for statement, params in pending:
+                        await conn.execute(statement, params)
+                    await conn.commit()
+                kept = True
+            finally:
+                if not kept:
+                    with contextlib.suppress(Exception):
+                        await conn.rollback()
+                if kept or (not conn.closed and not conn.broken):
+                    self._idle.append(conn)
+                else:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+
+    async def _connect_block(self) -> psycopg.AsyncConnection[Any]:
+        name = f"{APPLICATION_NAME} {os.getpid()} {self.origin}"
+        return await psycopg.AsyncConnection.connect(self.conninfo, application_name=name)
 
     def sync(self, room: Room) -> None:
         """Bring ``room`` up to what the store holds, without locking it (for a welcome)."""

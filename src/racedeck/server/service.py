@@ -51,7 +51,7 @@ from racedeck.server.timekeeper import Timekeeper, Timer, WallClock, pause
 from racedeck.server.upkeep import Upkeep
 from racedeck.server.writes import commit
 from racedeck.store.forks import ForkStore
-from racedeck.store.tables import StoredTable, TableStore
+from racedeck.store.tables import NotCommon, StoredTable, TableStore
 
 __all__ = ["FrameObserver", "TableService"]
 
@@ -68,6 +68,11 @@ def server_seed() -> str:
     return secrets.token_hex(32)
 
 
+BLOCK_COMMANDS = (m.Act, m.BotAnswer, m.TimerFired)
+"""The commands a cluster takes in an asynchronous locked block (:meth:`Cluster.block`): the
+many ones, whose writes are moves and clocks; the rest take the general path."""
+
+
 class _CommitFailed(Exception):
     """A write in a locked block failed: the block rolls back (see ``TableService._guarded``)."""
 
@@ -77,6 +82,12 @@ class _Unstored(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("server/error", "the move could not be stored; try again", 500)
+
+
+def _unstored(cause: BaseException) -> _Unstored:
+    error = _Unstored()
+    error.__cause__ = cause
+    return error
 
 
 class TableService(Connections, Upkeep):
@@ -242,18 +253,63 @@ class TableService(Connections, Upkeep):
         the database refuses rebuilds the referee from the store and is raised as
         ``server/error`` (to ``conn``, the socket whose message it was, if any)."""
         async with room.lock:
-            cmd: m.Command | None = None
-            try:
-                with self._guarded(room, guard):
-                    cmd = command() if callable(command) else command
-                    self.feed(room, cmd, conn=conn)
-            except _Unstored as exc:
-                if isinstance(cmd, m.Act | m.Back) and conn is not None:
-                    self.send_error(conn, exc, cmd.id)
-                elif cmd is None or isinstance(cmd, m.Join | m.PlayAgain):
-                    raise
+            done = False
+            if self.cluster is not None and guard and isinstance(command, BLOCK_COMMANDS):
+                done = await self._fed_in_block(room, command, conn)
+            if not done:
+                cmd: m.Command | None = None
+                try:
+                    with self._guarded(room, guard):
+                        cmd = command() if callable(command) else command
+                        self.feed(room, cmd, conn=conn)
+                except _Unstored as exc:
+                    self._tell_unstored(cmd, conn, exc)
             if self.cluster is not None:
                 self.cluster.want(room)
+
+    def _tell_unstored(
+        self, cmd: m.Command | None, conn: Connection | None, exc: _Unstored
+    ) -> None:
+        """A socket's move is answered ``server/error``; a refused Join or PlayAgain (or a
+        failure before the command was made) is raised."""
+        if isinstance(cmd, m.Act | m.Back) and conn is not None:
+            self.send_error(conn, exc, cmd.id)
+        elif cmd is None or isinstance(cmd, m.Join | m.PlayAgain):
+            raise exc
+
+    async def _fed_in_block(
+        self, room: Room, command: m.Command | Callable[[], m.Command], conn: Connection | None
+    ) -> bool:
+        """Feed the command in an asynchronous locked block (:meth:`Cluster.block`): the
+        lock and the commit are awaited, so other tables go on meanwhile. ``False`` when the
+        command wrote something the block does not queue (anything but moves and clocks):
+        then nothing was written or sent, the referee is rebuilt from the store and the
+        caller takes the command again on the general path."""
+        assert self.cluster is not None
+        later: list[m.Effect] = []
+        cmd: m.Command | None = None
+        try:
+            async with self.cluster.block(room):
+                self._later = later
+                try:
+                    cmd = command() if callable(command) else command
+                    self.feed(room, cmd, conn=conn)
+                finally:
+                    self._later = None
+        except NotCommon:
+            self._rebuild(room)
+            return False
+        except (_CommitFailed, SQLAlchemyError, psycopg.Error) as exc:
+            table_log(room.id).exception("commit failed; reloading it from the database")
+            self._rebuild(room)
+            self._tell_unstored(cmd, conn, _unstored(exc))
+            return True
+        except BaseException:
+            # A refusal changed nothing; what catching up brought is still sent.
+            self._carry_out(room, later)
+            raise
+        self._carry_out(room, later)
+        return True
 
     @contextlib.contextmanager
     def _guarded(self, room: Room, guard: bool) -> Iterator[None]:
@@ -296,15 +352,7 @@ class TableService(Connections, Upkeep):
         if failed is None:
             return
         self._rebuild(room)
-        self._refused(command, conn, failed)
-
-    def _refused(self, command: m.Command, conn: Connection | None, failed: Exception) -> None:
-        """Tell whoever sent ``command`` that the database did not take its write."""
-        error = _Unstored()
-        if isinstance(command, m.Act | m.Back) and conn is not None:
-            self.send_error(conn, error, command.id)
-        elif isinstance(command, m.Join | m.PlayAgain):
-            raise error from failed
+        self._tell_unstored(command, conn, _unstored(failed))
 
     def _carry_out(self, room: Room, effects: Sequence[m.Effect]) -> Exception | None:
         """Carry out ``effects`` in order; a commit the database refuses stops them there
@@ -315,6 +363,8 @@ class TableService(Connections, Upkeep):
                 started = time.perf_counter()
                 try:
                     commit(self.store, room.id, effect.write)
+                except NotCommon:
+                    raise  # the block rolls back; the command is taken on the general path
                 except Exception as exc:
                     if later is not None:  # the locked block rolls back (see _guarded)
                         raise _CommitFailed(str(exc)) from exc

@@ -63,13 +63,19 @@ from racedeck.store.schema import create_schema
 from racedeck.store.tournaments import IntText, sqlite_pragmas
 
 __all__ = [
+    "APPEND_PG",
     "DEFAULT_TABLES_DB",
+    "LOCK_PG",
+    "SAVE_CLOCK_PG",
     "FinishedGame",
+    "NotCommon",
     "Progress",
+    "Queued",
     "SeatRow",
     "StoreConflict",
     "StoredTable",
     "TableStore",
+    "locked_progress",
 ]
 
 
@@ -187,8 +193,10 @@ NoticeHook = Callable[[JSONObject], tuple[str, str]]
 """The ``NOTIFY`` channel and payload announcing a write (described as for :data:`WriteHook`)."""
 
 # A move in a locked block on PostgreSQL, in one statement: the conditional move number, the
-# action, the clock and the notice (sent when the block commits; a conflict rolls all back).
-_APPEND_PG = """
+# action, the clock (inserted or replaced) and the notice (sent when the block commits). A
+# table that is not at the move fails the statement (a division by zero), so the block's
+# transaction, queued moves and notices included, is rolled back whole.
+APPEND_PG = """
 WITH moved AS (
     UPDATE live_tables SET move = %(move)s, status = %(status)s, updated = %(updated)s
     WHERE id = %(id)s AND game_no = %(game_no)s AND move = %(idx)s
@@ -197,21 +205,35 @@ WITH moved AS (
     INSERT INTO live_actions (table_id, game_no, idx, seat, action)
     SELECT id, %(game_no)s, %(idx)s, %(seat)s, %(action)s::json FROM moved
 ), clocked AS (
-    UPDATE live_clocks SET clock = %(clock)s::json
-    WHERE table_id = %(id)s AND game_no = %(game_no)s
-      AND %(clock)s::text IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
-    RETURNING 1
+    INSERT INTO live_clocks (table_id, game_no, clock)
+    SELECT id, %(game_no)s, %(clock)s::json FROM moved WHERE %(clock)s::text IS NOT NULL
+    ON CONFLICT (table_id, game_no) DO UPDATE SET clock = EXCLUDED.clock
 )
-SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM clocked),
-       pg_notify(%(channel)s, %(payload)s)
+SELECT 1 / (SELECT count(*) FROM moved)::int, pg_notify(%(channel)s, %(payload)s)
 """
-_LOCK_PG = """
+SAVE_CLOCK_PG = """
+WITH saved AS (
+    INSERT INTO live_clocks (table_id, game_no, clock)
+    VALUES (%(id)s, %(game_no)s, %(clock)s::json)
+    ON CONFLICT (table_id, game_no) DO UPDATE SET clock = EXCLUDED.clock
+)
+SELECT pg_notify(%(channel)s, %(payload)s)
+"""
+LOCK_PG = """
 SELECT t.game_no, t.move, t.status, c.clock
 FROM live_tables AS t
 LEFT OUTER JOIN live_clocks AS c ON c.table_id = t.id AND c.game_no = t.game_no
 WHERE t.id = %(id)s
 FOR UPDATE OF t
 """
+
+
+Queued = tuple[str, dict[str, Any]]
+"""A statement and its parameters, for psycopg."""
+
+
+class NotCommon(RuntimeError):
+    """A write that :meth:`TableStore.queueing` does not queue: nothing was written."""
 
 
 class StoreConflict(RuntimeError):
@@ -312,6 +334,7 @@ class TableStore:
         """The channel and payload of a write's ``NOTIFY`` (see :data:`NoticeHook`): with it,
         the common move in a locked block sends its notice in its own statement."""
         self._bound: tuple[str, Connection] | None = None
+        self._queue: tuple[str, list[Queued]] | None = None
         self._moves = MoveWriter(self.engine) if not self.shared else None
 
     def close(self) -> None:
@@ -351,16 +374,16 @@ class TableStore:
         driver = conn.connection.driver_connection
         assert isinstance(driver, psycopg.Connection)
         with driver.pipeline():
-            row = driver.execute(_LOCK_PG, {"id": table_id}).fetchone()
-        if row is None:
-            return None
-        game_no, move, status, clock = row
-        return Progress(game_no, move, status, None if clock is None else dict(clock))
+            row = driver.execute(LOCK_PG, {"id": table_id}).fetchone()
+        return locked_progress(row)
 
     @contextmanager
     def _transaction(self, table_id: str) -> Iterator[Connection]:
         """A transaction for one write: inside :meth:`locked` for this table, the block's
         (committed when it ends), else one of its own on a connection of its own."""
+        queue = self._queue
+        if queue is not None and queue[0] == table_id:
+            raise NotCommon(f"table {table_id}: this write is made on the general path")
         bound = self._bound
         if bound is None or bound[0] != table_id:
             with self.engine.begin() as conn:
@@ -500,6 +523,10 @@ class TableStore:
                 raise StoreConflict(move.conflict())
             if stored:
                 return
+        queue = self._queue
+        if queue is not None and queue[0] == table_id:
+            self._queue_move(queue[1], move, finished, next_server_seed)
+            return
         bound = self._bound
         if common and self.notice is not None and bound is not None and bound[0] == table_id:
             # The common move on PostgreSQL, in the locked block: one statement, one round trip.
@@ -523,64 +550,84 @@ class TableStore:
                 _APPEND,
                 {"id": table_id, "game_no": game_no, "idx": idx, "seat": seat, "action": action},
             )
-            if finished is not None:
-                conn.execute(
-                    live_games.insert().values(
-                        table_id=table_id,
-                        game_no=finished.game_no,
-                        seed=finished.seed,
-                        finished=finished.finished or datetime.now(UTC),
-                        outcome=finished.outcome,
-                    )
-                )
-                if finished.fair is not None:
-                    conn.execute(
-                        live_game_fairness.insert().values(
-                            table_id=table_id, game_no=finished.game_no, fair=finished.fair
-                        )
-                    )
+            for statement in _game_end(move, finished, next_server_seed):
+                conn.execute(statement)
             if clock is not None:
                 _save_clock(conn, table_id, game_no, clock)
-            if next_server_seed:
-                conn.execute(live_next_seeds.delete().where(live_next_seeds.c.table_id == table_id))
-                conn.execute(
-                    live_next_seeds.insert().values(
-                        table_id=table_id, game_no=game_no, server_seed=next_server_seed
-                    )
-                )
             self._announce(conn, "move", table_id, game_no, idx + 1)
 
     def _append_pg(self, conn: Connection, move: Move) -> None:
+        driver = conn.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        try:
+            driver.execute(APPEND_PG, self._move_params(move))
+        except psycopg.errors.DivisionByZero as exc:
+            raise StoreConflict(move.conflict()) from exc
+
+    def _queue_move(
+        self, pending: list[Queued], move: Move, finished: FinishedGame | None, next_seed: str
+    ) -> None:
+        """The statements of a move for :meth:`queueing`: the move itself (with its notice),
+        and a game's end (its ``live_games`` row, its fairness facts, the next game's seed)."""
+        if self.notice is None:
+            raise NotCommon(f"table {move.table_id}: moves are queued with a notice only")
+        pending.append((APPEND_PG, self._move_params(move)))
+        pending.extend(self._compiled(s) for s in _game_end(move, finished, next_seed))
+
+    def _compiled(self, statement: Any) -> Queued:
+        """``statement`` as psycopg takes it: the SQL text, and the parameters converted as
+        the columns' SQLAlchemy types convert them."""
+        dialect = self.engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        params: dict[str, Any] = {}
+        for key, value in compiled.construct_params().items():
+            process = compiled.binds[key].type.dialect_impl(dialect).bind_processor(dialect)
+            params[key] = process(value) if process is not None else value
+        return str(compiled), params
+
+    def _move_params(self, move: Move) -> dict[str, Any]:
+        """The parameters of :data:`APPEND_PG` for ``move``."""
         assert self.notice is not None
-        table_id, game_no = move.table_id, move.game_no
-        note: JSONObject = {"kind": "move", "table": table_id, "game_no": game_no}
+        note: JSONObject = {"kind": "move", "table": move.table_id, "game_no": move.game_no}
         channel, payload = self.notice({**note, "move": move.idx + 1})
-        clock = move.clock
-        params = {
-            "id": table_id,
-            "game_no": game_no,
+        return {
+            "id": move.table_id,
+            "game_no": move.game_no,
             "idx": move.idx,
             "move": move.idx + 1,
             "status": move.status,
             "updated": datetime.now(UTC),
             "seat": move.seat,
             "action": json.dumps(move.action),
-            "clock": None if clock is None else json.dumps(clock),
+            "clock": None if move.clock is None else json.dumps(move.clock),
             "channel": channel,
             "payload": payload,
         }
-        driver = conn.connection.driver_connection
-        assert isinstance(driver, psycopg.Connection)
-        row = driver.execute(_APPEND_PG, params).fetchone()
-        assert row is not None
-        if row[0] != 1:
-            raise StoreConflict(move.conflict())
-        if clock is not None and row[1] == 0:
-            _save_clock(conn, table_id, game_no, clock)  # the game's first clock row
+
+    @contextmanager
+    def queueing(self, table_id: str, pending: list[Queued]) -> Iterator[None]:
+        """For the block, the moves (a game's end included) and clocks of table ``table_id``
+        are not written but added to ``pending`` (statements and parameters, each with its
+        notice) for the caller to run, in a transaction of its own that holds the table's row
+        lock (an asynchronous one: see :meth:`racedeck.server.cluster.Cluster.block`); any
+        other write to the table raises :class:`NotCommon` and writes nothing."""
+        self._queue = (table_id, pending)
+        try:
+            yield
+        finally:
+            self._queue = None
 
     def save_clock(self, table_id: str, game_no: int, clock: JSONObject) -> None:
         """Store game ``game_no``'s clock (a takeover, a return, a new game); under the
         table's row lock when this process holds it (:meth:`locked`)."""
+        queue = self._queue
+        if queue is not None and queue[0] == table_id and self.notice is not None:
+            channel, payload = self.notice(
+                {"kind": "clock", "table": table_id, "game_no": game_no, "move": 0}
+            )
+            params = {"id": table_id, "game_no": game_no, "clock": json.dumps(clock)}
+            queue[1].append((SAVE_CLOCK_PG, {**params, "channel": channel, "payload": payload}))
+            return
         with self._transaction(table_id) as conn:
             _save_clock(conn, table_id, game_no, clock)
             self._announce(conn, "clock", table_id, game_no, 0)
@@ -841,6 +888,45 @@ def _progress_query(table_id: str) -> Select[Any]:
         .select_from(live_tables.outerjoin(live_clocks, current))
         .where(live_tables.c.id == table_id)
     )
+
+
+def _game_end(move: Move, finished: FinishedGame | None, next_seed: str) -> list[Any]:
+    """The statements that store a game's end with its last move: its ``live_games`` row,
+    its fairness facts, and the server seed drawn for the next game."""
+    table_id = move.table_id
+    out: list[Any] = []
+    if finished is not None:
+        out.append(
+            live_games.insert().values(
+                table_id=table_id,
+                game_no=finished.game_no,
+                seed=finished.seed,
+                finished=finished.finished or datetime.now(UTC),
+                outcome=finished.outcome,
+            )
+        )
+        if finished.fair is not None:
+            out.append(
+                live_game_fairness.insert().values(
+                    table_id=table_id, game_no=finished.game_no, fair=finished.fair
+                )
+            )
+    if next_seed:
+        out.append(live_next_seeds.delete().where(live_next_seeds.c.table_id == table_id))
+        out.append(
+            live_next_seeds.insert().values(
+                table_id=table_id, game_no=move.game_no, server_seed=next_seed
+            )
+        )
+    return out
+
+
+def locked_progress(row: Any) -> Progress | None:
+    """Where the table is, from a row of :data:`LOCK_PG` (``None``: no such table)."""
+    if row is None:
+        return None
+    game_no, move, status, clock = row
+    return Progress(game_no, move, status, None if clock is None else dict(clock))
 
 
 def _progress(row: Any) -> Progress | None:
