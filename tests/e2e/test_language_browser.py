@@ -176,9 +176,12 @@ def test_replay_and_face_down_check_follow_the_switch(
 ) -> None:
     """A finished game's face-down check and its replay, switched from English: the table page
     words its face-down finding again, and the replay comes back at the same step and hands in
-    Dutch, French and German with no English left."""
+    Dutch, French and German with no English left. About words, not motion: the replay's
+    boards step without their animations."""
     table_id = replay.bots_game(live_server)
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, locale="en-GB", reduced_motion="reduce"
+    )
     try:
         page = context.new_page()
         page.goto(f"{live_server}/t/{table_id}")

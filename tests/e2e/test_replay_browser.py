@@ -1,6 +1,10 @@
 """The replay viewer in the browser: a finished game stepped to the end with every hand shown,
 a record file checked (a true one passes; a changed action, seed, server seed or result is
-rejected with the reason), and a "what if" game forked from a step and played on."""
+rejected with the reason), and a "what if" game forked from a step and played on.
+
+The pages run with reduced motion: each step would otherwise play the board's countdown, reveal
+and moves at full length (tests/e2e/test_why_first_browser.py watches those), and what these
+tests check and photograph is the board at rest."""
 
 from __future__ import annotations
 
@@ -21,9 +25,17 @@ from racedeck.core.record import GameRecord
 
 def snap(page: Page, path: Path) -> None:
     """A screenshot from the top of the page (the step controls stick to the top of the
-    window, so a page scrolled by a click would show them part way down)."""
+    window, so a page scrolled by a click would show them part way down), once every board
+    has played out its step."""
     page.evaluate("window.scrollTo(0, 0)")
+    expect(page.locator("[data-animating=true]")).to_have_count(0, timeout=15_000)
     snap_page(page, path)
+
+
+def new_page(browser: Browser, **options: Any) -> Page:
+    """A page of its own with reduced motion (see the module docstring)."""
+    context = browser.new_context(reduced_motion="reduce", **options)
+    return context.new_page()
 
 
 def bots_game(base: str, players: int = 3) -> str:
@@ -64,7 +76,7 @@ def test_a_replay_stepped_to_the_end_shows_every_hand(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
     table_id = bots_game(live_server)
-    page = browser.new_page()
+    page = new_page(browser)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_finished(page, live_server, table_id)
@@ -127,7 +139,7 @@ def test_a_replay_stepped_to_the_end_shows_every_hand(
     expect(counter).to_have_attribute("data-step", "3")
     assert not errors, errors
 
-    phone = browser.new_page(viewport=PHONE)
+    phone = new_page(browser, viewport=PHONE)
     phone.goto(f"{live_server}/t/{table_id}/games/1")
     expect(phone.get_by_test_id("replay-board")).to_have_count(3)
     phone.get_by_test_id("replay-next").click()
@@ -157,7 +169,7 @@ def test_a_tampered_record_is_rejected_with_the_reason(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
     table_id = bots_game(live_server)
-    page = browser.new_page()
+    page = new_page(browser)
     open_finished(page, live_server, table_id)
     text = record_text(live_server, table_id)
     record = json.loads(text)
@@ -186,7 +198,7 @@ def test_a_tampered_record_is_rejected_with_the_reason(
     expect(_row(page, "derivation")).to_contain_text(changed)
     expect(_row(page, "commitment")).to_have_attribute("data-state", "pass")
     snap(page, shots_dir(tmp_path) / "verify-seed-changed.png")
-    phone = browser.new_page(viewport=PHONE)
+    phone = new_page(browser, viewport=PHONE)
     _open_file(phone, live_server, "seed.json", text.replace(f'"seed":{seed}', f'"seed":{changed}'))
     expect(phone.get_by_test_id("verify")).to_have_attribute("data-state", "fail", timeout=20_000)
     snap(phone, shots_dir(tmp_path) / "verify-seed-changed-phone.png")
@@ -236,7 +248,7 @@ def test_what_if_forks_a_private_game_and_a_move_is_played(
     browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
     table_id = bots_game(live_server)
-    page = browser.new_page()
+    page = new_page(browser)
     open_finished(page, live_server, table_id)
     record = GameRecord.from_json(json.loads(record_text(live_server, table_id)))
     # A step at which seat 0 is to answer: just before one of its actions.

@@ -5,7 +5,8 @@ and body are the ones the description declares (a refusal: the error shape of
 
 Half the examples aim at a real table whose game is over (and send its record to the routes
 that take one), so the fuzz reaches past ``table/not-found`` and ``record/invalid``. A few
-examples per operation keep it to seconds: the point is every operation and every refusal path,
+examples per operation (six in each mode, times ``RACEDECK_TEST_BUDGET``; see
+``tests/budget.py``) keep it to seconds: the point is every operation and every refusal path,
 not depth.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 import schemathesis
+from budget import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
@@ -29,7 +31,7 @@ from schemathesis.specs.openapi.checks import (
 
 from server.live import LiveServer, eventually, validator
 
-EXAMPLES = 12
+EXAMPLES = scaled(6, 3)
 """Examples per operation and generation mode (valid data, then invalid)."""
 
 CHECKS = [
