@@ -76,7 +76,7 @@ SWEEP_SECONDS = 2.0
 """How often a process tries to take the automation of tables in play that nobody holds."""
 LISTEN_TIMEOUT = 30.0
 """Seconds a starting process waits for its listening connection."""
-BLOCK_CONNECTIONS = 8
+BLOCK_CONNECTIONS = 32
 """Connections a process holds for :meth:`Cluster.block` at most (tables written at once)."""
 APPLICATION_NAME = "racedeck serve"
 """How the cluster's connections name themselves to PostgreSQL (``pg_stat_activity``), with
@@ -181,24 +181,24 @@ class Cluster:
             conn = self._idle.pop() if self._idle else await self._connect_block()
             kept = False
             try:
-                async with conn.pipeline():
-                    cursor = await conn.execute(LOCK_PG, {"id": room.id})
-                    row = await cursor.fetchone()
-                progress = locked_progress(row)
+                # Each round trip one simple query (several statements, the parameters bound
+                # here): psycopg's pipelines cost more of this process's time than they save.
+                cursor = psycopg.AsyncClientCursor(conn)
+                await cursor.execute("BEGIN; " + cursor.mogrify(LOCK_PG, {"id": room.id}))
+                cursor.nextset()
+                progress = locked_progress(await cursor.fetchone())
                 pending: list[Queued] = []
                 with self.store.queueing(room.id, pending):
                     if progress is not None:
                         self._bring_up(room, progress)
                     yield
-                async with conn.pipeline():
-                    for statement, params in pending:
-                        await conn.execute(statement, params)
-                    await conn.commit()
+                writes = [cursor.mogrify(statement, params) for statement, params in pending]
+                await cursor.execute("; ".join([*writes, "COMMIT"]))
                 kept = True
             finally:
                 if not kept:
                     with contextlib.suppress(Exception):
-                        await conn.rollback()
+                        await conn.execute("ROLLBACK")
                 if kept or (not conn.closed and not conn.broken):
                     self._idle.append(conn)
                 else:
@@ -207,7 +207,11 @@ class Cluster:
 
     async def _connect_block(self) -> psycopg.AsyncConnection[Any]:
         name = f"{APPLICATION_NAME} {os.getpid()} {self.origin}"
-        return await psycopg.AsyncConnection.connect(self.conninfo, application_name=name)
+        return await psycopg.AsyncConnection.connect(
+            self.conninfo,
+            autocommit=True,  # the block says BEGIN and COMMIT itself
+            application_name=name,
+        )
 
     def sync(self, room: Room) -> None:
         """Bring ``room`` up to what the store holds, without locking it (for a welcome)."""
