@@ -68,9 +68,11 @@ def server_seed() -> str:
     return secrets.token_hex(32)
 
 
-BLOCK_COMMANDS = (m.Act, m.BotAnswer, m.TimerFired)
+BLOCK_COMMANDS = (m.Act, m.BotAnswer, m.TimerFired, m.Automate)
 """The commands a cluster takes in an asynchronous locked block (:meth:`Cluster.block`): the
-many ones, whose writes are moves and clocks; the rest take the general path."""
+many ones, whose writes are moves and clocks (an automating process settles a table it caught
+up with Automate, on every notice); the rest take the general path. A process whose loop
+waited for a row lock that another process's block holds would hold up its own blocks."""
 
 
 class _CommitFailed(Exception):
