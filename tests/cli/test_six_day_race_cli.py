@@ -29,6 +29,8 @@ from racedeck.games.six_day_race.view import SixDayRaceView
 
 runner = CliRunner()
 PLAY = ["play", "six-day-race"]
+SHORT_TRACK = ["-o", "line=40", "-o", "sprints=[13,26]", "-o", "rider_change=15", "-o", "crash=25"]
+"""A short track with both sprints, the rider change and the crash space (fewer cards to play)."""
 
 
 def _answers(count: int = 4000) -> str:
@@ -76,9 +78,10 @@ def test_play_one_race_with_five_players_and_replay_it(tmp_path: Path) -> None:
 
 def test_play_two_riders_each_over_two_races(tmp_path: Path) -> None:
     record = tmp_path / "two.json"
+    saved = ["--record", str(record)]
     result = runner.invoke(
         app,
-        [*PLAY, "-p", "3", "--riders", "2", "--races", "2", "--seed", "4", "--record", str(record)],
+        [*PLAY, "-p", "3", "--riders", "2", "--races", "2", "--seed", "4", *SHORT_TRACK, *saved],
         input=_answers(),
     )
     assert result.exit_code == 0, result.output
