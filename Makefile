@@ -35,10 +35,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
-# Compiled once up front: the tests start many server, CLI and worker processes, and where
-# PYTHONDONTWRITEBYTECODE is set each would compile the package again.
 pytest: $(STAMP) browser postgres
-	$(BIN)/python -m compileall -q src tests > /dev/null
 	$(BIN)/pytest -q -n auto
 
 browser:
