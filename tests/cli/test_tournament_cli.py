@@ -94,7 +94,13 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path) 
         "--db",
         str(db),
     ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_ctrl_c_as_a_terminal_gives_it,
+    )
     try:
         deadline = time.monotonic() + 60
         while not _stored(db) and time.monotonic() < deadline:
@@ -109,6 +115,13 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path) 
     assert 0 < kept < 100000
     assert f"{kept} of 100000 games are stored" in " ".join(err.split())
     assert "Run the same command again to resume" in " ".join(err.split())
+
+
+def _ctrl_c_as_a_terminal_gives_it() -> None:
+    """In the child before it starts: SIGINT handled by default and not blocked, whatever
+    the test process that starts it has set (an ignored or blocked signal is inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _stored(db: Path) -> int:

@@ -324,9 +324,11 @@ class TableService(Connections, Upkeep):
             yield
             return
         later: list[m.Effect] = []
-        self._later = later
         try:
             with self.cluster.guard(room):
+                # Held from here: what catching up brought (moves other processes stored) is
+                # sent at once, before a socket connected in the block is greeted.
+                self._later = later
                 yield
         except (_CommitFailed, SQLAlchemyError, psycopg.Error) as exc:
             self._later = None
@@ -334,8 +336,7 @@ class TableService(Connections, Upkeep):
             self._rebuild(room)
             raise _Unstored() from exc
         except BaseException:
-            # A refusal (of a Join, a PlayAgain) changed nothing; what catching up brought
-            # (moves other processes stored) is still sent.
+            # A refusal (of a Join, a PlayAgain) changed nothing; what was queued goes out.
             self._later = None
             self._carry_out(room, later)
             raise
