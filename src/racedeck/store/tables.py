@@ -545,7 +545,7 @@ class TableStore:
                 },
             )
             if moved.rowcount != 1:
-                raise StoreConflict(f"table {table_id} is not at move {idx} of game {game_no}")
+                raise StoreConflict(move.conflict())
             conn.execute(
                 _APPEND,
                 {"id": table_id, "game_no": game_no, "idx": idx, "seat": seat, "action": action},
