@@ -134,9 +134,9 @@ class TableService(Connections, Upkeep):
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the service runs on (set by :meth:`start`)."""
         self.cluster: Cluster | None = None
+        """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
         self._later: list[m.Effect] | None = None
         """In a locked block of a cluster: the effects to carry out once its writes commit."""
-        """The other processes serving the same PostgreSQL database (``None`` on SQLite)."""
         self.metrics = Metrics()
         """What the service counts, for ``GET /metrics``."""
         self.metrics.watch(self)
