@@ -35,8 +35,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
+# Compiled modules are cached even where the environment turns caching off
+# (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
+# pools), and each would compile the package again; pytest caches its rewritten test modules.
 pytest: $(STAMP) browser postgres
-	$(BIN)/pytest -q -n auto
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n auto
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
