@@ -8,12 +8,10 @@ game's words for it) once per transition and hands every recipient the ones it m
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
-import orjson
-
 from racedeck.core.events import Event
+from racedeck.core.jsontext import dumps
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.table import Table
 from racedeck.server.live import events_json
@@ -22,13 +20,8 @@ __all__ = ["EventFeeds", "encode"]
 
 
 def encode(frame: JSONObject) -> str:
-    """``frame`` as compact JSON text (keys that are not text, such as seat numbers, become
-    text, as the standard library's encoder makes them)."""
-    try:
-        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        # orjson takes integers of 64 bits at most; the standard encoder takes any.
-        return json.dumps(frame, separators=(",", ":"))
+    """``frame`` as compact JSON text (:func:`racedeck.core.jsontext.dumps`)."""
+    return dumps(frame)
 
 
 class EventFeeds:

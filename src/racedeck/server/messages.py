@@ -9,7 +9,6 @@ value (Python's own parser among it) recurses, and a stranger must not choose ho
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -22,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from racedeck.core import jsontext
 from racedeck.core.errors import InvalidMessage
 from racedeck.core.fairness import MAX_CLIENT_SEED
 
@@ -99,10 +99,11 @@ def nesting_depth(value: object, limit: int = MAX_DEPTH) -> int:
 def load_json(text: str | bytes) -> object:
     """Parse JSON from outside: :class:`ValueError` when it is not JSON, and
     :class:`NestedTooDeeply` (a ``ValueError`` too) when it nests deeper than
-    :data:`MAX_DEPTH` — :func:`json.loads` itself recurses and raises :class:`RecursionError`
-    some thousand levels down, and what walks the value afterwards would fail sooner."""
+    :data:`MAX_DEPTH` — :func:`json.loads` (which reads what orjson refuses) recurses and
+    raises :class:`RecursionError` some thousand levels down, and what walks the value
+    afterwards would fail sooner."""
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
     except RecursionError:
         raise NestedTooDeeply() from None
     if nesting_depth(value) > MAX_DEPTH:
