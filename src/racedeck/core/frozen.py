@@ -22,14 +22,21 @@ def freeze(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
-    # Scalars are kept in place without a call: events are made on every step of a game, and
-    # most of what they hold is numbers and names.
+    # Most of what is frozen holds only scalars: a loop in this frame finds out (a
+    # comprehension would be a frame of its own), then one copy at C speed; a tuple of
+    # scalars is frozen already.
     if kind is dict or kind is MappingProxyType:
-        return MappingProxyType(
-            {k: v if type(v) in _SCALARS else freeze(v) for k, v in value.items()}
-        )
+        for v in value.values():
+            if type(v) not in _SCALARS:
+                return MappingProxyType(
+                    {k: v if type(v) in _SCALARS else freeze(v) for k, v in value.items()}
+                )
+        return MappingProxyType(dict(value))
     if kind is tuple or kind is list:
-        return tuple([v if type(v) in _SCALARS else freeze(v) for v in value])
+        for v in value:
+            if type(v) not in _SCALARS:
+                return tuple([v if type(v) in _SCALARS else freeze(v) for v in value])
+        return value if kind is tuple else tuple(value)
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
