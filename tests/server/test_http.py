@@ -190,3 +190,22 @@ def test_pages_and_static_files(server: LiveServer) -> None:
         assert server.http.get(path).status_code == 200
     for game_id in available_games():
         assert server.http.get(f"/static/games/{game_id}.js").status_code == 200
+
+
+def test_the_site_has_an_icon_and_a_web_app_manifest(server: LiveServer) -> None:
+    """A favicon where browsers look first, and a manifest so a phone can add the site to its
+    home screen (every icon it names is served)."""
+    ico = server.http.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    page = server.http.get("/").text
+    assert 'rel="icon" href="/static/favicon.svg"' in page
+    assert 'rel="manifest" href="/static/manifest.webmanifest"' in page
+    res = server.http.get("/static/manifest.webmanifest")
+    assert res.status_code == 200
+    assert res.headers["content-type"].startswith("application/manifest+json")
+    manifest = res.json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert server.http.get(icon["src"]).status_code == 200, icon

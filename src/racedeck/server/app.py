@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -65,6 +66,7 @@ _METRICS: dict[int | str, dict[str, Any]] = {
 """``/metrics``' answer in the OpenAPI description: text, not JSON."""
 
 STATIC = Path(str(files("racedeck.server") / "static"))
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # the web app manifest
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -203,6 +205,11 @@ def create_app(
     @app.get("/t/{table_id}/watch", include_in_schema=False)
     async def watch_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        # Where browsers and feed readers look first; the pages name the SVG icon.
+        return FileResponse(STATIC / "favicon.ico", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str, lang: str = "en") -> HTMLResponse:

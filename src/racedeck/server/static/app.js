@@ -33,6 +33,7 @@
 // itself from the structured fields with static/words/<game-id>.js and the catalogues, and
 // falls back to the server's text only for what it has no words for yet.
 
+import { createAlerts } from "./alerts.js";
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
 import {
@@ -594,9 +595,10 @@ function tableScreen(info, saved) {
   const rules = el("span");
   const clockNotice = el("div", { class: "clock-notice", "data-testid": "clock-notice", role: "status", hidden: true });
   const windowClock = el("span", { class: "window-clock muted", "data-testid": "window-clock", hidden: true });
+  const alerts = createAlerts();
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
-      el("div", {}, watching, title, meta, " · ", rules, spectators),
+      el("div", { class: "title-line" }, watching, title, meta, " · ", rules, spectators, alerts.element),
       el("div", { class: "waiting-line" }, waiting, windowClock), clockNotice, fairLine, faceDown.element, invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
@@ -634,6 +636,7 @@ function tableScreen(info, saved) {
 
   // Labels a language change redraws (the attributes label() does not reach).
   function drawLabels() {
+    alerts.drawLabels();
     watching.title = t("table.watchingHint");
     scoreboard.setAttribute("aria-label", t("table.scores"));
     log.setAttribute("aria-label", t("table.log"));
@@ -645,6 +648,7 @@ function tableScreen(info, saved) {
     title.textContent = gameWord(table.game, "title", table.title);
     const parts = seat === null ? [] : [t("table.youAreSeat", { n: seat + 1 })];
     watching.hidden = seat !== null;
+    alerts.element.hidden = seat === null; // a spectator is never asked to act
     const summary = tableSummary(table, specs);
     if (summary) parts.push(summary);
     if (table.game_no > 1) parts.push(t("table.gameNo", { n: table.game_no }));
@@ -864,7 +868,25 @@ function tableScreen(info, saved) {
     clockNotice.replaceChildren(...rows);
   }
 
+  // The tab's title and icon (and, if asked for, a sound and a notification): this page's person
+  // is asked to act, and how much time they have left while their clock runs.
+  function drawAlerts() {
+    if (!view) return;
+    const h = view.header;
+    const base = `${gameWord(h.game, "title", h.title)} · racedeck`;
+    const turn = seat !== null && !h.terminal && (view.legal_actions || []).length > 0 && !standIn();
+    let left = null;
+    const s = clock && seat !== null ? clock.seats[seat] : null;
+    if (turn && s && s.running && clock.move !== null) {
+      const moveLeft = s.move_left - (performance.now() - clockAt) / 1000;
+      const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
+      left = Math.max(0, moveLeft) + Math.max(0, bank);
+    }
+    alerts.update({ base, turn, left });
+  }
+
   function drawClocks() {
+    drawAlerts();
     if (!clock) return;
     const gone = (performance.now() - clockAt) / 1000;
     for (const node of scoreboard.querySelectorAll("[data-testid=clock]")) {
@@ -1012,7 +1034,7 @@ function tableScreen(info, saved) {
     drawing = drawing.then(async () => {
       view = localView(newView);
       const h = view.header;
-      document.title = `${gameWord(h.game, "title", h.title)} · racedeck`;
+      drawAlerts();
       waiting.textContent = await waitingText(h);
       drawScores();
       const r = await mountRenderer(h.game);
@@ -1161,6 +1183,7 @@ function tableScreen(info, saved) {
     clearInterval(pingTimer);
     if (ws) ws.close();
     if (renderer) renderer.destroy();
+    alerts.destroy();
   };
 }
 
