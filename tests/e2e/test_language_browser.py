@@ -72,6 +72,12 @@ def test_switch_changes_lobby_and_live_table_and_persists(
         expect(page.get_by_test_id("lang-switch")).to_have_value("de")
         expect(page.get_by_test_id("log")).to_contain_text("Etappe 1 beginnt")
         snap(page, shots_dir(tmp_path) / "lang-de-why-first-desktop.png")
+        # The bots' names follow a live switch too (the page loaded in German).
+        expect(page.get_by_test_id("scoreboard")).to_contain_text("Zufallsbot")
+        page.get_by_test_id("lang-switch").select_option("en")
+        expect(page.get_by_test_id("scoreboard")).to_contain_text("random bot")
+        expect(page.get_by_test_id("scoreboard")).not_to_contain_text("Zufallsbot")
+        expect(page.get_by_test_id("board")).not_to_contain_text("Zufallsbot")
     finally:
         context.close()
 

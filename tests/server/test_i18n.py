@@ -13,7 +13,7 @@ import pytest
 
 STATIC = Path(str(files("racedeck.server") / "static"))
 LANGS = ("nl", "fr", "de")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)(?:\|\w+)?\}")  # {name}, or {name|filter}
 
 
 def catalogue(code: str) -> dict[str, str]:
@@ -177,3 +177,15 @@ def test_every_key_the_client_names_is_in_english() -> None:
         named |= set(re.findall(r"""\bt[n]?\(\s*"([\w.-]+(?:/[\w-]+)?)\"""", path.read_text()))
     plural = {k for k in named if f"{k}.one" in en}
     assert sorted(named - set(en) - plural) == []
+
+
+@pytest.mark.parametrize("code", ("en", *LANGS))
+def test_counts_are_worded_by_plural_rules_not_shortcuts(code: str) -> None:
+    """A count is a message per plural category (``key.one``, ``key.other``, chosen with the
+    browser's ``Intl.PluralRules``), never "spectateur(s)"; every ``.one`` has its ``.other``."""
+    messages = catalogue(code)
+    shortcuts = {k: v for k, v in messages.items() if re.search(r"\w\((?:s|e|n|en)\)", v)}
+    assert shortcuts == {}
+    counts = [k for k, v in messages.items() if k.endswith(".one") and "{n}" in v]
+    lonely = [k for k in counts if k[: -len(".one")] + ".other" not in messages]
+    assert lonely == []

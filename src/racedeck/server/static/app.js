@@ -285,7 +285,7 @@ function drawLobby(list, tables, specs) {
       el("div", {},
         el("strong", { text: gameWord(tb.game, "title", tb.title) }),
         el("span", { class: "muted", text: ` · ${tn("lobby.players", tb.players)}${summary ? " · " + summary : ""}` }),
-        el("div", { class: "muted small", text: `${tb.status === "open" ? t("lobby.free", { n: tb.free }) : t("lobby.playing")} · ${who}` }),
+        el("div", { class: "muted small", text: `${tb.status === "open" ? tn("lobby.free", tb.free) : t("lobby.playing")} · ${who}` }),
         tb.clock ? el("div", { class: "muted small", "data-testid": "lobby-clock", text: clockLabel(tb.clock) }) : ""),
       el("button", { type: "button", onclick: () => go(`/t/${tb.id}`), text: action }));
   }));
@@ -508,7 +508,7 @@ function linkBox(url, name) {
         toast(t("link.selectIt"), "info");
       }
     } });
-  return el("div", { class: "invite" }, el("span", { class: "link-label", text: t(`link.${name}`) + ": " }), input, copy);
+  return el("div", { class: "invite" }, el("span", { class: "link-label", text: t("link.label", { label: t(`link.${name}`) }) }), input, copy);
 }
 
 function inviteBox(url) {
@@ -609,6 +609,7 @@ function tableScreen(info, saved) {
 
   let table = info;
   let view = null;
+  let sentView = null; // the view as the server sent it: names are worded again in another language
   let gameNo = null;
   let renderer = null;
   let rendererFor = null;
@@ -654,7 +655,7 @@ function tableScreen(info, saved) {
     if (table.game_no > 1) parts.push(t("table.gameNo", { n: table.game_no }));
     meta.textContent = parts.length ? " · " + parts.join(" · ") : "";
     const n = table.spectators;
-    spectators.textContent = n ? ` · ${t("table.watchers", { n })}` : "";
+    spectators.textContent = n ? ` · ${tn("table.watchers", n)}` : "";
     invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "",
       watchBox(table.invite_url));
     loadFinished();
@@ -1032,6 +1033,7 @@ function tableScreen(info, saved) {
   function show(newView, evs, initial) {
     // Frames are drawn strictly in order, even while a renderer module is still loading.
     drawing = drawing.then(async () => {
+      sentView = newView;
       view = localView(newView);
       const h = view.header;
       drawAlerts();
@@ -1062,6 +1064,7 @@ function tableScreen(info, saved) {
     drawTable();
     drawing = drawing.then(async () => {
       if (!view) return;
+      view = localView(sentView); // "heuristic bot" is "Heuristik-Bot" only while in German
       if (renderer) renderer.destroy();
       renderer = null;
       rendererFor = null;

@@ -68,15 +68,41 @@ export function has(key) {
   return key in en;
 }
 
+// What a placeholder may ask of its value in a language, as {name|de}: French elides "de"
+// before a vowel ("la main d’Anna", "la main de Bram"). A language without the filter takes the
+// value as it is.
+const FILTERS = {
+  fr: { de: (v) => (/^[aeiouyàâæéèêëîïôœùûüh]/i.test(v) ? `d’${v}` : `de ${v}`) },
+};
+
 /** The message `key` in the current language, its {placeholders} filled from `vars`. */
 export function t(key, vars = {}) {
   const text = CATALOGS[current][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return text.replace(/\{(\w+)(?:\|(\w+))?\}/g, (m, name, filter) => {
+    if (!(name in vars)) return m;
+    const value = String(vars[name]);
+    const fn = filter && FILTERS[current] && FILTERS[current][filter];
+    return fn ? fn(value) : value;
+  });
 }
 
-/** `key.one` when `n` is 1, else `key.other`, with {n} and `vars` filled in. */
+const pluralRules = new Map();
+
+/** The plural category of `n` in the current language ("one", "other", …). */
+function plural(n) {
+  let rules = pluralRules.get(current);
+  if (!rules) {
+    rules = new Intl.PluralRules(current);
+    pluralRules.set(current, rules);
+  }
+  return rules.select(n);
+}
+
+/** The message for `n` of something: `key.<category>` by the language's own plural rules
+ * (French counts 0 as one, English does not), else `key.other`; {n} and `vars` filled in. */
 export function tn(key, n, vars = {}) {
-  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...vars, n });
+  const exact = `${key}.${plural(n)}`;
+  return t(exact in CATALOGS[current] || exact in en ? exact : `${key}.other`, { ...vars, n });
 }
 
 /** Words joined as a list: "A, B and C" in the current language. */

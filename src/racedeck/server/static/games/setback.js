@@ -145,7 +145,7 @@ export function createRenderer(root, ctx) {
       case "ALL":
         return t("sbr.do.all", { amt });
       case "DRAW":
-        return t("sbr.do.draw", { n: config().draw_count ?? 2 });
+        return tn("sbr.do.draw", config().draw_count ?? 2);
       case "SKIP":
         return hasTarget ? who(tg, "sbr.do.skip") : t("sbr.do.skipSelf");
       case "SHIFT":

@@ -448,7 +448,7 @@ export function createRenderer(root, ctx) {
         "data-value": value,
         "data-action": JSON.stringify(action),
         "aria-pressed": opts.selected ? "true" : "false",
-        "aria-label": count > 1 ? t("sdr.cardCount", { value, n: count }) : t("sdr.card", { value }),
+        "aria-label": count > 1 ? tn("sdr.cardCount", count, { value }) : t("sdr.card", { value }),
         onclick: () => {
           if (selected === value) return play(value);
           selected = value;

@@ -401,7 +401,7 @@ export function createRenderer(root, ctx) {
     if (i >= players()) {
       const left = view.leo_cards_left;
       if (tactical() && view.phase === "move" && acting().length === 0) return { text: "", cls: "" };
-      return { text: left ? t("wf.status.leoPlays", { n: left }) : t("wf.status.leoDone"), cls: "wf-status--leo" };
+      return { text: left ? tn("wf.status.leoPlays", left) : t("wf.status.leoDone"), cls: "wf-status--leo" };
     }
     if (view.phase === "move") {
       if (acting().includes(i)) return { text: isYou(i) && !standIn() ? t("wf.status.yourMove") : t("wf.status.moving"), cls: "wf-status--acting" };

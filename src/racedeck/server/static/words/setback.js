@@ -3,7 +3,7 @@
 // Card names (MOVE+1, BLOCK, FINISH …) are printed on the cards and stay as they are.
 // describeEvent returns null for an event it does not know, so the server's text is shown.
 
-import { listOf, t } from "../i18n.js";
+import { listOf, t, tn } from "../i18n.js";
 
 function where(pos) {
   if (typeof pos === "string") return pos;
@@ -41,7 +41,7 @@ export function describeEvent(e, ctx) {
     case "cards_received":
       return t("sb.ev.cardsReceived", { name: name(e.player), cards: e.cards.join(", ") });
     case "window_asked":
-      return e.holders ? t("sb.ev.windowAskedSome", { n: e.holders }) : t("sb.ev.windowAskedNone");
+      return e.holders ? tn("sb.ev.windowAskedSome", e.holders) : t("sb.ev.windowAskedNone");
     case "move_limit":
       return t("sb.ev.moveLimit", { moves: e.moves });
     case "turn_started":

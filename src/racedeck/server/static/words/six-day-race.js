@@ -73,7 +73,7 @@ export function describeEvent(e, ctx) {
       return t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
     }
     case "game_over": {
-      const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${t("sd.ev.points", { n: e.scores[i] })}`).join(", ");
+      const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${tn("sd.ev.points", e.scores[i])}`).join(", ");
       return t("sd.ev.seriesOver", { standing, winners: e.winners.map(seat).join(", ") });
     }
     default:

@@ -1,0 +1,65 @@
+"""The client's words as a browser makes them: plurals by the language's own rules
+(``Intl.PluralRules``: French counts 0 as one) and message patterns that follow the language's
+grammar (French elides "de" before a vowel, and puts a space before a colon)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+WORDS = """async ([code, calls]) => {
+  const i18n = await import("/static/i18n.js");
+  i18n.setLang(code);
+  return calls.map(([fn, key, arg, vars]) =>
+    fn === "tn" ? i18n.tn(key, arg, vars || {}) : i18n.t(key, arg || {}));
+}"""
+
+
+def words(browser: Browser, base: str, code: str, calls: list[list[Any]]) -> list[str]:
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        return list(page.evaluate(WORDS, [code, calls]))
+    finally:
+        ctx.close()
+
+
+COUNTS = [["tn", "table.watchers", n] for n in (0, 1, 2)] + [["tn", "sbr.do.draw", 1]]
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("en", ["0 watching", "1 watching", "2 watching", "draw 1 card"]),
+        ("nl", ["0 kijkers", "1 kijker", "2 kijkers", "trek 1 kaart"]),
+        ("fr", ["0 spectateur", "1 spectateur", "2 spectateurs", "piocher 1 carte"]),
+        ("de", ["0 schauen zu", "1 schaut zu", "2 schauen zu", "1 Karte ziehen"]),
+    ],
+)
+def test_counts_follow_each_languages_plural_rules(
+    browser: Browser, live_server: str, code: str, expected: list[str]
+) -> None:
+    assert words(browser, live_server, code, COUNTS) == expected
+
+
+def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str) -> None:
+    chosen = {"value": "+2", "target": "Bram"}
+    calls = [
+        ["t", "wf.ev.cardChosen", {**chosen, "name": "Anna"}],
+        ["t", "wf.ev.cardChosen", {**chosen, "name": "Bram"}],
+        ["t", "sbr.status.turn.other", {"name": "Émile"}],
+        ["t", "link.label", {"label": "Lien spectateur"}],
+    ]
+    assert words(browser, live_server, "fr", calls) == [
+        "Carte d’Anna, face cachée : +2 devant Bram.",
+        "Carte de Bram, face cachée : +2 devant Bram.",
+        "Au tour d’Émile",
+        "Lien spectateur : ",
+    ]
+    # Other languages take a value as it is.
+    english = words(browser, live_server, "en", [calls[0], calls[3]])
+    assert english[0] == "Anna's card, face down: +2 in front of Bram."
+    assert english[1] == "Lien spectateur: "
