@@ -41,7 +41,10 @@ def test_a_placed_card_is_counted_while_the_game_goes_on(
     expect(board).to_have_attribute("data-phase", "commit")
     board.locator("[data-testid=card]:enabled").first.click()
     board.get_by_test_id("target").first.click()
-    # Ann's card and the bots' are committed: at least hers before any reveal.
+    # Ann's card and the bots' are committed: at least hers before any reveal. The count is
+    # in the fairness badge's details, which the header keeps folded until asked.
+    expect(line).to_be_hidden()
+    page.get_by_test_id("fair-badge").click()
     expect(line).to_be_visible()
     expect(line).to_have_text(re.compile(r"^[1-9]\d* face-down cards? committed$"))
     snap(page, shots_dir(tmp_path) / "face-down-committed-desktop.png")

@@ -25,7 +25,9 @@
 // new-table form), "clock" (data-seat, data-state: idle|running|bot; in the scoreboard),
 // "window-clock", "clock-notice", "im-back", "clock-back" (the return message in the notice),
 // "stand-in" (a renderer's turn line while the stand-in bot plays this page's seat),
-// "bot-played" (standings and finished games).
+// "bot-played" (standings and finished games); the header's badges: "fair-badge" (opens the
+// fairness details: "fairness", "commitment", "face-down"), "share" (opens the spectator link),
+// "alerts" (static/alerts.js).
 // The replay viewer and "what if" are in replay.js (/t/<id>/games/<n>, /replay).
 //
 // Every text goes through t() (static/i18n.js). The server's own words (event `text`, the
@@ -587,7 +589,20 @@ function tableScreen(info, saved) {
   const invite = el("div", { class: "invite-slot" });
   const fairLine = el("div", { class: "fair muted", "data-testid": "fairness" });
   let fairShown = null;
-  const faceDown = createFaceDown(sha256Hex);
+  // What the end's checks found: the server seed against its commitment, the face-down cards
+  // against theirs (null: not checked, or not here).
+  let seedOk = null;
+  let faceDownOk = null;
+  const faceDown = createFaceDown(sha256Hex, (ok) => { faceDownOk = ok; drawFairBadge(); });
+  // Fairness as a small badge that opens its details (the commitment, the face-down cards, the
+  // check at the end); it opens by itself when the end is checked.
+  const fairSummary = el("summary", { class: "badge fair-badge", "data-testid": "fair-badge" });
+  const fairBox = el("details", { class: "fair-box" }, fairSummary,
+    el("div", { class: "fair-details panel" }, fairLine, faceDown.element));
+  let fairOpenedFor = null;
+  // The spectator link behind a Share button (the invite link stays in view while seats are free).
+  const shareSummary = el("summary", { class: "badge share-badge", "data-testid": "share" });
+  const shareBox = el("details", { class: "share-box" }, shareSummary, el("div", { class: "share-details panel" }));
   const watching = label(el("span", { class: "badge watching", "data-testid": "watching" }), "table.watching");
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
   const finished = el("ol", { class: "finished", "data-testid": "finished-games" });
@@ -598,8 +613,9 @@ function tableScreen(info, saved) {
   const alerts = createAlerts();
   app.append(el("section", { class: "table-page" },
     el("div", { class: "table-header panel", "data-testid": "table-header" },
-      el("div", { class: "title-line" }, watching, title, meta, " · ", rules, spectators, alerts.element),
-      el("div", { class: "waiting-line" }, waiting, windowClock), clockNotice, fairLine, faceDown.element, invite),
+      el("div", { class: "title-line" }, watching, title, meta, " · ", rules, spectators),
+      el("div", { class: "waiting-line" }, waiting, windowClock), clockNotice,
+      el("div", { class: "header-badges" }, alerts.element, fairBox, shareBox), invite),
     el("div", { class: "table-body" },
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
@@ -638,6 +654,7 @@ function tableScreen(info, saved) {
   // Labels a language change redraws (the attributes label() does not reach).
   function drawLabels() {
     alerts.drawLabels();
+    shareSummary.textContent = t("table.share");
     watching.title = t("table.watchingHint");
     scoreboard.setAttribute("aria-label", t("table.scores"));
     log.setAttribute("aria-label", t("table.log"));
@@ -656,8 +673,8 @@ function tableScreen(info, saved) {
     meta.textContent = parts.length ? " · " + parts.join(" · ") : "";
     const n = table.spectators;
     spectators.textContent = n ? ` · ${tn("table.watchers", n)}` : "";
-    invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "",
-      watchBox(table.invite_url));
+    invite.replaceChildren(table.status === "open" ? inviteBox(table.invite_url) : "");
+    shareBox.lastChild.replaceChildren(watchBox(table.invite_url));
     loadFinished();
     drawFairness();
     faceDown.table(table);
@@ -706,6 +723,9 @@ function tableScreen(info, saved) {
     const key = f ? `${table.game_no}:${f.commitment}:${f.server_seed}:${lang()}` : table.fork ? lang() : null;
     if (key === fairShown) return;
     fairShown = key;
+    fairBox.hidden = !f && !table.fork;
+    seedOk = null;
+    drawFairBadge();
     if (!f && table.fork) {
       // A what-if game: dealt from a known seed, so no fair deal to check.
       const o = table.fork;
@@ -729,9 +749,26 @@ function tableScreen(info, saved) {
         : hash === f.commitment
           ? el("span", { class: "verified", "data-testid": "fair-verified", text: t("fair.verified") + " " })
           : el("span", { class: "tampered", "data-testid": "fair-mismatch", text: t("fair.mismatch") + " " });
+      seedOk = hash === null ? null : hash === f.commitment;
+      drawFairBadge();
+      // The end is checked: show how, once per game (a person may fold it away again).
+      if (fairOpenedFor !== table.game_no) {
+        fairOpenedFor = table.game_no;
+        fairBox.open = true;
+      }
       fairLine.replaceChildren(t("fair.label") + " · ", verdict, short, "… · ", record,
         " " + t("fair.verifyHint"));
     });
+  }
+
+  // The badge's words: a fair deal, checked at the end (✓), or found not to be (✗).
+  function drawFairBadge() {
+    const checked = seedOk !== null || faceDownOk !== null;
+    const bad = seedOk === false || faceDownOk === false;
+    fairSummary.textContent = !table.fair ? t("fair.badge.fork")
+      : bad ? t("fair.badge.mismatch") : checked ? t("fair.badge.verified") : t("fair.label");
+    fairSummary.classList.toggle("tampered", bad);
+    fairSummary.classList.toggle("verified", checked && !bad);
   }
 
   function drawScores() {

@@ -42,7 +42,7 @@ async function firstMismatch(record, seen, sha256Hex) {
  * description (welcome and table frames, and the page's redraw in another language: the line
  * is worded again from what it last found), `update(frame)` for every update frame.
  */
-export function createFaceDown(sha256Hex) {
+export function createFaceDown(sha256Hex, onVerdict = () => {}) {
   const line = el("div", { class: "fair muted", "data-testid": "face-down", hidden: true });
   let gameNo = null;
   let seen = new Map(); // move -> hash, as published during the game
@@ -51,6 +51,7 @@ export function createFaceDown(sha256Hex) {
 
   function reset(no) {
     if (no === gameNo) return;
+    if (verdict) onVerdict(null); // a new game: nothing found yet
     gameNo = no;
     seen = new Map();
     checkedFor = null;
@@ -78,6 +79,7 @@ export function createFaceDown(sha256Hex) {
       line.replaceChildren(el("span", { class: "tampered", "data-testid": "face-down-mismatch",
         text: t("fair.faceDown.mismatch", { move: found.move }) }));
     }
+    onVerdict(found === undefined ? null : found === null);
   }
 
   async function check(table) {

@@ -132,6 +132,10 @@ export default {
 
   // -- the fairness line ------------------------------------------------------------------------
   "fair.label": "Faires Mischen",
+  "fair.badge.verified": "Faires Mischen ✓",
+  "fair.badge.mismatch": "Nicht bestätigt ✗",
+  "fair.badge.fork": "Was-wäre-wenn-Spiel",
+  "table.share": "Teilen",
   "fair.committed": "Faires Mischen · Server-Seed festgelegt:",
   "fair.checking": "Faires Mischen · der aufgedeckte Server-Seed wird geprüft…",
   "fair.cannotCheck": "Dieser Browser kann es hier nicht prüfen (dazu braucht es https).",
@@ -344,7 +348,7 @@ export default {
   "sb.ev.blockDiscarded": "{name} hat nur BLOCKs und wirft eines ab.",
   "sb.ev.gameOver.one": "Spielende: {names} gewinnt.",
   "sb.ev.gameOver.other": "Spielende: {names} gewinnen.",
-  "sb.wait.window": "im Zug von {name} ist ein BLOCK-Fenster offen: jeder, der antworten darf, wird gefragt",
+  "sb.wait.window": "BLOCK-Fenster im Zug von {name}",
   "sb.wait.board": "warte auf {who} (Brettaktion)",
   "sb.wait.hand": "warte auf {who} (Handaktion)",
   "sb.wait.step": "warte auf {who} (eine Karte wird ausgeführt)",

@@ -132,6 +132,10 @@ export default {
 
   // -- the fairness line ------------------------------------------------------------------------
   "fair.label": "Fair deal",
+  "fair.badge.verified": "Fair deal ✓",
+  "fair.badge.mismatch": "Not verified ✗",
+  "fair.badge.fork": "What-if game",
+  "table.share": "Share",
   "fair.committed": "Fair deal · server seed committed:",
   "fair.checking": "Fair deal · checking the revealed server seed…",
   "fair.cannotCheck": "This browser cannot check it here (it needs https).",
@@ -344,7 +348,7 @@ export default {
   "sb.ev.blockDiscarded": "{name} holds only BLOCKs and discards one.",
   "sb.ev.gameOver.one": "Game over: {names} wins.",
   "sb.ev.gameOver.other": "Game over: {names} win.",
-  "sb.wait.window": "a BLOCK window is open on {name}'s turn: every player who may answer is asked",
+  "sb.wait.window": "BLOCK window on {name}'s turn",
   "sb.wait.board": "waiting for {who} (Board Action)",
   "sb.wait.hand": "waiting for {who} (Hand Action)",
   "sb.wait.step": "waiting for {who} (a card is resolving)",

@@ -132,6 +132,10 @@ export default {
 
   // -- the fairness line ------------------------------------------------------------------------
   "fair.label": "Donne équitable",
+  "fair.badge.verified": "Donne équitable ✓",
+  "fair.badge.mismatch": "Non vérifiée ✗",
+  "fair.badge.fork": "Partie « et si… »",
+  "table.share": "Partager",
   "fair.committed": "Donne équitable · graine du serveur engagée :",
   "fair.checking": "Donne équitable · vérification de la graine révélée…",
   "fair.cannotCheck": "Ce navigateur ne peut pas la vérifier ici (il faut https).",
@@ -344,7 +348,7 @@ export default {
   "sb.ev.blockDiscarded": "{name} n’a que des BLOCK et en défausse un.",
   "sb.ev.gameOver.one": "Fin de la partie : {names} gagne.",
   "sb.ev.gameOver.other": "Fin de la partie : {names} gagnent.",
-  "sb.wait.window": "une fenêtre BLOCK est ouverte pendant le tour {name|de} : chaque joueur qui peut répondre est interrogé",
+  "sb.wait.window": "Fenêtre BLOCK pendant le tour {name|de}",
   "sb.wait.board": "on attend {who} (action de plateau)",
   "sb.wait.hand": "on attend {who} (action de main)",
   "sb.wait.step": "on attend {who} (une carte se résout)",

@@ -132,6 +132,10 @@ export default {
 
   // -- the fairness line ------------------------------------------------------------------------
   "fair.label": "Eerlijk gedeeld",
+  "fair.badge.verified": "Eerlijk gedeeld ✓",
+  "fair.badge.mismatch": "Niet bevestigd ✗",
+  "fair.badge.fork": "Wat-als-spel",
+  "table.share": "Delen",
   "fair.committed": "Eerlijk gedeeld · serverzaad vastgelegd:",
   "fair.checking": "Eerlijk gedeeld · het onthulde serverzaad wordt gecontroleerd…",
   "fair.cannotCheck": "Deze browser kan het hier niet controleren (daarvoor is https nodig).",
@@ -344,7 +348,7 @@ export default {
   "sb.ev.blockDiscarded": "{name} heeft alleen BLOCKs en legt er een af.",
   "sb.ev.gameOver.one": "Einde van het spel: {names} wint.",
   "sb.ev.gameOver.other": "Einde van het spel: {names} winnen.",
-  "sb.wait.window": "een BLOCK-venster staat open in de beurt van {name}: elke speler die mag antwoorden, wordt gevraagd",
+  "sb.wait.window": "BLOCK-venster in de beurt van {name}",
   "sb.wait.board": "wachten op {who} (bordactie)",
   "sb.wait.hand": "wachten op {who} (handactie)",
   "sb.wait.step": "wachten op {who} (een kaart wordt uitgevoerd)",
