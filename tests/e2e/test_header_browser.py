@@ -28,9 +28,9 @@ def test_on_a_phone_the_hand_is_in_view_under_a_quiet_header(
         # Ann's turn: every card she may play is on the screen without scrolling.
         cards = page.locator("[data-testid=board] [data-testid=card]:enabled")
         expect(cards.first).to_be_visible()
-        for i in range(cards.count()):
-            card = cards.nth(i).bounding_box()
-            assert card is not None and card["y"] + card["height"] <= PHONE_TALL["height"], card
+        # One look at every card (the board is drawn again as the bot's frames come in).
+        bottoms = cards.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().bottom)")
+        assert bottoms and max(bottoms) <= PHONE_TALL["height"], bottoms
         snap(page, shots_dir(tmp_path) / "header-why-first-phone.png")
 
         # Share opens the spectator link; the fairness badge opens the commitment.
@@ -39,5 +39,56 @@ def test_on_a_phone_the_hand_is_in_view_under_a_quiet_header(
         expect(page.get_by_test_id("copy-watch")).to_be_visible()
         page.get_by_test_id("fair-badge").click()
         expect(page.get_by_test_id("commitment")).to_be_visible()
+    finally:
+        ctx.close()
+
+
+def test_two_bots_of_one_kind_have_distinct_names(browser: Browser, live_server: str) -> None:
+    ctx = browser.new_context(viewport=PHONE_TALL)
+    try:
+        page = ctx.new_page()
+        create_table(page, live_server, "why-first", ["heuristic", "heuristic"])
+        rows = page.get_by_test_id("scoreboard").get_by_test_id("score")
+        expect(rows).to_have_count(3)
+        expect(rows.nth(1)).to_contain_text("heuristic bot 2")
+        expect(rows.nth(2)).to_contain_text("heuristic bot 3")
+        expect(page.get_by_test_id("log")).to_contain_text("heuristic bot 2")
+        page.get_by_test_id("lang-switch").select_option("de")
+        expect(rows.nth(2)).to_contain_text("Heuristik-Bot 3")
+    finally:
+        ctx.close()
+
+
+def test_the_finished_games_show_the_latest_five_then_the_rest_on_request(
+    browser: Browser, live_server: str
+) -> None:
+    """The list of finished games is paged (its answer is made up here: seven games)."""
+    ctx = browser.new_context(viewport=PHONE_TALL)
+    try:
+        page = ctx.new_page()
+        games = [
+            {
+                "game_no": n,
+                "finished": "2026-11-27T12:00:00+00:00",
+                "winners": ["Ann"],
+                "bot_played": [],
+                "outcome": {"names": ["Ann", "heuristic bot"]},
+                "record_url": f"/api/tables/x/games/{n}/record",
+            }
+            for n in range(1, 8)
+        ]
+        page.route(
+            "**/api/tables/*/games",
+            lambda route: route.fulfill(json={"games": games}),
+        )
+        create_table(page, live_server, "why-first", ["heuristic"])
+        shown = page.locator("[data-testid=finished-game]:visible")
+        expect(shown).to_have_count(5)
+        expect(shown.first).to_have_attribute("data-game-no", "7")  # the latest first
+        more = page.get_by_test_id("more-finished")
+        expect(more).to_have_text("Show 2 earlier games")
+        more.click()
+        expect(shown).to_have_count(7)
+        expect(more).to_be_hidden()
     finally:
         ctx.close()

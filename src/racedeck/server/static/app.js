@@ -576,6 +576,8 @@ function wordsFor(gameId) {
   return wordsCache.get(gameId);
 }
 
+const FINISHED_SHOWN = 5; // finished games listed before "Show N more"
+
 function tableScreen(info, saved) {
   let mine = saved;
   let seat = mine ? mine.seat : null;
@@ -606,7 +608,12 @@ function tableScreen(info, saved) {
   const watching = label(el("span", { class: "badge watching", "data-testid": "watching" }), "table.watching");
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
   const finished = el("ol", { class: "finished", "data-testid": "finished-games" });
-  const finishedPanel = el("div", { class: "panel", hidden: true }, label(el("h2"), "table.finished"), finished);
+  // The latest few finished games; the rest behind a button (a long evening makes many).
+  const moreFinished = el("button", { type: "button", class: "link-button", "data-testid": "more-finished", hidden: true,
+    onclick: () => { finishedAll = true; finished.querySelectorAll("li[hidden]").forEach((li) => { li.hidden = false; });
+      moreFinished.hidden = true; } });
+  let finishedAll = false;
+  const finishedPanel = el("div", { class: "panel", hidden: true }, label(el("h2"), "table.finished"), finished, moreFinished);
   const rules = el("span");
   const clockNotice = el("div", { class: "clock-notice", "data-testid": "clock-notice", role: "status", hidden: true });
   const windowClock = el("span", { class: "window-clock muted", "data-testid": "window-clock", hidden: true });
@@ -698,10 +705,10 @@ function tableScreen(info, saved) {
       finishedFor = null; // try again with the next table frame
       return;
     }
-    finished.replaceChildren(...list.games.slice().reverse().map((g) => {
+    finished.replaceChildren(...list.games.slice().reverse().map((g, i) => {
       const when = new Date(g.finished);
       const won = g.winners.length ? tn("table.wins", g.winners.length, { names: listOf(g.winners.map(localName)) }) : "";
-      return el("li", { "data-testid": "finished-game", "data-game-no": g.game_no },
+      return el("li", { "data-testid": "finished-game", "data-game-no": g.game_no, hidden: !finishedAll && i >= FINISHED_SHOWN },
         el("span", { class: "what", text: t("table.gameTitle", { n: g.game_no }) }),
         el("span", { class: "muted", text: ` · ${when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" })}` }),
         won ? el("div", { class: "won", text: won }) : "",
@@ -714,6 +721,9 @@ function tableScreen(info, saved) {
             title: t("table.downloadHint") })));
     }));
     finishedPanel.hidden = list.games.length === 0;
+    const folded = finishedAll ? 0 : Math.max(0, list.games.length - FINISHED_SHOWN);
+    moreFinished.hidden = folded === 0;
+    moreFinished.textContent = tn("table.finished.more", folded);
   }
 
   // The commitment to the server seed, shown before the deal; at the end, the revealed seed is

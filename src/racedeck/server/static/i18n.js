@@ -155,12 +155,20 @@ export function botName(kind) {
   return BOT_NAMES[base] ? BOT_NAMES[base]() : t("names.bot.other", { name: base });
 }
 
-/** `view` with its seats' default names in this language (the renderers and the narration
- * take their names from the header). */
+/** `names` made distinct: a name that several seats share gets each one's seat number
+ * ("heuristic bot 2", "heuristic bot 3"), so the scores and the narration tell them apart. */
+export function distinctNames(names) {
+  const count = new Map();
+  for (const n of names) count.set(n, (count.get(n) || 0) + 1);
+  return names.map((n, i) => (count.get(n) > 1 ? `${n} ${i + 1}` : n));
+}
+
+/** `view` with its seats' default names in this language, each name told apart from the
+ * others (the renderers and the narration take their names from the header). */
 export function localView(view) {
   const h = view && view.header;
   if (!h) return view;
-  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: h.outcome.names.map(localName) } : h.outcome;
-  return { ...view, header: { ...h, seat_names: (h.seat_names || []).map(localName),
-    score_names: (h.score_names || []).map(localName), outcome } };
+  const local = (names) => distinctNames((names || []).map(localName));
+  const outcome = h.outcome && h.outcome.names ? { ...h.outcome, names: local(h.outcome.names) } : h.outcome;
+  return { ...view, header: { ...h, seat_names: local(h.seat_names), score_names: local(h.score_names), outcome } };
 }

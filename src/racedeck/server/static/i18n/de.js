@@ -98,6 +98,8 @@ export default {
   "table.watching": "Zuschauer",
   "table.watchingHint": "Du schaust zu: du siehst, was jeder Spieler sieht, aber keine Hand",
   "table.finished": "Beendete Spiele",
+  "table.finished.more.one": "{n} früheres Spiel zeigen",
+  "table.finished.more.other": "{n} frühere Spiele zeigen",
   "table.scores": "Punkte",
   "table.log": "Was geschah",
   "table.youAreSeat": "du bist Platz {n}",

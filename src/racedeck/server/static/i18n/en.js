@@ -98,6 +98,8 @@ export default {
   "table.watching": "Watching",
   "table.watchingHint": "You are watching: you see what every player sees, no one's hand",
   "table.finished": "Finished games",
+  "table.finished.more.one": "Show {n} earlier game",
+  "table.finished.more.other": "Show {n} earlier games",
   "table.scores": "Scores",
   "table.log": "What happened",
   "table.youAreSeat": "you are seat {n}",

@@ -98,6 +98,8 @@ export default {
   "table.watching": "Spectateur",
   "table.watchingHint": "Vous regardez : vous voyez ce que tout joueur voit, la main de personne",
   "table.finished": "Parties terminées",
+  "table.finished.more.one": "Afficher {n} partie précédente",
+  "table.finished.more.other": "Afficher {n} parties précédentes",
   "table.scores": "Scores",
   "table.log": "Ce qui s’est passé",
   "table.youAreSeat": "vous êtes à la place {n}",

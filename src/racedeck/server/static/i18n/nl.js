@@ -98,6 +98,8 @@ export default {
   "table.watching": "Kijker",
   "table.watchingHint": "Je kijkt mee: je ziet wat elke speler ziet, niemands hand",
   "table.finished": "Gespeelde spellen",
+  "table.finished.more.one": "Toon {n} eerder spel",
+  "table.finished.more.other": "Toon {n} eerdere spellen",
   "table.scores": "Stand",
   "table.log": "Wat er gebeurde",
   "table.youAreSeat": "jij bent plaats {n}",
