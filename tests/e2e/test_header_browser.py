@@ -92,3 +92,24 @@ def test_the_finished_games_show_the_latest_five_then_the_rest_on_request(
         expect(more).to_be_hidden()
     finally:
         ctx.close()
+
+
+def test_every_setback_card_says_what_it_does(browser: Browser, live_server: str) -> None:
+    """A tooltip with its rule on every card, in the hand and on the board (TRADE, CUT and
+    REVAMP too)."""
+    ctx = browser.new_context(viewport=PHONE_TALL)
+    try:
+        page = ctx.new_page()
+        create_table(page, live_server, "setback", ["heuristic"])
+        expect(page.locator(".sb-hand .sb-hc").first).to_be_attached()
+        tips = page.locator(".sb-hand .sb-hc").evaluate_all("cs => cs.map(c => c.title)")
+        board = page.locator("[data-testid=board] g.sb-card > title").evaluate_all(
+            "ts => ts.map(t => t.textContent)"
+        )
+        cards = [tip for tip in tips + board if tip]
+        assert len(cards) >= 10, cards
+        for tip in cards:
+            face, _, rule = tip.partition(": ")
+            assert face and len(rule) > 5, tip
+    finally:
+        ctx.close()

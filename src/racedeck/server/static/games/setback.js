@@ -209,8 +209,13 @@ export function createRenderer(root, ctx) {
       g.append(svg("rect", { x: fx, y: fy, width: 38, height: 14, rx: 7, class: "sb-free-bg" }));
       g.append(svg("text", { x: fx + 19, y: fy + 11, class: "sb-free", text: "FREE" }));
     }
-    g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${MOVEMENT.includes(c.kind) ? describeMovementCard(c) : (ACTION_NOTES.has(c.kind) ? t(`sbr.note.${c.kind}`) : "")}` }));
+    g.append(svg("title", { text: `${face}${c.free ? " (FREE)" : ""}: ${cardRule(c)}` }));
     return g;
+  }
+
+  /** What a card does, in a few words (every card's tooltip, in the hand and on the board). */
+  function cardRule(c) {
+    return MOVEMENT.includes(c.kind) ? describeMovementCard(c) : ACTION_NOTES.has(c.kind) ? t(`sbr.note.${c.kind}`) : "";
   }
 
   function describeMovementCard(c) {
@@ -329,7 +334,8 @@ export function createRenderer(root, ctx) {
       c.free ? el("span", { class: "sb-hc-free", text: "FREE" }) : null,
     ];
     const cls = `sb-hc ${cardClass(face)}${selected ? " sb-selected" : ""}`;
-    if (!playable) return el("span", { class: cls, title: face }, ...inner);
+    const tip = `${face}: ${cardRule(c)}`;
+    if (!playable) return el("span", { class: cls, title: tip }, ...inner);
     return el(
       "button",
       {
@@ -337,6 +343,7 @@ export function createRenderer(root, ctx) {
         class: cls,
         "data-testid": "card",
         "data-card": face,
+        title: tip,
         "aria-pressed": selected ? "true" : "false",
         "aria-label": c.free ? t("sbr.free", { card: face }) : face,
         onclick: () => {
