@@ -63,3 +63,38 @@ def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str)
     english = words(browser, live_server, "en", [calls[0], calls[3]])
     assert english[0] == "Anna's card, face down: +2 in front of Bram."
     assert english[1] == "Lien spectateur: "
+
+
+RACE_SCORED = """async ([code, reason]) => {
+  const i18n = await import("/static/i18n.js");
+  const words = await import("/static/words/six-day-race.js");
+  i18n.setLang(code);
+  const rider = (i, place) => ({ rider: i, place, sprints: [0, 0], finish: "0", laps: 0 });
+  const e = { kind: "race_scored", race: 1, reason, positions: [40, 38],
+    riders: [rider(0, 1), rider(1, 2)] };
+  return words.describeEvent(e, { seats: ["Ann", "Bram"], names: ["Ann", "Bram"], config: {} });
+}"""
+
+
+@pytest.mark.parametrize(
+    ("code", "reason", "why"),
+    [
+        ("en", "no rider has cards left", "Race over: every hand is empty and nobody crossed"),
+        ("en", "final turns played", "Race over: every rider behind the line has had a last"),
+        ("fr", "no rider has cards left", "Course terminée : toutes les mains sont vides"),
+        ("de", "no rider has cards left", "Rennen vorbei: Alle Hände sind leer"),
+    ],
+)
+def test_a_six_day_race_says_why_it_ended(
+    browser: Browser, live_server: str, code: str, reason: str, why: str
+) -> None:
+    """SD-9: a race ends after the last turns behind the line, or when every hand is empty;
+    its result says which, first."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        text = page.evaluate(RACE_SCORED, [code, reason])
+        assert text.startswith(why), text
+    finally:
+        ctx.close()

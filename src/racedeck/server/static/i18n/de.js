@@ -296,6 +296,8 @@ export default {
   "sd.ev.lapsLost.other": "{n} Runden verloren",
   "sd.ev.finishSprints": "Ziel {finish}, Sprints {sprints}",
   "sd.ev.raceScored": "Ergebnis Rennen {race}: {results}.",
+  "sd.ev.why.empty": "Rennen vorbei: Alle Hände sind leer, und niemand hat die Linie überquert.",
+  "sd.ev.why.line": "Rennen vorbei: Jeder Fahrer hinter der Linie hatte einen letzten Zug.",
   "sd.ev.points.one": "{n} Pkt.",
   "sd.ev.points.other": "{n} Pkt.",
   "sd.ev.seriesOver": "Serie beendet ({standing}). Sieger: {winners}.",
@@ -521,6 +523,7 @@ export default {
   "sdr.notes.crash": "{rider} stürzt!",
   "sdr.notes.sitsOut": "{rider} setzt aus",
   "sdr.notes.raceOver": "Rennen {race} vorbei",
+  "sdr.notes.raceOver.empty": "Rennen {race} vorbei: alle Hände sind leer",
 
   // -- Setback: the board (static/games/setback.js) -------------------------------------------------
   "sbr.note.SHIFT": "setzt einen Stein in eine andere Bahn seiner Reihe",

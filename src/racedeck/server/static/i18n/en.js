@@ -296,6 +296,8 @@ export default {
   "sd.ev.lapsLost.other": "{n} laps lost",
   "sd.ev.finishSprints": "finish {finish}, sprints {sprints}",
   "sd.ev.raceScored": "Race {race} result: {results}.",
+  "sd.ev.why.empty": "Race over: every hand is empty and nobody crossed the line.",
+  "sd.ev.why.line": "Race over: every rider behind the line has had a last turn.",
   "sd.ev.points.one": "{n} pt",
   "sd.ev.points.other": "{n} pts",
   "sd.ev.seriesOver": "Series over ({standing}). Winner: {winners}.",
@@ -521,6 +523,7 @@ export default {
   "sdr.notes.crash": "{rider} crashes!",
   "sdr.notes.sitsOut": "{rider} sits out",
   "sdr.notes.raceOver": "Race {race} over",
+  "sdr.notes.raceOver.empty": "Race {race} over: every hand is empty",
 
   // -- Setback: the board (static/games/setback.js) -------------------------------------------------
   "sbr.note.SHIFT": "move a token to another lane of its row",

@@ -296,6 +296,8 @@ export default {
   "sd.ev.lapsLost.other": "{n} tours de retard",
   "sd.ev.finishSprints": "arrivée {finish}, sprints {sprints}",
   "sd.ev.raceScored": "Résultat de la course {race} : {results}.",
+  "sd.ev.why.empty": "Course terminée : toutes les mains sont vides et personne n'a franchi la ligne.",
+  "sd.ev.why.line": "Course terminée : chaque coureur derrière la ligne a joué un dernier tour.",
   "sd.ev.points.one": "{n} pt",
   "sd.ev.points.other": "{n} pts",
   "sd.ev.seriesOver": "Fin de la série ({standing}). Vainqueur : {winners}.",
@@ -521,6 +523,7 @@ export default {
   "sdr.notes.crash": "{rider} chute !",
   "sdr.notes.sitsOut": "{rider} passe son tour",
   "sdr.notes.raceOver": "Fin de la course {race}",
+  "sdr.notes.raceOver.empty": "Fin de la course {race} : toutes les mains sont vides",
 
   // -- Setback: the board (static/games/setback.js) -------------------------------------------------
   "sbr.note.SHIFT": "déplace un pion vers un autre couloir de sa rangée",

@@ -296,6 +296,8 @@ export default {
   "sd.ev.lapsLost.other": "{n} ronden achterstand",
   "sd.ev.finishSprints": "finish {finish}, sprints {sprints}",
   "sd.ev.raceScored": "Uitslag wedstrijd {race}: {results}.",
+  "sd.ev.why.empty": "Wedstrijd voorbij: alle handen zijn leeg en niemand kwam over de streep.",
+  "sd.ev.why.line": "Wedstrijd voorbij: elke renner achter de streep heeft een laatste beurt gehad.",
   "sd.ev.points.one": "{n} pt",
   "sd.ev.points.other": "{n} ptn",
   "sd.ev.seriesOver": "Reeks voorbij ({standing}). Winnaar: {winners}.",
@@ -521,6 +523,7 @@ export default {
   "sdr.notes.crash": "{rider} valt!",
   "sdr.notes.sitsOut": "{rider} slaat over",
   "sdr.notes.raceOver": "Wedstrijd {race} voorbij",
+  "sdr.notes.raceOver.empty": "Wedstrijd {race} voorbij: alle handen zijn leeg",
 
   // -- Setback: the board (static/games/setback.js) -------------------------------------------------
   "sbr.note.SHIFT": "zet een pion naar een andere baan van zijn rij",

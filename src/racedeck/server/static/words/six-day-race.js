@@ -70,7 +70,8 @@ export function describeEvent(e, ctx) {
         const laps = r.laps ? ", " + tn("sd.ev.lapsLost", r.laps) : "";
         return `${r.place}. ${rider(r.rider)} (${t("sd.ev.finishSprints", { finish: r.finish, sprints })}${laps})`;
       });
-      return t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
+      // Why it ended first (SD-9): the last turns after the line, or every hand empty.
+      return `${t(emptyHands(e) ? "sd.ev.why.empty" : "sd.ev.why.line")} ${t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") })}`;
     }
     case "game_over": {
       const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${tn("sd.ev.points", e.scores[i])}`).join(", ");
@@ -79,6 +80,11 @@ export function describeEvent(e, ctx) {
     default:
       return null;
   }
+}
+
+/** A race that ended because no rider had a card left, not after the line (SD-9). */
+export function emptyHands(e) {
+  return e.reason === "no rider has cards left";
 }
 
 /** Whose rider is to play, in which race. */
