@@ -10,6 +10,13 @@ from racedeck.games.six_day_race.config import SixDayRaceConfig
 __all__ = ["describe", "ordinal"]
 
 
+# Why a race ended (SD-9), said before its result: the event's reason, in plain words.
+_RACE_ENDED = {
+    "final turns played": "Race over: every rider behind the line has had a last turn. ",
+    "no rider has cards left": "Race over: every hand is empty and nobody crossed the line. ",
+}
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th …"""
     if 10 <= n % 100 <= 20:
@@ -90,7 +97,8 @@ def describe(
                 f"{r['place']}. {_name(riders, r['rider'])} "
                 f"(finish {finish}, sprints {points}{extra})"
             )
-        return f"Race {d['race']} result: " + "; ".join(parts) + "."
+        why = _RACE_ENDED.get(str(d.get("reason")), "")
+        return f"{why}Race {d['race']} result: " + "; ".join(parts) + "."
     if kind == "game_over":
         won = ", ".join(_name(seats, w) for w in d["winners"])
         standing = ", ".join(

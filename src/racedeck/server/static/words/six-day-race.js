@@ -71,7 +71,8 @@ export function describeEvent(e, ctx) {
         return `${r.place}. ${rider(r.rider)} (${t("sd.ev.finishSprints", { finish: r.finish, sprints })}${laps})`;
       });
       // Why it ended first (SD-9): the last turns after the line, or every hand empty.
-      return `${t(emptyHands(e) ? "sd.ev.why.empty" : "sd.ev.why.line")} ${t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") })}`;
+      const why = emptyHands(e) ? t("sd.ev.why.empty") + " " : e.reason === "final turns played" ? t("sd.ev.why.line") + " " : "";
+      return why + t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
     }
     case "game_over": {
       const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${tn("sd.ev.points", e.scores[i])}`).join(", ");
