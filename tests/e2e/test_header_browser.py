@@ -3,8 +3,10 @@ their details, so on a phone the hand is in view when it is your turn."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from helpers import create_table, shots_dir, snap
 from playwright.sync_api import Browser, expect
 
@@ -111,5 +113,44 @@ def test_every_setback_card_says_what_it_does(browser: Browser, live_server: str
         for tip in cards:
             face, _, rule = tip.partition(": ")
             assert face and len(rule) > 5, tip
+    finally:
+        ctx.close()
+
+
+CONTROLS = """d => [...d.querySelectorAll(
+  '[data-testid=card]:enabled, [data-testid=action]:enabled, [data-testid=choice]:enabled')]
+  .map(c => { const r = c.getBoundingClientRect(); return [r.top, r.bottom]; })"""
+
+
+@pytest.mark.parametrize("game", ["six-day-race", "setback"])
+@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 390, "height": 844}])
+def test_on_a_phone_what_you_act_on_stays_on_screen_on_your_turn(
+    browser: Browser, live_server: str, tmp_path: Path, game: str, size: dict[str, int]
+) -> None:
+    """The hand and the question you are asked are docked at the bottom of a phone's screen
+    while it is your turn, and the page has room below so the board is never hidden for good."""
+    ctx = browser.new_context(viewport=size, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        create_table(page, live_server, game, ["heuristic"])
+        expect(page).to_have_title(re.compile(r"^▶ "))  # Ann is asked
+        dock = page.locator("[data-testid=board] .dock")
+        expect(dock).to_have_css("position", "fixed")
+        # One look at a time (a window may close meanwhile and the dock be drawn again).
+        page.wait_for_function(
+            f"""() => {{
+              const d = document.querySelector('[data-testid=board] .dock');
+              return d && ({CONTROLS})(d).some(([top, bottom]) => top >= 0
+                && bottom <= {size["height"]});
+            }}"""
+        )
+        # The page has room below the dock, as tall as it is (kept up as it changes).
+        page.wait_for_function(
+            """() => {
+              const d = document.querySelector('[data-testid=board] .dock');
+              return d && document.body.style.paddingBottom === `${d.offsetHeight}px`;
+            }"""
+        )
+        snap(page, shots_dir(tmp_path) / f"dock-{game}-{size['width']}x{size['height']}.png")
     finally:
         ctx.close()

@@ -931,6 +931,18 @@ function tableScreen(info, saved) {
       left = Math.max(0, moveLeft) + Math.max(0, bank);
     }
     alerts.update({ base, turn, left });
+    dockActions(turn);
+  }
+
+  // On a phone, what you act on (a renderer's ".dock": your hand, the choice you are asked)
+  // stays on screen while it is your turn, over the bottom of the page; the page gets room
+  // below so that nothing stays covered.
+  const narrow = window.matchMedia("(max-width: 620px)");
+  function dockActions(turn) {
+    board.classList.toggle("my-turn", turn);
+    const dock = turn && narrow.matches ? board.querySelector(".dock") : null;
+    const room = dock ? `${dock.offsetHeight}px` : "";
+    if (document.body.style.paddingBottom !== room) document.body.style.paddingBottom = room;
   }
 
   function drawClocks() {
@@ -1234,6 +1246,7 @@ function tableScreen(info, saved) {
     if (ws) ws.close();
     if (renderer) renderer.destroy();
     alerts.destroy();
+    document.body.style.paddingBottom = "";
   };
 }
 

@@ -61,7 +61,8 @@ export function createRenderer(root, ctx) {
   const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": t("sbr.yourChoice") });
   const handBox = el("section", { class: "sb-hand", "aria-label": t("sbr.yourHand") });
   const players = el("section", { class: "sb-players", "aria-label": t("sbr.players") });
-  side.append(prompt, handBox, players);
+  // What you act on, kept on screen on a phone while it is your turn (the shell's "dock").
+  side.append(el("div", { class: "sb-dock dock" }, prompt, handBox), players);
   root.replaceChildren(status, el("div", { class: "sb-main" }, boardBox, side));
 
   let view = null;

@@ -146,7 +146,8 @@ export function createRenderer(root, ctx) {
   root.classList.add("sdr");
   const boardBox = el("div", { class: "sdr-board" });
   const turnLine = el("div", { class: "sdr-turn", "data-testid": "turn", role: "status", "aria-live": "polite" });
-  const handBox = el("section", { class: "sdr-hands", "aria-label": t("sdr.yourCards") });
+  // "dock": on a phone the shell keeps it on screen while it is your turn (style.css).
+  const handBox = el("section", { class: "sdr-hands dock", "aria-label": t("sdr.yourCards") });
   const infoBox = el("div", { class: "sdr-info" });
   root.replaceChildren(turnLine, boardBox, handBox, infoBox);
 
