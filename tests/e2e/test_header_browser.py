@@ -122,7 +122,7 @@ CONTROLS = """d => [...d.querySelectorAll(
   .map(c => { const r = c.getBoundingClientRect(); return [r.top, r.bottom]; })"""
 
 
-@pytest.mark.parametrize("game", ["six-day-race", "setback"])
+@pytest.mark.parametrize("game", ["why-first", "six-day-race", "setback"])
 @pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 390, "height": 844}])
 def test_on_a_phone_what_you_act_on_stays_on_screen_on_your_turn(
     browser: Browser, live_server: str, tmp_path: Path, game: str, size: dict[str, int]

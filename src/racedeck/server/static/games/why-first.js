@@ -128,7 +128,8 @@ export function createRenderer(root, ctx) {
   const result = el("div", { class: "wf-result", "data-testid": "stage-result", hidden: true });
   const tableCaption = el("p", { class: "wf-caption" });
   const table = el("ul", { class: "wf-table", "data-testid": "figures" });
-  const choice = el("div", { class: "wf-choice", "data-testid": "choice" });
+  // "dock": on a phone the shell keeps the choice on screen while it is your turn (style.css).
+  const choice = el("div", { class: "wf-choice dock", "data-testid": "choice" });
   const history = el("details", { class: "wf-history", "data-testid": "history" });
   const rules = el("details", { class: "wf-rules" });
   board.append(
