@@ -628,6 +628,8 @@ def test_sd9_first_crosser_wins_and_the_others_follow_in_seat_order(crosser: int
     assert movers == queue  # exactly one more turn each, the winner none
     assert data_of(only(events, "race_scored"))["reason"] == "final turns played"
     assert finish_points(s)[crosser] == 10 and s.results[0][crosser].place == 1
+    said = g.describe_event(only(events, "race_scored"))
+    assert said.startswith("Race over: every rider behind the line has had a last turn. Race 1")
 
 
 def test_sd9_final_queue_with_two_riders_each() -> None:
@@ -701,6 +703,9 @@ def test_sd9_race_ends_when_no_rider_has_cards_left() -> None:
     assert kinds(events) == ["card_played", "race_scored", "race_started"]
     assert data_of(only(events, "race_scored"))["reason"] == "no rider has cards left"
     assert s.race == 1 and s.results[0][2].place == 1
+    # The result's words say why the race ended, first.
+    said = g.describe_event(only(events, "race_scored"))
+    assert said.startswith("Race over: every hand is empty and nobody crossed the line. Race 1")
 
 
 def test_sd9_a_rider_with_cards_keeps_the_race_going() -> None:

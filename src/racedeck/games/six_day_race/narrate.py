@@ -7,13 +7,18 @@ from collections.abc import Sequence
 from racedeck.core.events import Event
 from racedeck.games.six_day_race.config import SixDayRaceConfig
 
-__all__ = ["describe", "ordinal"]
+__all__ = ["FINAL_TURNS_PLAYED", "HANDS_EMPTY", "describe", "ordinal"]
 
+FINAL_TURNS_PLAYED = "final turns played"
+"""A ``race_scored`` event's ``reason`` when the riders behind the line had their last turns
+after the first crossed it (SD-9)."""
+HANDS_EMPTY = "no rider has cards left"
+"""A ``race_scored`` event's ``reason`` when every hand is empty and nobody crossed (SD-9)."""
 
-# Why a race ended (SD-9), said before its result: the event's reason, in plain words.
+# Why a race ended, said before its result.
 _RACE_ENDED = {
-    "final turns played": "Race over: every rider behind the line has had a last turn. ",
-    "no rider has cards left": "Race over: every hand is empty and nobody crossed the line. ",
+    FINAL_TURNS_PLAYED: "Race over: every rider behind the line has had a last turn. ",
+    HANDS_EMPTY: "Race over: every hand is empty and nobody crossed the line. ",
 }
 
 

@@ -286,12 +286,12 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         while True:
             if s.final_queue is not None:
                 if not s.final_queue:
-                    self._end_race(s, ev, "final turns played")
+                    self._end_race(s, ev, narrate.FINAL_TURNS_PLAYED)
                     return
                 rider = s.final_queue.pop(0)
             else:
                 if not any(hands):
-                    self._end_race(s, ev, "no rider has cards left")  # SD-9
+                    self._end_race(s, ev, narrate.HANDS_EMPTY)  # SD-9
                     return
                 rider = s.order[s.turn]
                 s.turn = (s.turn + 1) % len(s.order)

@@ -71,8 +71,8 @@ export function describeEvent(e, ctx) {
         return `${r.place}. ${rider(r.rider)} (${t("sd.ev.finishSprints", { finish: r.finish, sprints })}${laps})`;
       });
       // Why it ended first (SD-9): the last turns after the line, or every hand empty.
-      const why = emptyHands(e) ? t("sd.ev.why.empty") + " " : e.reason === "final turns played" ? t("sd.ev.why.line") + " " : "";
-      return why + t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
+      const why = RACE_ENDED[e.reason];
+      return (why ? t(why) + " " : "") + t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
     }
     case "game_over": {
       const standing = e.laps.map((lap, i) => `${seat(i)} ${tn("sd.ev.lapsLost", lap)}/${tn("sd.ev.points", e.scores[i])}`).join(", ");
@@ -83,10 +83,11 @@ export function describeEvent(e, ctx) {
   }
 }
 
-/** A race that ended because no rider had a card left, not after the line (SD-9). */
-export function emptyHands(e) {
-  return e.reason === "no rider has cards left";
-}
+/** Why a race ended (a `race_scored` event's `reason`, SD-9): the message that says so. */
+export const RACE_ENDED = {
+  "final turns played": "sd.ev.why.line",
+  "no rider has cards left": "sd.ev.why.empty",
+};
 
 /** Whose rider is to play, in which race. */
 export function describeWaiting(view, ctx) {
