@@ -18,7 +18,7 @@
 
 import { el, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { RACE_ENDED, ordinal } from "../words/six-day-race.js";
+import { ordinal, raceEnded } from "../words/six-day-race.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c", "#d63384", "#4b5563"];
 const GLYPHS = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾" };
@@ -756,7 +756,7 @@ export function createRenderer(root, ctx) {
       } else if (e.kind === "turn_lost") {
         notes.push({ kind: "crash", s: v.positions[e.rider] + 0.5, text: t("sdr.notes.sitsOut", { rider: riderName(e.rider) }) });
       } else if (e.kind === "race_scored") {
-        notes.push({ kind: "race", s: 0, text: t(RACE_ENDED[e.reason] === "sd.ev.why.empty" ? "sdr.notes.raceOver.empty" : "sdr.notes.raceOver", { race: e.race }) });
+        notes.push({ kind: "race", s: 0, text: t(raceEnded(e) === "sd.ev.why.empty" ? "sdr.notes.raceOver.empty" : "sdr.notes.raceOver", { race: e.race }) });
       }
     }
     if (moved) lastPlay = moved;

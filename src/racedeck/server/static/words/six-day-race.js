@@ -71,7 +71,7 @@ export function describeEvent(e, ctx) {
         return `${r.place}. ${rider(r.rider)} (${t("sd.ev.finishSprints", { finish: r.finish, sprints })}${laps})`;
       });
       // Why it ended first (SD-9): the last turns after the line, or every hand empty.
-      const why = RACE_ENDED[e.reason];
+      const why = raceEnded(e);
       return (why ? t(why) + " " : "") + t("sd.ev.raceScored", { race: e.race, results: parts.join("; ") });
     }
     case "game_over": {
@@ -83,11 +83,18 @@ export function describeEvent(e, ctx) {
   }
 }
 
-/** Why a race ended (a `race_scored` event's `reason`, SD-9): the message that says so. */
-export const RACE_ENDED = {
-  "final turns played": "sd.ev.why.line",
-  "no rider has cards left": "sd.ev.why.empty",
-};
+/** Why the race of a `race_scored` event ended (its `reason`, SD-9): the message key that
+ * says so, or null for a reason without words. */
+export function raceEnded(e) {
+  switch (e.reason) {
+    case "final turns played":
+      return "sd.ev.why.line";
+    case "no rider has cards left":
+      return "sd.ev.why.empty";
+    default:
+      return null;
+  }
+}
 
 /** Whose rider is to play, in which race. */
 export function describeWaiting(view, ctx) {
