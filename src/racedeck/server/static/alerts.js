@@ -59,8 +59,8 @@ function favicon(href) {
   if (link.getAttribute("href") !== href) link.setAttribute("href", href);
 }
 
-/** Minutes and seconds, "0:08". */
-function clockText(seconds) {
+/** Minutes and seconds, "0:08" (every clock on the page is written so). */
+export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -160,7 +160,8 @@ export function createAlerts() {
 
   function update({ base, turn, left }) {
     const low = turn && left !== null && left !== undefined && left < LOW_SECONDS;
-    document.title = low ? `⏰ ${clockText(left)} · ${base}` : turn ? `▶ ${t("alerts.yourTurn")} · ${base}` : base;
+    const title = low ? `⏰ ${clockText(left)} · ${base}` : turn ? `▶ ${t("alerts.yourTurn")} · ${base}` : base;
+    if (document.title !== title) document.title = title; // drawn four times a second
     favicon(turn ? ICON_ALERT : ICON);
     if (turn && !wasTurn) {
       if (settings.sound) beep();

@@ -35,7 +35,7 @@
 // itself from the structured fields with static/words/<game-id>.js and the catalogues, and
 // falls back to the server's text only for what it has no words for yet.
 
-import { createAlerts } from "./alerts.js";
+import { LOW_SECONDS, clockText as fmt, createAlerts } from "./alerts.js";
 import { el } from "./dom.js";
 import { createFaceDown } from "./facedown.js";
 import {
@@ -609,10 +609,10 @@ function tableScreen(info, saved) {
   const spectators = el("span", { class: "spectators muted", "data-testid": "spectators" });
   const finished = el("ol", { class: "finished", "data-testid": "finished-games" });
   // The latest few finished games; the rest behind a button (a long evening makes many).
+  let finishedAll = false;
   const moreFinished = el("button", { type: "button", class: "link-button", "data-testid": "more-finished", hidden: true,
     onclick: () => { finishedAll = true; finished.querySelectorAll("li[hidden]").forEach((li) => { li.hidden = false; });
       moreFinished.hidden = true; } });
-  let finishedAll = false;
   const finishedPanel = el("div", { class: "panel", hidden: true }, label(el("h2"), "table.finished"), finished, moreFinished);
   const rules = el("span");
   const clockNotice = el("div", { class: "clock-notice", "data-testid": "clock-notice", role: "status", hidden: true });
@@ -801,9 +801,12 @@ function tableScreen(info, saved) {
 
   // -- clocks ----------------------------------------------------------------------------------
 
-  function fmt(seconds) {
-    const s = Math.max(0, Math.ceil(seconds));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  // A running clock `gone` seconds after it was sent: the move time left (negative once the
+  // bank is being spent), the bank, and all the time left.
+  function timeLeft(s, gone) {
+    const moveLeft = s.move_left - gone;
+    const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
+    return { moveLeft, bank, left: Math.max(0, moveLeft) + Math.max(0, bank) };
   }
 
   // A new clock from the server: tell of takeovers and returns, then draw it.
@@ -925,11 +928,7 @@ function tableScreen(info, saved) {
     const turn = seat !== null && !h.terminal && (view.legal_actions || []).length > 0 && !standIn();
     let left = null;
     const s = clock && seat !== null ? clock.seats[seat] : null;
-    if (turn && s && s.running && clock.move !== null) {
-      const moveLeft = s.move_left - (performance.now() - clockAt) / 1000;
-      const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
-      left = Math.max(0, moveLeft) + Math.max(0, bank);
-    }
+    if (turn && s && s.running && clock.move !== null) left = timeLeft(s, (performance.now() - clockAt) / 1000).left;
     alerts.update({ base, turn, left });
     dockActions(turn);
   }
@@ -964,12 +963,11 @@ function tableScreen(info, saved) {
       } else if (clock.move !== null) {
         if (s.running) {
           state = "running";
-          const moveLeft = s.move_left - gone;
-          const bank = moveLeft >= 0 ? s.bank : s.bank + moveLeft;
+          const { moveLeft, bank, left } = timeLeft(s, gone);
           text = moveLeft < 0 ? t("clock.bankOnly", { bank: fmt(bank) })
             : clock.bank > 0 ? t("clock.moveAndBank", { move: fmt(moveLeft), bank: fmt(bank) })
               : t("clock.moveOnly", { move: fmt(moveLeft) });
-          node.classList.toggle("low", (moveLeft >= 0 ? moveLeft : 0) + Math.max(0, bank) < 10);
+          node.classList.toggle("low", left < LOW_SECONDS);
         } else {
           text = clock.bank > 0 ? t("clock.bankOnly", { bank: fmt(s.bank) }) : "";
           node.classList.remove("low");
