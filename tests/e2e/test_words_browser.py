@@ -17,14 +17,19 @@ WORDS = """async ([code, calls]) => {
 }"""
 
 
-def words(browser: Browser, base: str, code: str, calls: list[list[Any]]) -> list[str]:
+def in_page(browser: Browser, base: str, script: str, arg: Any) -> Any:
+    """What ``script`` (a function of ``arg``, run in the lobby page) returns."""
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
         page.goto(base + "/")
-        return list(page.evaluate(WORDS, [code, calls]))
+        return page.evaluate(script, arg)
     finally:
         ctx.close()
+
+
+def words(browser: Browser, base: str, code: str, calls: list[list[Any]]) -> list[str]:
+    return list(in_page(browser, base, WORDS, [code, calls]))
 
 
 COUNTS = [["tn", "table.watchers", n] for n in (0, 1, 2)] + [["tn", "sbr.do.draw", 1]]
@@ -90,11 +95,5 @@ def test_a_six_day_race_says_why_it_ended(
 ) -> None:
     """SD-9: a race ends after the last turns behind the line, or when every hand is empty;
     its result says which, first."""
-    ctx = browser.new_context()
-    try:
-        page = ctx.new_page()
-        page.goto(live_server + "/")
-        text = page.evaluate(RACE_SCORED, [code, reason])
-        assert text.startswith(why), text
-    finally:
-        ctx.close()
+    text = in_page(browser, live_server, RACE_SCORED, [code, reason])
+    assert text.startswith(why), text

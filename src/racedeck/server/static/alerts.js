@@ -14,6 +14,7 @@ import { el } from "./dom.js";
 import { label, t } from "./i18n.js";
 
 const KEY = "racedeck.alerts";
+/** Seconds left under which time runs low: the title counts down, the scoreboard marks it. */
 export const LOW_SECONDS = 10;
 const ICON = "/static/favicon.svg";
 const ICON_ALERT = "/static/favicon-alert.svg";
