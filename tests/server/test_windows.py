@@ -54,6 +54,13 @@ def read_waiting(c: Client, first: float = 0.05) -> list[dict[str, Any]]:
         wait = 0.001
 
 
+def catch_up(server: LiveServer, table_id: str, c: Client) -> None:
+    """Read ``c``'s frames until its view is at the table's current move."""
+    move = server.inspect(table_id, lambda room: room.referee.table.move)
+    while c.view is None or c.view["header"]["move"] < move:
+        c.recv()
+
+
 def play_windows(
     server: LiveServer,
     table_id: str,
@@ -72,9 +79,28 @@ def play_windows(
     lengths: list[float] = []
     moves: list[int] = []
     opened: float | None = None
+    read = len(watcher.frames)
     deadline = time.monotonic() + 60
-    while len(lengths) < count:
+    while True:
         assert time.monotonic() < deadline, f"only {len(lengths)} windows seen"
+        # The spectator's frames may lag behind the table on a busy machine: read them up to
+        # the table's move before anyone acts, or the people would play on past the last
+        # window counted and the time would run through the next one.
+        catch_up(server, table_id, watcher)
+        for frame in watcher.frames[read:]:
+            if frame["type"] != "update":
+                continue
+            kinds = [e["kind"] for e in frame["events"]]
+            now = frame["clock"]["now"]
+            if "window_closed" in kinds and opened is not None:
+                lengths.append(now - opened)
+                opened = None
+            if "window_opened" in kinds:
+                opened = now
+                moves.append(frame["move"])
+        read = len(watcher.frames)
+        if len(lengths) >= count:
+            break
         for p in players:
             view = p.view
             if view is None or not view["legal_actions"]:
@@ -86,17 +112,6 @@ def play_windows(
             else:
                 p.act(view["legal_actions"][0])
             p.view = dict(view, legal_actions=[])  # answered: wait for the next view
-        for frame in read_waiting(watcher):
-            if frame["type"] != "update":
-                continue
-            kinds = [e["kind"] for e in frame["events"]]
-            now = frame["clock"]["now"]
-            if "window_closed" in kinds and opened is not None:
-                lengths.append(now - opened)
-                opened = None
-            if "window_opened" in kinds:
-                opened = now
-                moves.append(frame["move"])
         for p in [*players, *others]:
             read_waiting(p, 0.01)
         while server.inspect(table_id, _waiting(pass_at_once)):
