@@ -14,7 +14,7 @@ CHROMIUM := /usr/bin/chromium
 PG_CTL := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
 
-.PHONY: run test lint typecheck pytest browser postgres bench golden clean
+.PHONY: run test lint typecheck pytest browser axe postgres bench golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,11 +43,19 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 # Compiled modules are cached even where the environment turns caching off
 # (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
 # pools), and each would compile the package again; pytest caches its rewritten test modules.
-pytest: $(STAMP) browser postgres
+pytest: $(STAMP) browser postgres axe
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+
+# axe-core, the accessibility audit the browser tests inject into pages (tests/e2e/package.json).
+AXE := tests/e2e/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): tests/e2e/package-lock.json
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
+	npm ci --prefix tests/e2e --no-audit --no-fund --silent
+	touch $(AXE)
 
 postgres:
 	@test -n "$(PG_CTL)" || test -n "$$RACEDECK_TEST_POSTGRES" || \
@@ -63,4 +71,4 @@ golden: $(STAMP)
 	$(BIN)/python scripts/regen_golden.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache tests/e2e/node_modules

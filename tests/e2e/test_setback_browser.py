@@ -224,7 +224,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                 bob.reload()
                 expect(bob.get_by_test_id("status")).to_have_attribute("data-state", "online")
                 expect(bob.get_by_test_id("sb-board")).to_be_visible()
-                expect(bob.locator(".sb-hand h3")).to_contain_text("Your hand")
+                expect(bob.locator(".sb-hand h2")).to_contain_text("Your hand")
                 reloaded = True
             # The table's time moves on only while it waits for no person: then the bots
             # and the windows' minimum time are what it waits for.

@@ -586,7 +586,8 @@ function tableScreen(info, saved) {
   const waiting = el("span", { class: "waiting", "data-testid": "waiting" });
   const scoreboard = el("ol", { class: "scoreboard", "data-testid": "scoreboard" });
   const board = el("div", { class: "board", "data-testid": "board" });
-  const log = el("ol", { class: "log", "data-testid": "log", "aria-live": "polite" });
+  // Read out as it grows (a live region), and scrollable by keyboard too (it takes the focus).
+  const log = el("ol", { class: "log", "data-testid": "log", "aria-live": "polite", tabindex: "0", "aria-labelledby": "log-title" });
   const standings = el("section", { class: "standings panel", "data-testid": "standings", hidden: true });
   const invite = el("div", { class: "invite-slot" });
   const fairLine = el("div", { class: "fair muted", "data-testid": "fairness" });
@@ -627,7 +628,7 @@ function tableScreen(info, saved) {
       el("div", { class: "board-wrap" }, standings, board),
       el("aside", { class: "side" },
         el("div", { class: "panel" }, label(el("h2"), "table.scores"), scoreboard),
-        el("div", { class: "panel" }, label(el("h2"), "table.log"), log),
+        el("div", { class: "panel" }, label(el("h2", { id: "log-title" }), "table.log"), log),
         finishedPanel))));
 
   let table = info;

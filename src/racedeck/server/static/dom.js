@@ -38,3 +38,12 @@ export function svg(name, attrs = {}, ...children) {
   for (const c of children) if (c) node.append(c);
   return node;
 }
+
+/**
+ * The name of a part of a board (a landmark: its board, hand, players) for screen readers.
+ * Where several boards show at once (the replay's every hand), ``ctx.owner`` says whose each
+ * is, so every part keeps a name of its own.
+ */
+export function partName(ctx, name) {
+  return ctx && ctx.owner ? `${name} · ${ctx.owner}` : name;
+}

@@ -512,7 +512,7 @@ function viewer(page, env, src, data, words) {
       const box = el("div", { class: "replay-board panel", "data-testid": "replay-board", "data-seat": seat === null ? "public" : seat },
         seats.length > 1 ? el("h2", { class: "replay-board-title", text: label }) : "", root);
       boards.append(box);
-      const ctx = { send: () => {}, seat, names, options: data.config };
+      const ctx = { send: () => {}, seat, names, options: data.config, owner: seats.length > 1 ? label : null };
       const renderer = mod ? mod.createRenderer(root, ctx) : jsonRenderer(root);
       renderers.push({ seat, renderer, box });
     }
@@ -562,7 +562,7 @@ function viewer(page, env, src, data, words) {
     narration.replaceChildren(
       el("p", { class: "replay-action", text: index === 0 ? t("replay.deal") : t("replay.action", { n: index, text: stepWords(s) }) }),
       shown.length
-        ? el("ul", { class: "log" }, ...shown.map((e) => el("li", { class: e.audience !== undefined ? "private" : "",
+        ? el("ul", { class: "log", tabindex: "0", "aria-label": t("table.log") }, ...shown.map((e) => el("li", { class: e.audience !== undefined ? "private" : "",
           text: e.audience !== undefined && seat === "all" ? t("replay.private", { name: names[e.audience], text: say(e, vs[0]) }) : say(e, vs[0]) })))
         : el("p", { class: "muted", text: t("replay.no-events") }));
     for (const li of stepList.children) {

@@ -25,7 +25,7 @@
 //   data-testid="sb-status"    whose turn and which part of it; the winner at the end; while the
 //                              stand-in bot plays your seat, the shell's "stand-in" line first
 
-import { el, svg } from "../dom.js";
+import { el, partName, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
@@ -58,9 +58,9 @@ export function createRenderer(root, ctx) {
   const status = el("div", { class: "sb-status", "data-testid": "sb-status", role: "status", "aria-live": "polite" });
   const boardBox = el("div", { class: "sb-board" });
   const side = el("div", { class: "sb-side" });
-  const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": t("sbr.yourChoice") });
-  const handBox = el("section", { class: "sb-hand", "aria-label": t("sbr.yourHand") });
-  const players = el("section", { class: "sb-players", "aria-label": t("sbr.players") });
+  const prompt = el("section", { class: "sb-prompt", "data-testid": "prompt", "aria-label": partName(ctx, t("sbr.yourChoice")) });
+  const handBox = el("section", { class: "sb-hand", "aria-label": partName(ctx, t("sbr.yourHand")) });
+  const players = el("section", { class: "sb-players", "aria-label": partName(ctx, t("sbr.players")) });
   // What you act on, kept on screen on a phone while it is your turn (the shell's "dock").
   side.append(el("div", { class: "sb-dock dock" }, prompt, handBox), players);
   root.replaceChildren(status, el("div", { class: "sb-main" }, boardBox, side));
@@ -325,14 +325,16 @@ export function createRenderer(root, ctx) {
     );
   }
 
-  function handCard(face, playable, selected) {
+  function handCard(face, playable, selected, count = 1) {
     const c = parseCard(face);
     const amt = MOVEMENT.includes(c.kind) ? `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` : ICONS[c.kind] || "";
     const inner = [
       el("span", { class: "sb-hc-kind", text: c.kind }),
-      el("span", { class: "sb-hc-amt", text: amt }),
-      MOVEMENT.includes(c.kind) ? el("span", { class: "sb-hc-arrows", text: (c.amount > 0 ? "▲" : "▼").repeat(Math.abs(c.amount)) }) : null,
+      // An action card's symbol and a movement card's arrows are pictures of what the name says.
+      el("span", { class: "sb-hc-amt", text: amt, "aria-hidden": MOVEMENT.includes(c.kind) ? null : "true" }),
+      MOVEMENT.includes(c.kind) ? el("span", { class: "sb-hc-arrows", "aria-hidden": "true", text: (c.amount > 0 ? "▲" : "▼").repeat(Math.abs(c.amount)) }) : null,
       c.free ? el("span", { class: "sb-hc-free", text: "FREE" }) : null,
+      count > 1 ? el("span", { class: "sb-hc-count", text: `×${count}` }) : null,
     ];
     const cls = `sb-hc ${cardClass(face)}${selected ? " sb-selected" : ""}`;
     const tip = `${face}: ${cardRule(c)}`;
@@ -346,7 +348,9 @@ export function createRenderer(root, ctx) {
         "data-card": face,
         title: tip,
         "aria-pressed": selected ? "true" : "false",
-        "aria-label": c.free ? t("sbr.free", { card: face }) : face,
+        // The words printed on the card, in their order (what a screen reader says is what
+        // a sighted player reads: "FOE −1 FREE").
+        "aria-label": [c.kind, /[0-9]/.test(amt) ? amt : "", c.free ? "FREE" : "", count > 1 ? `×${count}` : ""].filter(Boolean).join(" "),
         onclick: () => {
           chosen = chosen === face ? null : face;
           highlight = null;
@@ -606,16 +610,14 @@ export function createRenderer(root, ctx) {
     if (ctx.seat === null || ctx.seat === undefined || v.phase === "over") return;
     const legal = legalActions();
     const playable = new Set(v.phase === "hand" && !v.window_open ? legal.filter((a) => a.type === "play").map((a) => a.card) : []);
-    handBox.append(el("h3", { text: t("sbr.handCount", { n: v.hand.length }) }));
+    handBox.append(el("h2", { text: t("sbr.handCount", { n: v.hand.length }) }));
     const row = el("div", { class: "sb-hand-cards" });
     if (!v.hand.length) row.append(el("span", { class: "sb-dim", text: t("sbr.noCards") }));
     // Equal cards are one card with a count: playing either is the same choice.
     const counts = new Map();
     for (const face of v.hand) counts.set(face, (counts.get(face) || 0) + 1);
     for (const [face, n] of counts) {
-      const card = handCard(face, playable.has(face), chosen === face);
-      if (n > 1) card.append(el("span", { class: "sb-hc-count", text: `×${n}` }));
-      row.append(card);
+      row.append(handCard(face, playable.has(face), chosen === face, n));
     }
     handBox.append(row);
   }
@@ -624,7 +626,7 @@ export function createRenderer(root, ctx) {
     const v = view;
     players.replaceChildren();
     const tbl = el("table", { class: "sb-table" });
-    tbl.append(el("thead", {}, el("tr", {}, ...[t("sbr.col.player"), t("sbr.col.where"), t("sbr.col.cards"), ""].map((h) => el("th", { scope: "col", text: h })))));
+    tbl.append(el("thead", {}, el("tr", {}, ...[t("sbr.col.player"), t("sbr.col.where"), t("sbr.col.cards")].map((h) => el("th", { scope: "col", text: h })), el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: t("sbr.col.notes") })))));
     const body = el("tbody");
     for (let seat = 0; seat < v.players; seat++) {
       const notes = [];

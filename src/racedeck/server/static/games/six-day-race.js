@@ -16,7 +16,7 @@
 //   data-testid="turn"             the line saying whose turn it is (while the stand-in bot
 //                                  plays your seat: that it does, the shell's "stand-in" line)
 
-import { el, svg } from "../dom.js";
+import { el, partName, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { ordinal, raceEnded } from "../words/six-day-race.js";
 
@@ -147,7 +147,7 @@ export function createRenderer(root, ctx) {
   const boardBox = el("div", { class: "sdr-board" });
   const turnLine = el("div", { class: "sdr-turn", "data-testid": "turn", role: "status", "aria-live": "polite" });
   // "dock": on a phone the shell keeps it on screen while it is your turn (style.css).
-  const handBox = el("section", { class: "sdr-hands dock", "aria-label": t("sdr.yourCards") });
+  const handBox = el("section", { class: "sdr-hands dock", "aria-label": partName(ctx, t("sdr.yourCards")) });
   const infoBox = el("div", { class: "sdr-info" });
   root.replaceChildren(turnLine, boardBox, handBox, infoBox);
 
@@ -598,7 +598,7 @@ export function createRenderer(root, ctx) {
     riders.sort((a, b) => (crossed.has(a) ? crossed.get(a) : 99) - (crossed.has(b) ? crossed.get(b) : 99) || v.positions[b] - v.positions[a] || a - b);
     const tbl = el("table", { class: "sdr-table sdr-riders-table" });
     tbl.append(el("caption", { text: v.phase === "over" ? t("sdr.riders.end") : t("sdr.riders.race", { race: v.race + 1 }) }));
-    tbl.append(el("thead", {}, el("tr", {}, ...["", t("sdr.col.rider"), t("sdr.col.space"), t("sdr.col.cards"), t("sdr.col.sprintPts"), ""].map((h) => el("th", { scope: "col", text: h })))));
+    tbl.append(el("thead", {}, el("tr", {}, quietHead("sdr.col.place"), ...[t("sdr.col.rider"), t("sdr.col.space"), t("sdr.col.cards"), t("sdr.col.sprintPts")].map((h) => el("th", { scope: "col", text: h })), quietHead("sdr.col.notes"))));
     const body = el("tbody");
     riders.forEach((r, i) => {
       let pts = 0;
@@ -649,14 +649,20 @@ export function createRenderer(root, ctx) {
     }
   }
 
+  // A column's head that the column speaks for itself to the eye (places, notes): said to
+  // screen readers only.
+  function quietHead(key) {
+    return el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: t(key) }));
+  }
+
   function raceSheet(race) {
     const v = view;
     const results = v.results[race];
     const det = el("details", { class: "sdr-sheet", "data-testid": "race-result", open: v.phase === "over" || v.race === race + 1 ? true : null });
     det.append(el("summary", { text: t("sdr.sheet.title", { race: race + 1, races: v.races }) }));
     const tbl = el("table", { class: "sdr-table" });
-    const heads = ["", t("sdr.col.rider"), ...v.sprints.map((_, i) => t("sdr.col.sprintNo", { n: i + 1 })), t("sdr.col.finish"), t("sdr.col.points"), t("sdr.col.lapsLost")];
-    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))));
+    const heads = [t("sdr.col.rider"), ...v.sprints.map((_, i) => t("sdr.col.sprintNo", { n: i + 1 })), t("sdr.col.finish"), t("sdr.col.points"), t("sdr.col.lapsLost")];
+    tbl.append(el("thead", {}, el("tr", {}, quietHead("sdr.col.place"), ...heads.map((h) => el("th", { scope: "col", text: h })))));
     const body = el("tbody");
     const riders = results.map((_, r) => r).sort((a, b) => results[a].place - results[b].place || a - b);
     for (const r of riders) {
@@ -685,7 +691,7 @@ export function createRenderer(root, ctx) {
     const v = view;
     const wrap = el("section", { class: "sdr-series", "data-testid": "series" });
     const played = v.results.length;
-    wrap.append(el("h3", { text: tn("sdr.series.title", v.races, { played }) }));
+    wrap.append(el("h2", { text: tn("sdr.series.title", v.races, { played }) }));
     const tbl = el("table", { class: "sdr-table" });
     const heads = [t("sdr.col.player"), ...v.results.map((_, i) => t("sdr.col.raceNo", { n: i + 1 })), t("sdr.col.lapsLost"), t("sdr.col.points")];
     tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", { scope: "col", text: h })))));

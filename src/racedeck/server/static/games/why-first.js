@@ -27,7 +27,7 @@
 //   data-testid="stage-result"   the latest stage scoring; data-space, data-scorers
 //   data-testid="history"        points by stage and totals
 
-import { el, svg } from "../dom.js";
+import { el, partName, svg } from "../dom.js";
 import { listOf, t, tn } from "../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#d99a00", "#7b2cbf", "#e8590c"];
@@ -115,7 +115,7 @@ export function createRenderer(root, ctx) {
 
   // ---- skeleton ------------------------------------------------------------------------------
 
-  const board = el("section", { class: "wf", "data-testid": "wf-board", "data-animating": "false", "aria-label": t("wf.board") });
+  const board = el("section", { class: "wf", "data-testid": "wf-board", "data-animating": "false", "aria-label": partName(ctx, t("wf.board")) });
   const where = el("p", { class: "wf-where" });
   const prompt = el("p", { class: "wf-prompt", "data-testid": "prompt", "aria-live": "polite" });
   const trackSvg = svg("svg", { class: "wf-track", "data-testid": "track", role: "img" });
@@ -760,7 +760,7 @@ export function createRenderer(root, ctx) {
     }
     const pickedK = picked === null ? -1 : (cards.find((c) => c.k === pickedIndex && c.value === picked) || cards.find((c) => c.value === picked)).k;
     const out = [];
-    const title = el("h3", { class: "wf-choice-title" });
+    const title = el("h2", { class: "wf-choice-title" });
     out.push(title);
     const hand = handRow(
       cards,
@@ -845,7 +845,7 @@ export function createRenderer(root, ctx) {
     const cards = handCards();
     const mine = myCommit();
     const out = [];
-    const title = el("h3", { class: "wf-choice-title" });
+    const title = el("h2", { class: "wf-choice-title" });
     out.push(title);
     const hand = handRow(
       cards,

@@ -1,0 +1,237 @@
+"""Accessibility in a real browser: an axe-core audit of every page, and every game played by
+keyboard alone.
+
+The audit (axe-core, installed by ``make test`` from ``tests/e2e/package-lock.json``) runs on
+the lobby with its options open, a table of each game at its start, in the middle and at its
+end, a Setback BLOCK window, a spectator's page, a finished game in the replay viewer, the
+rules pages, and the lobby and a table in French; at a desktop and a phone size. It fails on
+any violation, whatever its impact (the issue's bar is "no serious or critical", the pages meet
+the rest too), and names each rule with the elements that break it.
+
+Keyboard: a person who uses no pointer creates a table with Tab, arrows and Enter, then plays
+the whole game with Tab and Enter only; every control they need gets the focus, visibly, and
+the events are read out through a live region.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_six_day_race_browser as six_day_race
+from helpers import DESKTOP, PHONE, create_table
+from playwright.sync_api import Browser, Page, expect
+
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+AUDIT = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+  }));
+}"""
+
+SHORT = {
+    "why-first": {"stages": "1", "hand_size": "3"},
+    "six-day-race": six_day_race.SHORT_RACE,
+    "setback": {"rows": "3", "window_seconds": "0"},
+}
+"""Options for games short enough to play to the end by keyboard in a few seconds."""
+
+
+def audit(page: Page, where: str) -> None:
+    """Run axe-core on the page as it is now; fail with every violation it finds."""
+    assert AXE.exists(), f"{AXE} is missing: `make test` installs it (npm ci in tests/e2e)"
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    violations: list[dict[str, Any]] = page.evaluate(AUDIT)
+    assert not violations, f"{where}:\n" + "\n".join(
+        f"  {v['impact']} {v['id']} ({v['help']}): {', '.join(v['nodes'])}" for v in violations
+    )
+
+
+FOCUSED_CONTROL = """() => {
+  const a = document.activeElement;
+  const board = document.querySelector('[data-testid=board]');
+  if (!a || !board || !board.contains(a) || a.tagName !== 'BUTTON' || a.disabled) return null;
+  if (a.classList.contains('sdr-cancel')) return null;
+  const card = a.dataset.testid === 'card';
+  return { card, picked: card && a.getAttribute('aria-pressed') === 'true' };
+}"""
+"""What the focus is on: a usable control of the board (a card, whether picked) or null."""
+
+OFFERS = """() => {
+  const board = document.querySelector('[data-testid=board]');
+  return !!board && [...board.querySelectorAll('button:enabled')]
+    .some((b) => !b.classList.contains('sdr-cancel') && b.checkVisibility());
+}"""
+
+FOCUS_SHOWN = """() => {
+  const s = getComputedStyle(document.activeElement);
+  return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+}"""
+
+
+def tab_to_control(page: Page, *, past_cards: bool) -> bool:
+    """Press Tab until the focus is on a control of the board (with ``past_cards``: one that
+    is not a card, as after picking a card the choice of what to do with it comes next);
+    False if the board stopped offering any meanwhile (the table moved on)."""
+    for _ in range(200):
+        got = page.evaluate(FOCUSED_CONTROL)
+        if got is not None and not (past_cards and got["card"]):
+            return True
+        if not page.evaluate(OFFERS):
+            return False
+        page.keyboard.press("Tab")
+    offered = page.evaluate(
+        "[...document.querySelectorAll('[data-testid=board] button:enabled')]"
+        ".map((b) => b.textContent.trim().slice(0, 30))"
+    )
+    raise AssertionError(f"200 presses of Tab never reached a control of the board: {offered}")
+
+
+def play_by_keyboard(page: Page, where: str) -> int:
+    """Play Ann's part of the game to the end with Tab and Enter; return how many keys chose
+    something. Audits the page once, in the middle of the game."""
+    chose = 0
+    audited = window_audited = False
+    for _ in range(600):
+        page.wait_for_function(
+            f"() => ({OFFERS})() || !!document.querySelector('[data-testid=standings]')",
+            timeout=15000,
+        )
+        if page.get_by_test_id("standings").is_visible():
+            return chose
+        if chose == 4 and not audited:
+            audit(page, f"{where}, mid-game")
+            audited = True
+        if not window_audited and page.locator("[data-testid=window]").count():
+            audit(page, f"{where}, a BLOCK window")
+            window_audited = True
+        got = page.evaluate(FOCUSED_CONTROL)
+        if not tab_to_control(page, past_cards=bool(got and got["picked"])):
+            continue
+        assert page.evaluate(FOCUS_SHOWN), "the focus is not shown on " + page.evaluate(
+            "document.activeElement.outerHTML.slice(0, 120)"
+        )
+        page.keyboard.press("Enter")
+        chose += 1
+        # What the press did shows before the next look (a new view, or the next step's
+        # controls); a press that only picked a card keeps the board as it was otherwise.
+        page.wait_for_timeout(30)
+    raise AssertionError(f"{where}: the game did not end after 600 looks")
+
+
+def create_by_keyboard(page: Page, base: str) -> None:
+    """Create a Why First? table against a bot (the form's default seat) with the keyboard
+    only."""
+    page.goto(base + "/")
+    for _ in range(30):  # the game: the first field of the form
+        if page.evaluate("document.activeElement.dataset.testid") == "game-select":
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("Tab never reached the choice of game")
+    page.keyboard.press("W")  # a closed list takes the first entry of the letter typed
+    expect(page.get_by_test_id("game-select")).to_have_value("why-first")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Ann")  # your name
+    for _ in range(60):
+        if page.evaluate("document.activeElement.dataset.testid") == "create-table":
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("Tab never reached the create button")
+    assert page.evaluate(FOCUS_SHOWN), "the focus is not shown on the create button"
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+
+@pytest.mark.parametrize("game_id", list(SHORT))
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_every_game_passes_the_audit_and_plays_by_keyboard(
+    browser: Browser, live_server: str, game_id: str, size: dict[str, int]
+) -> None:
+    context = browser.new_context(viewport=size)
+    try:
+        page = context.new_page()
+        where = f"{game_id} at {size['width']}×{size['height']}"
+        create_table(page, live_server, game_id, ["heuristic", "heuristic"], **SHORT[game_id])
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
+        audit(page, f"{where}, start")
+        assert play_by_keyboard(page, where) >= 2
+        expect(page.get_by_test_id("standings")).to_be_visible()
+        # What happened was read out: the log is a live region and holds the game's events.
+        log = page.get_by_test_id("log")
+        expect(log).to_have_attribute("aria-live", "polite")
+        expect(log.locator("li").first).to_be_attached()
+        audit(page, f"{where}, end")
+        # The finished game in the replay viewer, stepped to its end.
+        page.goto(page.url + "/games/1")
+        expect(page.get_by_test_id("replay-step")).to_be_visible()
+        page.keyboard.press("End")
+        audit(page, f"{where}, replay")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lobby_rules_and_a_spectator_pass_the_audit(
+    browser: Browser, live_server: str, size: dict[str, int]
+) -> None:
+    context = browser.new_context(viewport=size)
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        expect(page.get_by_test_id("game-select")).to_be_visible()
+        page.locator("details.options > summary").click()
+        audit(page, "the lobby, options open")
+        for game_id in SHORT:
+            page.get_by_test_id("game-select").select_option(game_id)
+            audit(page, f"the lobby, {game_id}'s options")
+        for game_id in SHORT:
+            page.goto(f"{live_server}/rules/{game_id}")
+            audit(page, f"the rules of {game_id}")
+        page.goto(live_server + "/replay")
+        audit(page, "the replay viewer, empty")
+        # A spectator of a table of bots.
+        create_table(page, live_server, "setback", ["heuristic"])
+        spectator = context.new_page()
+        spectator.goto(page.url + "/watch")
+        expect(spectator.get_by_test_id("watching")).to_be_visible()
+        expect(spectator.get_by_test_id("board")).to_be_visible()
+        audit(spectator, "a spectator's table")
+    finally:
+        context.close()
+
+
+def test_french_pages_pass_the_audit_and_say_their_language(
+    browser: Browser, live_server: str
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "fr")
+        audit(page, "the lobby in French")
+        create_table(page, live_server, "six-day-race", ["heuristic"], **SHORT["six-day-race"])
+        expect(page.locator("html")).to_have_attribute("lang", "fr")
+        audit(page, "a Six Day Race table in French")
+    finally:
+        context.close()
+
+
+def test_a_table_is_created_and_played_by_keyboard_alone(
+    browser: Browser, live_server: str
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        create_by_keyboard(page, live_server)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
+        assert play_by_keyboard(page, "a keyboard-made table") >= 2
+    finally:
+        context.close()
