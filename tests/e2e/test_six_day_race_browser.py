@@ -91,6 +91,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
         slipstream_seen: set[str] = set()
         reloaded = False
         motion_reduced = False
+        scored_mid_race = False
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if (
@@ -117,6 +118,10 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                     assert re.fullmatch(r"slipstream ×\d", text), text
                     snap(page, shots / f"six-day-race-slipstream-{suffix}.png")
                     slipstream_seen.add(suffix)
+            # Sprint points count in the scores as they are won, not only when the race ends.
+            if not scored_mid_race and not ann.get_by_test_id("standings").is_visible():
+                points = ann.locator("[data-testid=score] .pts").all_text_contents()
+                scored_mid_race = any(p not in ("", "0") for p in points)
             if "play-desktop" not in wanted and not motion_reduced:
                 # Ann's riders were seen moving; the rest of the race as with reduced motion.
                 ann.emulate_media(reduced_motion="reduce")
@@ -130,6 +135,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                 reloaded = True
         assert reloaded, "Bob never played six cards"
         assert slipstream_seen, "no slipstream was shown"
+        assert scored_mid_race, "the scores stayed 0 while the sprints were won (SD-8)"
         assert played["Ann"] > 6 and played["Bob"] > 6, played
 
         for page, suffix in ((ann, "desktop"), (bob, "phone")):

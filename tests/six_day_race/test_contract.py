@@ -218,7 +218,12 @@ def test_view_header_frames_the_table() -> None:
     assert (h.game, h.rules_version, h.seat, h.move) == ("six-day-race", "2", seat, s.move)
     assert h.acting == (seat,) and h.phase == "race" and not h.terminal
     assert h.score_names == ("P1", "P2", "P3")
-    assert h.scores == tuple(float(p) for p in g.standings(s)[1])  # series points
+    # The points won so far: the finished races' and this race's sprints (SD-8).
+    won = [float(p) for p in g.standings(s)[1]]
+    for order, points in zip(view.sprint_order, view.sprint_points, strict=True):
+        for rider, p in zip(order, points, strict=True):
+            won[g.owner(rider)] += p
+    assert any(view.sprint_order) and h.scores == tuple(won)
     assert f"race {s.race + 1} of 3" in h.waiting and "P" in h.waiting
     obj = view.to_json()
     assert next(iter(obj)) == "header"

@@ -579,6 +579,21 @@ def test_sd8_reaching_the_line_counts_and_starting_on_it_does_not() -> None:
     assert "sprint" not in kinds(events) and s.sprint_order == [[0], []]
 
 
+def test_sd8_sprint_points_count_in_the_scores_as_they_are_won() -> None:
+    # Two riders each (SD-12): player 0 plays riders 0 and 2, player 1 riders 1 and 3.
+    g = make(2, riders=2, races=1, sprint_points=(5, 3, 2, 1))
+    s = build(g, positions=[20, 21, 0, 0], hands=[green(7), green(7), green(1), green(1)], mover=0)
+    assert g.observe(s, None).header.scores == (0.0, 0.0)
+    s, _ = play(g, s, 7)  # rider 0: 20 → 27, first over sprint 1
+    view = g.observe(s, 1)
+    assert view.sprint_order == ((0,), ()) and view.sprint_points == ((5,), ())
+    assert view.header.scores == (5.0, 0.0)  # before the race ends, not only after it
+    s, _ = play(g, s, 7)  # rider 1: 21 → 28, second
+    view = g.observe(s, None)
+    assert view.sprint_points == ((5, 3), ()) and view.header.scores == (5.0, 3.0)
+    assert g.view_from_json(view.to_json()) == view
+
+
 def test_sd8_sprint_order_includes_earlier_crossers() -> None:
     g = make(5)
     s = build(

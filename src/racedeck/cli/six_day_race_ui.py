@@ -313,8 +313,8 @@ class SixDayRaceUI(TerminalUI):
             if not view.hand_sizes[rider] and view.phase == "race":
                 notes.append("no cards" if short else "no cards left")
             sprint_points = sum(
-                self._sprint_points(order.index(rider) + 1)
-                for order in view.sprint_order
+                won[order.index(rider)]
+                for order, won in zip(view.sprint_order, view.sprint_points, strict=True)
                 if rider in order
             )
             table.add_row(
@@ -336,17 +336,17 @@ class SixDayRaceUI(TerminalUI):
     def render_sprints(self, view: SixDayRaceView) -> Text:
         """Who crossed each sprint line so far, with points."""
         text = Text()
-        for i, order in enumerate(view.sprint_order):
+        for i, (order, won) in enumerate(zip(view.sprint_order, view.sprint_points, strict=True)):
             if i:
                 text.append("\n")
             text.append(f"Sprint {i + 1} at {view.sprints[i]}: ", style=SPRINT_STYLE)
             if not order:
                 text.append("nobody yet", style="dim")
-            for place, rider in enumerate(order, 1):
+            for place, (rider, points) in enumerate(zip(order, won, strict=True), 1):
                 if place > 1:
                     text.append(", ")
                 text.append_text(self.rider_text(rider, view))
-                text.append(f" +{self._sprint_points(place)}")
+                text.append(f" +{points}")
         return text
 
     def hand_text(self, cards: Sequence[int], short: bool = False) -> Text:

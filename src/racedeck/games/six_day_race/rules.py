@@ -35,6 +35,7 @@ from racedeck.games.six_day_race.scoring import (
     next_race_players,
     series_ranks,
     slipstream_destination,
+    sprint_awards,
 )
 from racedeck.games.six_day_race.state import OVER, RiderResult, SixDayRaceState
 from racedeck.games.six_day_race.view import SixDayRaceView
@@ -417,9 +418,17 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
     # -- the view header ---------------------------------------------------------------------
 
     def scores(self, state: SixDayRaceState) -> tuple[float, ...]:
-        """Every player's series points so far (the outcome's scores; laps lost are in the
-        view's ``laps``, and decide first in a series, SD-11)."""
-        return tuple(_fraction_to_float(p) for p in state.points)
+        """Every player's points so far: the finished races' (at the end, the outcome's
+        scores) and, during a race, the sprint points its riders have won in it (SD-8), so a
+        score grows as points are won. Laps lost, which decide a series first (SD-11), are
+        the view's ``laps``."""
+        totals = [_fraction_to_float(p) for p in state.points]
+        if state.phase != OVER:
+            awards = sprint_awards(state.sprint_order, self.cfg.sprint_points)
+            for order, won in zip(state.sprint_order, awards, strict=True):
+                for rider, points in zip(order, won, strict=True):
+                    totals[self.owner(rider)] += points
+        return tuple(totals)
 
     def phase_name(self, state: SixDayRaceState) -> str:
         """``race``, ``final-turns`` once the line is crossed (SD-9), or ``over``."""
@@ -474,6 +483,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             played=tuple(state.played),
             drawn=tuple(state.drawn),
             sprint_order=tuple(tuple(o) for o in state.sprint_order),
+            sprint_points=sprint_awards(state.sprint_order, self.cfg.sprint_points),
             finishers=tuple(state.finishers),
             results=state.results,  # tuples of frozen results: nothing to change
             laps=tuple(state.laps),

@@ -70,6 +70,17 @@ def finish_places(
     return places, awarded
 
 
+def sprint_awards(
+    sprint_order: Sequence[Sequence[int]], points: Sequence[int]
+) -> tuple[tuple[int, ...], ...]:
+    """Per sprint line, the points each rider in its crossing order won there (SD-8): the
+    k-th to cross wins ``points[k]``, riders beyond the list nothing."""
+    return tuple(
+        tuple(points[k] if k < len(points) else 0 for k in range(len(order)))
+        for order in sprint_order
+    )
+
+
 def laps_lost(position: int, crossed: bool, line: int, lap_spaces: int, max_laps: int) -> int:
     """SD-10: one lap per ``lap_spaces`` spaces short of the line, at most ``max_laps``."""
     if crossed:

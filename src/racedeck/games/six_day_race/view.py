@@ -20,10 +20,11 @@ class SixDayRaceView:
     Public: positions, who crashed, turn order and whose turn it is, the riders still owed a
     last turn, hand sizes, the size of both grey decks and every discard pile (cards are played
     face up), the cards each rider played this race and what it drew at a rider change, sprint
-    and finish crossings, race results and standings (points as exact fractions written
-    ``"20/3"``). The ``header`` says who is to act (the player of the rider on turn), the
-    phase, the series points as scores and the outcome. A view is immutable and shares nothing
-    changeable with the state: tuples all the way down, race results frozen.
+    crossings with the points each won and finish crossings, race results and standings
+    (points as exact fractions written ``"20/3"``). The ``header`` says who is to act (the
+    player of the rider on turn), the phase, the points won so far as scores and the outcome.
+    A view is immutable and shares nothing changeable with the state: tuples all the way down,
+    race results frozen.
     """
 
     header: ViewHeader
@@ -47,6 +48,7 @@ class SixDayRaceView:
     played: tuple[tuple[int, ...], ...]
     drawn: tuple[tuple[int, int] | None, ...]
     sprint_order: tuple[tuple[int, ...], ...]
+    sprint_points: tuple[tuple[int, ...], ...]
     finishers: tuple[int, ...]
     results: tuple[tuple[RiderResult, ...], ...]
     laps: tuple[int, ...]
@@ -88,6 +90,7 @@ class SixDayRaceView:
             "played": [list(p) for p in self.played],
             "drawn": [None if d is None else list(d) for d in self.drawn],
             "sprint_order": [list(o) for o in self.sprint_order],
+            "sprint_points": [list(o) for o in self.sprint_points],
             "finishers": list(self.finishers),
             "results": [[r.to_json() for r in race] for race in self.results],
             "laps": list(self.laps),
@@ -125,6 +128,7 @@ class SixDayRaceView:
             played=tuple(tuple(p) for p in obj["played"]),
             drawn=tuple(None if d is None else (d[0], d[1]) for d in obj["drawn"]),
             sprint_order=tuple(tuple(o) for o in obj["sprint_order"]),
+            sprint_points=tuple(tuple(o) for o in obj["sprint_points"]),
             finishers=tuple(obj["finishers"]),
             results=tuple(tuple(RiderResult.from_json(r) for r in race) for race in obj["results"]),
             laps=tuple(obj["laps"]),

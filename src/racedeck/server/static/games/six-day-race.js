@@ -211,9 +211,10 @@ export function createRenderer(root, ctx) {
     }
     g.append(numbers);
     // Laps-lost marks (the black hash marks of the board): behind mark k a rider loses k laps.
+    // The view's header carries the whole configuration (every option, defaults included).
     const cfg = config();
-    const lap = cfg.lap_spaces || 4;
-    const maxLaps = cfg.max_laps_lost || 5;
+    const lap = cfg.lap_spaces;
+    const maxLaps = cfg.max_laps_lost;
     const marks = svg("g", { class: "sdr-lapmarks" });
     for (let k = 1; k <= maxLaps; k++) {
       const b = v.line - k * lap + 1;
@@ -584,11 +585,6 @@ export function createRenderer(root, ctx) {
     }
   }
 
-  function sprintPoints(place) {
-    const pts = config().sprint_points || [5, 3, 2, 1];
-    return place <= pts.length ? pts[place - 1] : 0;
-  }
-
   function renderInfo() {
     const v = view;
     infoBox.replaceChildren();
@@ -602,9 +598,9 @@ export function createRenderer(root, ctx) {
     const body = el("tbody");
     riders.forEach((r, i) => {
       let pts = 0;
-      (v.sprint_order || []).forEach((order) => {
+      v.sprint_order.forEach((order, i) => {
         const k = order.indexOf(r);
-        if (k >= 0) pts += sprintPoints(k + 1);
+        if (k >= 0) pts += v.sprint_points[i][k];
       });
       const notes = [];
       if (crossed.has(r)) notes.push(t("sdr.note.crossed", { place: ordinal(crossed.get(r) + 1) }));
@@ -633,13 +629,14 @@ export function createRenderer(root, ctx) {
       const line = el("div", { class: "sdr-sprint-line" }, el("strong", { text: t("sdr.sprintAt", { n: i + 1, space: v.sprints[i] }) + " " }));
       if (!order.length) line.append(el("span", { class: "sdr-dim", text: t("sdr.nobodyYet") }));
       order.forEach((r, k) => {
-        if (k >= (config().sprint_points || [5, 3, 2, 1]).length) return;
-        line.append(riderLabel(r), el("span", { class: "sdr-pts", text: ` +${sprintPoints(k + 1)}` }), k < order.length - 1 ? "  " : "");
+        const won = v.sprint_points[i][k];
+        if (!won) return;
+        line.append(riderLabel(r), el("span", { class: "sdr-pts", text: ` +${won}` }), k < order.length - 1 ? "  " : "");
       });
       sp.append(line);
     });
     sp.append(
-      el("div", { class: "sdr-dim sdr-key" }, t("sdr.key", { sprints: (config().sprint_points || [5, 3, 2, 1]).join("/"), finish: (config().finish_points || [10, 6, 4, 2]).join("/"), max: config().max_laps_lost || 5 })),
+      el("div", { class: "sdr-dim sdr-key" }, t("sdr.key", { sprints: config().sprint_points.join("/"), finish: config().finish_points.join("/"), max: config().max_laps_lost })),
     );
     infoBox.append(sp);
     // The latest race's sheet and the series.
