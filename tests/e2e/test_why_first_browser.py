@@ -427,3 +427,36 @@ def test_tactical_variant_moves_in_white_number_order(
         no_errors(page)
     finally:
         ctx.close()
+
+
+PILLS_AT_SCORING = """() => {
+  window.pillsAtScoring = [];
+  const seen = (b) => window.pillsAtScoring.push(b.querySelector('.wf-where').textContent);
+  new MutationObserver((changes) => {
+    for (const c of changes) if (c.target.dataset.scoring === 'true') seen(c.target);
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-scoring'] });
+}"""
+"""Record the board's pills each time it starts showing a stage's scoring (a MutationObserver
+runs as the attribute changes: nothing depends on when the test looks)."""
+
+
+def test_the_pills_name_the_stage_the_board_shows(browser: Browser, live_server: str) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    try:
+        page = ctx.new_page()
+        create_table(page, live_server, "why-first", ["heuristic"], stages="2", hand_size="2")
+        b = board(page)
+        expect(b.locator(".wf-where")).to_contain_text("Stage 1 of 2")
+        page.evaluate(PILLS_AT_SCORING)
+        # Round 1 is Ann's choice; round 2, everyone's last card, plays itself and ends the
+        # stage, so the view is at stage 2 while the board still shows stage 1 being scored.
+        b.locator("[data-testid=card]:enabled").first.click()
+        b.locator("[data-testid=target]").first.click()
+        page.wait_for_function("() => window.pillsAtScoring.length > 0")
+        assert page.evaluate("window.pillsAtScoring[0]").startswith("Stage 1 of 2Round 2 of 2")
+        # Once the scoring has been shown, the board and its pills are at the new stage.
+        expect(b).to_have_attribute("data-animating", "false")
+        expect(b.locator(".wf-where")).to_have_text(re.compile("^Stage 2 of 2Round 1 of 2"))
+        no_errors(page)
+    finally:
+        ctx.close()

@@ -930,14 +930,25 @@ export function createRenderer(root, ctx) {
 
   // ---- the lines at the top ------------------------------------------------------------------
 
+  // The stage and round the board shows (1-based). While the reveal, the moves or the scoring
+  // of a stage that just ended are still on the board, theirs: the view is already at the next
+  // stage by then (its last round is played by itself), and the pills must not name a stage
+  // whose figures are not the ones on the board.
+  function shownStageRound() {
+    const scoring = disp.scoring;
+    const reveal = disp.reveal;
+    if (scoring && !over()) return { stage: scoring.stage, round: handSize() };
+    if (reveal && reveal.stage !== view.stage + 1) return { stage: reveal.stage, round: reveal.round };
+    return { stage: Math.min(view.stage + 1, stages()), round: Math.min(view.round + 1, handSize()) };
+  }
+
   function drawHead() {
     board.dataset.phase = view.phase;
     board.dataset.variant = view.variant;
     board.dataset.stage = String(view.stage);
     board.dataset.round = String(view.round);
     const n = stages();
-    const st = Math.min(view.stage + 1, n);
-    const rd = Math.min(view.round + 1, handSize());
+    const { stage: st, round: rd } = shownStageRound();
     where.replaceChildren(
       ...[
         el("span", { class: "wf-pill", text: over() ? tn("wf.pill.over", n) : t("wf.pill.stage", { stage: st, n }) }),
@@ -1042,6 +1053,7 @@ export function createRenderer(root, ctx) {
           disp.reveal = { stage: ev.stage, round: ev.round, cards: ev.cards.map((c) => ({ ...c })) };
           disp.moves = [];
           disp.fresh = !hurry;
+          drawHead();
           drawTable();
           drawChoice(true);
           await sleep(tm.land);
@@ -1067,6 +1079,7 @@ export function createRenderer(root, ctx) {
           disp.totals = [...ev.totals];
           disp.scoring = { ...ev, scorers: [...ev.scorers] };
           disp.result = disp.scoring;
+          drawHead();
           drawBoard();
           drawTable();
           drawResult();
@@ -1079,6 +1092,7 @@ export function createRenderer(root, ctx) {
             disp.scoring = null;
             disp.positions = null;
             disp.totals = null;
+            drawHead();
             drawBoard();
             drawTable();
           }
