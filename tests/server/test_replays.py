@@ -203,6 +203,8 @@ def test_a_fork_is_a_private_game_from_the_chosen_step(
     info = server.http.get(f"/api/tables/{fork_id}").json()
     assert [s["kind"] for s in info["seats"]] == ["bot", "human"]
     assert info["seats"][0]["bot"] == "heuristic" and info["seats"][1]["name"] == "Cy"
+    # The bot keeps the name of the seat it plays on: who is who stays as it was.
+    assert info["seats"][0]["name"] == source.meta["names"][0] == "Ann"
     assert info["fair"] is None
     room = server.service.rooms[fork_id]
     assert room.table is not None

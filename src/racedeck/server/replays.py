@@ -284,10 +284,14 @@ async def fork(
     service.admit_table(address)
     origin.update({"step": req.step, "seat": req.seat, "bot": bot, "fair": False})
     token = secrets.token_urlsafe(24)
+    # Who is who stays as it was: the bots keep the names of the seats they play on (and so
+    # the figures keep their letters); the person goes by the name they give.
+    kept = isinstance(record.meta.get("names"), list)
+    names: list[str | None] = [*_names(record, n)] if kept else [None] * n
     seats = [
         SeatRow(kind="human", name=req.name, token_hash=hash_token(token))
         if i == req.seat
-        else SeatRow(kind="bot", bot=bot)
+        else SeatRow(kind="bot", bot=bot, name=names[i])
         for i in range(n)
     ]
     table_id = secrets.token_urlsafe(9)
