@@ -122,14 +122,31 @@ CONTROLS = """d => [...d.querySelectorAll(
   .map(c => { const r = c.getBoundingClientRect(); return [r.top, r.bottom]; })"""
 
 
+TOUCH_SIZES = [
+    {"width": 360, "height": 640},
+    {"width": 390, "height": 844},
+    {"width": 768, "height": 1024},  # a tablet held upright (a touch screen)
+]
+
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, select, input, summary, a[href]')]
+  .filter((e) => e.checkVisibility() && !e.disabled)
+  .map((e) => [e.outerHTML.slice(0, 60), e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([html, r]) => `${html} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
+"""Every control a finger may press on the page that is smaller than 44 × 44 px."""
+
+
 @pytest.mark.parametrize("game", ["why-first", "six-day-race", "setback"])
-@pytest.mark.parametrize("size", [{"width": 360, "height": 640}, {"width": 390, "height": 844}])
-def test_on_a_phone_what_you_act_on_stays_on_screen_on_your_turn(
+@pytest.mark.parametrize("size", TOUCH_SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_on_a_touch_screen_what_you_act_on_stays_on_screen_on_your_turn(
     browser: Browser, live_server: str, tmp_path: Path, game: str, size: dict[str, int]
 ) -> None:
-    """The hand and the question you are asked are docked at the bottom of a phone's screen
-    while it is your turn, and the page has room below so the board is never hidden for good."""
-    ctx = browser.new_context(viewport=size, reduced_motion="reduce")
+    """The hand and the question you are asked are docked at the bottom of a phone's or a
+    tablet's screen while it is your turn, and the page has room below so the board is never
+    hidden for good. Every control there, in the lobby and at the table, is a target of at
+    least 44 × 44 px."""
+    ctx = browser.new_context(viewport=size, reduced_motion="reduce", has_touch=True)
     try:
         page = ctx.new_page()
         create_table(page, live_server, game, ["heuristic"])
@@ -151,6 +168,14 @@ def test_on_a_phone_what_you_act_on_stays_on_screen_on_your_turn(
               return d && document.body.style.paddingBottom === `${d.offsetHeight}px`;
             }"""
         )
+        assert page.evaluate(SMALL_TARGETS) == [], "too small to press at the table"
+        # A card picked: the choices it opens are targets as large.
+        page.locator("[data-testid=board] .dock [data-testid=card]:enabled").first.click()
+        assert page.evaluate(SMALL_TARGETS) == [], "too small to press after picking a card"
         snap(page, shots_dir(tmp_path) / f"dock-{game}-{size['width']}x{size['height']}.png")
+        page.goto(live_server + "/")
+        expect(page.get_by_test_id("create-table")).to_be_visible()
+        page.locator("details.options > summary").click()
+        assert page.evaluate(SMALL_TARGETS) == [], "too small to press in the lobby"
     finally:
         ctx.close()

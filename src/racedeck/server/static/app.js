@@ -934,10 +934,11 @@ function tableScreen(info, saved) {
     dockActions(turn);
   }
 
-  // On a phone, what you act on (a renderer's ".dock": your hand, the choice you are asked)
-  // stays on screen while it is your turn, over the bottom of the page; the page gets room
-  // below so that nothing stays covered.
-  const narrow = window.matchMedia("(max-width: 620px)");
+  // On a phone or a touch tablet held upright (style.css docks with the same query), what you
+  // act on (a renderer's ".dock": your hand, the choice you are asked) stays on screen while
+  // it is your turn, over the bottom of the page; the page gets room below so that nothing
+  // stays covered.
+  const narrow = window.matchMedia("(max-width: 620px), (max-width: 900px) and (pointer: coarse)");
   function dockActions(turn) {
     board.classList.toggle("my-turn", turn);
     const dock = turn && narrow.matches ? board.querySelector(".dock") : null;
