@@ -73,17 +73,23 @@ FOCUS_SHOWN = """() => {
   const s = getComputedStyle(document.activeElement);
   return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
 }"""
+"""Whether the focused element shows that it has the focus (an outline of 2 px or more)."""
+
+CONTROL_FOCUS_SHOWN = f"""() => ({FOCUSED_CONTROL})() === null ? null : ({FOCUS_SHOWN})()"""
+"""In one look: null if the focus is not on a control of the board (the board was drawn again
+meanwhile), else whether it shows."""
 
 
 def tab_to_control(page: Page, *, past_cards: bool) -> bool:
     """Press Tab until the focus is on a control of the board (with ``past_cards``: one that
     is not a card, as after picking a card the choice of what to do with it comes next);
     False if the board stopped offering any meanwhile (the table moved on)."""
+    look = f"() => [({FOCUSED_CONTROL})(), ({OFFERS})()]"  # one look a press
     for _ in range(200):
-        got = page.evaluate(FOCUSED_CONTROL)
+        got, offers = page.evaluate(look)
         if got is not None and not (past_cards and got["card"]):
             return True
-        if not page.evaluate(OFFERS):
+        if not offers:
             return False
         page.keyboard.press("Tab")
     offered = page.evaluate(
@@ -114,7 +120,10 @@ def play_by_keyboard(page: Page, where: str) -> int:
         got = page.evaluate(FOCUSED_CONTROL)
         if not tab_to_control(page, past_cards=bool(got and got["picked"])):
             continue
-        assert page.evaluate(FOCUS_SHOWN), "the focus is not shown on " + page.evaluate(
+        shown = page.evaluate(CONTROL_FOCUS_SHOWN)
+        if shown is None:
+            continue  # the board was drawn again meanwhile (it keeps the focus on the board)
+        assert shown, "the focus is not shown on " + page.evaluate(
             "document.activeElement.outerHTML.slice(0, 120)"
         )
         page.keyboard.press("Enter")

@@ -169,9 +169,12 @@ def test_on_a_touch_screen_what_you_act_on_stays_on_screen_on_your_turn(
             }"""
         )
         assert page.evaluate(SMALL_TARGETS) == [], "too small to press at the table"
-        # A card picked: the choices it opens are targets as large.
-        page.locator("[data-testid=board] .dock [data-testid=card]:enabled").first.click()
-        assert page.evaluate(SMALL_TARGETS) == [], "too small to press after picking a card"
+        # A card picked (unless Ann is asked something else first, as in a Setback window):
+        # the choices it opens are targets as large.
+        cards = page.locator("[data-testid=board] .dock [data-testid=card]:enabled")
+        if cards.count():
+            cards.first.click()
+            assert page.evaluate(SMALL_TARGETS) == [], "too small to press after picking a card"
         snap(page, shots_dir(tmp_path) / f"dock-{game}-{size['width']}x{size['height']}.png")
         page.goto(live_server + "/")
         expect(page.get_by_test_id("create-table")).to_be_visible()

@@ -942,6 +942,12 @@ function tableScreen(info, saved) {
   function dockActions(turn) {
     board.classList.toggle("my-turn", turn);
     const dock = turn && narrow.matches ? board.querySelector(".dock") : null;
+    // A docked dock scrolls when it is taller than its room: it takes the focus, so it can be
+    // scrolled by keyboard too.
+    for (const d of board.querySelectorAll(".dock")) {
+      if (d === dock) d.tabIndex = 0;
+      else d.removeAttribute("tabindex");
+    }
     const room = dock ? `${dock.offsetHeight}px` : "";
     if (document.body.style.paddingBottom !== room) document.body.style.paddingBottom = room;
   }
@@ -1100,15 +1106,33 @@ function tableScreen(info, saved) {
       drawScores();
       const r = await mountRenderer(h.game);
       standInShown = standIn();
+      const focused = focusedControl();
       try {
         r.update(view, evs, { initial });
       } catch (e) {
         console.error(e);
         toast(t("table.drawFailed"), "error", e.message);
       }
+      refocus(focused);
       drawStandings();
       drawNotice();
     });
+  }
+
+  // A keyboard player keeps the focus on the board when it is drawn again (a move came in):
+  // on the same control if it is still there, else on the first one offered, never lost to
+  // the top of the page.
+  const SAME = ["testid", "action", "card", "value", "figure"];
+  function focusedControl() {
+    const a = document.activeElement;
+    return a && a !== board && board.contains(a) ? Object.fromEntries(SAME.map((k) => [k, a.dataset[k]])) : null;
+  }
+  function refocus(was) {
+    if (!was || board.contains(document.activeElement)) return;
+    const usable = [...board.querySelectorAll("button:enabled")].filter((b) => b.checkVisibility());
+    const same = usable.find((b) => SAME.every((k) => b.dataset[k] === was[k]));
+    const next = same || usable[0];
+    if (next) next.focus({ preventScroll: true });
   }
 
   // Narration waits for the frames before it, so it is worded with the view it belongs to.

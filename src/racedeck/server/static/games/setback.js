@@ -330,8 +330,9 @@ export function createRenderer(root, ctx) {
     const amt = MOVEMENT.includes(c.kind) ? `${c.amount > 0 ? "+" : "−"}${Math.abs(c.amount)}` : ICONS[c.kind] || "";
     const inner = [
       el("span", { class: "sb-hc-kind", text: c.kind }),
-      // An action card's symbol and a movement card's arrows are pictures of what the name says.
-      el("span", { class: "sb-hc-amt", text: amt, "aria-hidden": MOVEMENT.includes(c.kind) ? null : "true" }),
+      // An action card's symbol (not DRAW's +2) and a movement card's arrows are pictures of what
+      // the name says.
+      el("span", { class: "sb-hc-amt", text: amt, "aria-hidden": /[0-9]/.test(amt) ? null : "true" }),
       MOVEMENT.includes(c.kind) ? el("span", { class: "sb-hc-arrows", "aria-hidden": "true", text: (c.amount > 0 ? "▲" : "▼").repeat(Math.abs(c.amount)) }) : null,
       c.free ? el("span", { class: "sb-hc-free", text: "FREE" }) : null,
       count > 1 ? el("span", { class: "sb-hc-count", text: `×${count}` }) : null,
@@ -348,9 +349,8 @@ export function createRenderer(root, ctx) {
         "data-card": face,
         title: tip,
         "aria-pressed": selected ? "true" : "false",
-        // The words printed on the card, in their order (what a screen reader says is what
-        // a sighted player reads: "FOE −1 FREE").
-        "aria-label": [c.kind, /[0-9]/.test(amt) ? amt : "", c.free ? "FREE" : "", count > 1 ? `×${count}` : ""].filter(Boolean).join(" "),
+        // Named by the words printed on it (no aria-label: what a screen reader says is what a
+        // sighted player reads, "FOE −1 FREE"); its rule is the title.
         onclick: () => {
           chosen = chosen === face ? null : face;
           highlight = null;
