@@ -80,6 +80,15 @@ CONTROL_FOCUS_SHOWN = f"""() => ({FOCUSED_CONTROL})() === null ? null : ({FOCUS_
 meanwhile), else whether it shows."""
 
 
+COUNT_CHANGES = """() => {
+  window.boardChanges = 0;
+  new MutationObserver(() => { window.boardChanges += 1; }).observe(
+    document.querySelector('[data-testid=board]'),
+    { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+"""Count the changes to the board (``window.boardChanges``), to wait for what a key did."""
+
+
 def tab_to_control(page: Page, *, past_cards: bool) -> bool:
     """Press Tab until the focus is on a control of the board (with ``past_cards``: one that
     is not a card, as after picking a card the choice of what to do with it comes next);
@@ -104,6 +113,7 @@ def play_by_keyboard(page: Page, where: str) -> int:
     something. Audits the page once, in the middle of the game."""
     chose = 0
     audited = window_audited = False
+    page.evaluate(COUNT_CHANGES)
     for _ in range(600):
         page.wait_for_function(
             f"() => ({OFFERS})() || !!document.querySelector('[data-testid=standings]')",
@@ -126,11 +136,12 @@ def play_by_keyboard(page: Page, where: str) -> int:
         assert shown, "the focus is not shown on " + page.evaluate(
             "document.activeElement.outerHTML.slice(0, 120)"
         )
+        changes = page.evaluate("window.boardChanges")
         page.keyboard.press("Enter")
         chose += 1
-        # What the press did shows before the next look (a new view, or the next step's
-        # controls); a press that only picked a card keeps the board as it was otherwise.
-        page.wait_for_timeout(30)
+        # The press did something to the board (a card picked, an action sent) before the
+        # next look: a press that changed nothing would fail here.
+        page.wait_for_function(f"() => window.boardChanges > {changes}")
     raise AssertionError(f"{where}: the game did not end after 600 looks")
 
 

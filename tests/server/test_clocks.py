@@ -11,7 +11,6 @@ in advance (:mod:`server.deals`).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +68,14 @@ def _two(
 
 def _record(server: LiveServer, table_id: str) -> dict[str, Any]:
     """The record of the table's game, once the bots have played it to the end."""
-    room = server.service.rooms[table_id]
-    eventually(lambda: room.table is not None and room.table.is_over, "the bots finish", 60)
-    # The record is read from the store, where the last moves land a moment after the table
-    # has taken them (PostgreSQL's writes are queued): ask until the game is over there too.
-    deadline = time.monotonic() + 10
-    while (res := server.http.get(f"/api/tables/{table_id}/record")).status_code == 409:
-        assert time.monotonic() < deadline, res.text
-        time.sleep(0.02)
+    # Looked at under the table's lock, so the commands that ended the game are carried out,
+    # their rows committed (the record is read from the store), not only decided.
+    eventually(
+        lambda: server.inspect(table_id, lambda r: r.table is not None and r.table.is_over),
+        "the bots finish",
+        60,
+    )
+    res = server.http.get(f"/api/tables/{table_id}/record")
     assert res.status_code == 200, res.text
     record: dict[str, Any] = res.json()
     return record
