@@ -7,6 +7,7 @@ repository), else to the test's temporary folder.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 from pathlib import Path
@@ -40,24 +41,41 @@ def snap(page: Page, path: Path) -> None:
 def create_table(page: Page, base: str, game: str, seats: list[str], **options: str) -> None:
     """Ann creates a ``game`` table in the lobby; ``seats`` after hers: "human" or a bot kind.
 
-    ``options`` fill the game's option fields (a select is chosen from, a box typed into).
+    ``options`` fill the game's option fields under "Custom rules" (a select is chosen from,
+    a box typed into; a list option's value is given as JSON, ``"[10, 20]"``, and typed into
+    its items' fields, adding or removing items as it needs).
     """
     page.goto(base + "/")
     page.get_by_test_id("game-select").select_option(game)
     page.get_by_test_id("your-name").fill("Ann")
     page.get_by_test_id("players").select_option(str(len(seats) + 1))
     if options:
-        page.locator("details.options > summary").click()  # the options fold open
+        page.locator("details.options > summary").click()  # the custom rules fold open
         for name, value in options.items():
-            field = page.locator(f"[data-testid=option][data-option={name}]")
-            if field.evaluate("e => e.tagName") == "SELECT":
-                field.select_option(value)
-            else:
-                field.fill(value)
+            fill_option(page, name, value)
     for i, kind in enumerate(seats, start=1):
         page.locator(f'[data-testid=seat-kind][data-seat="{i}"]').select_option(kind)
     page.get_by_test_id("create-table").click()
     expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+
+def fill_option(page: Page, name: str, value: str) -> None:
+    """Set option ``name`` of the new-table form (its custom rules open) to ``value``."""
+    field = page.locator(f"[data-testid=option][data-option={name}]")
+    tag = field.evaluate("e => e.tagName")
+    if tag == "SELECT":
+        field.select_option(value)
+    elif tag == "FIELDSET":
+        items = json.loads(value)
+        boxes = field.get_by_test_id("option-item")
+        while boxes.count() < len(items):
+            field.get_by_test_id("option-add").click()
+        while boxes.count() > len(items):
+            field.get_by_test_id("option-remove").click()
+        for i, item in enumerate(items):
+            boxes.nth(i).fill(str(item))
+    else:
+        field.fill(value)
 
 
 def invite_link(page: Page) -> str:

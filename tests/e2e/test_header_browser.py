@@ -131,10 +131,12 @@ TOUCH_SIZES = [
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'button, select, input, summary, a[href]')]
   .filter((e) => e.checkVisibility() && !e.disabled)
-  .map((e) => [e.outerHTML.slice(0, 60), e.getBoundingClientRect()])
+  // a radio or a checkbox inside its label is pressed anywhere on the label
+  .map((e) => [e.outerHTML.slice(0, 60), (e.matches('input') && e.closest('label') || e).getBoundingClientRect()])
   .filter(([, r]) => r.width < 44 || r.height < 44)
   .map(([html, r]) => `${html} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
-"""Every control a finger may press on the page that is smaller than 44 × 44 px."""
+"""Every control a finger may press on the page that is smaller than 44 × 44 px (an input
+inside a label counts as its label: pressing the label presses it)."""
 
 
 @pytest.mark.parametrize("game", ["why-first", "six-day-race", "setback"])

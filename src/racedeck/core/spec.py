@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -16,7 +17,7 @@ from racedeck.core.errors import InvalidConfig
 if TYPE_CHECKING:
     from racedeck.core.game import Game
 
-__all__ = ["Dynamics", "GameConfig", "GameSpec", "OptionInfo", "option"]
+__all__ = ["PRESETS", "RULING", "Dynamics", "GameConfig", "GameSpec", "OptionInfo", "option"]
 
 MAX_ITEMS = 64
 """Most items any list-valued option may hold (bounds what a stranger's config can cost)."""
@@ -30,14 +31,25 @@ def option(
     max: int | None = None,
     choices: tuple[Any, ...] | None = None,
     max_items: int = MAX_ITEMS,
+    labels: tuple[str, ...] | None = None,
 ) -> Any:
     """A configuration field: its default, help text and what values are allowed.
 
     ``min``/``max`` bound an integer (or every integer inside a list option), ``choices``
     lists the allowed values; :meth:`GameSpec.make_config` checks them together with the
     field's type before the game's own :meth:`GameConfig.validate` sees the configuration.
+    ``labels`` name what the items of a list option stand for, in any language (``"1"`` …
+    ``"7"`` for counts by card value; for a list of ``(name, count)`` pairs, the names it
+    may hold), so a form can give each item its own field.
     """
-    meta = {"help": help, "min": min, "max": max, "choices": choices, "max_items": max_items}
+    meta = {
+        "help": help,
+        "min": min,
+        "max": max,
+        "choices": choices,
+        "max_items": max_items,
+        "labels": labels,
+    }
     if isinstance(default, list | dict):  # pragma: no cover - configs hold tuples
         raise TypeError("option defaults must be immutable")
     return dataclasses.field(default=default, metadata=meta)
@@ -99,6 +111,23 @@ class OptionInfo:
     min: int | None = None
     max: int | None = None
     choices: tuple[Any, ...] | None = None
+    length: int | None = None
+    """How many items a list option holds when that is fixed (``None``: any number up to
+    ``max_items``, or not a list)."""
+    max_items: int | None = None
+    """Most items a list option may hold (``None``: not a list)."""
+    labels: tuple[str, ...] | None = None
+    """What each item of a list option stands for (see :func:`option`)."""
+    rulings: tuple[str, ...] = ()
+    """The rulings (``SD-1``, ``SB-9`` in ``../rules/DECISIONS.md``) that the option
+    configures, as its help text cites them."""
+
+
+RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
+"""A ruling's id (``WF-6``, ``SD-12``) as help texts cite it."""
+
+PRESETS = ("quick", "standard", "long")
+"""The names of a game's presets, shortest game first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +147,11 @@ class GameSpec:
     rules_version: str
     factory: Callable[[Any], Game[Any, Any, Any]]
     summary: str = ""
+    presets: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+    """Named lengths of game, keyed by names from :data:`PRESETS`: the options each one
+    sets (``{"quick": {"stages": 2}, "standard": {}, "long": {"stages": 8}}``), so a player
+    picks how long to play without knowing the options. ``standard`` is the rulebook's game
+    (no option set); a game offers the lengths that make sense for it."""
     plugins: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Everything else the game offers, by face: module paths such as
     ``{"bots": "racedeck.bots.why_first", "terminal": "racedeck.cli.why_first_ui"}``. Names
@@ -143,15 +177,22 @@ class GameSpec:
                 meta["min"] = self.min_players if lo is None else max(lo, self.min_players)
                 meta["max"] = self.max_players if hi is None else min(hi, self.max_players)
             choices = meta.get("choices")
+            hint = hints[f.name]
+            is_list = typing.get_origin(hint) is tuple
+            help_text = str(meta.get("help", ""))
             out.append(
                 OptionInfo(
                     f.name,
                     default,
-                    str(meta.get("help", "")),
-                    _allowed(hints[f.name], meta),
+                    help_text,
+                    _allowed(hint, meta),
                     meta.get("min"),
                     meta.get("max"),
                     tuple(choices) if choices else None,
+                    _length(hint) if is_list else None,
+                    int(meta.get("max_items") or MAX_ITEMS) if is_list else None,
+                    meta.get("labels"),
+                    tuple(dict.fromkeys(RULING.findall(help_text))),
                 )
             )
         return tuple(out)
@@ -199,6 +240,12 @@ class GameSpec:
         except ValueError as exc:
             raise InvalidConfig(f"{self.id}: {exc}") from exc
         return config
+
+
+def _length(hint: Any) -> int | None:
+    """The fixed number of items of a list type (``tuple[int, int]``: 2), else ``None``."""
+    args = typing.get_args(hint)
+    return None if len(args) == 2 and args[1] is Ellipsis else len(args)
 
 
 def _hints(config_type: type[GameConfig]) -> dict[str, Any]:

@@ -26,7 +26,8 @@ LOBBY_SIZE = 200
 
 def games() -> list[JSONObject]:
     """Every game with its title, player range, options (with their bounds and choices as
-    values) and bots (for ``/api/games``)."""
+    values, and what a form needs to give each item of a list its own field), presets (how
+    long to play) and bots (for ``/api/games``)."""
     out: list[JSONObject] = []
     for game_id in available_games():
         spec = get_spec(game_id)
@@ -49,9 +50,14 @@ def games() -> list[JSONObject]:
                         "min": o.min,
                         "max": o.max,
                         "choices": list(o.choices) if o.choices is not None else None,
+                        "length": o.length,
+                        "max_items": o.max_items,
+                        "labels": list(o.labels) if o.labels is not None else None,
+                        "rulings": list(o.rulings),
                     }
                     for o in spec.options()
                 ],
+                "presets": {name: dict(options) for name, options in spec.presets.items()},
                 "bots": bot_choices(game_id),
             }
         )

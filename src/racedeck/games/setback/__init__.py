@@ -27,6 +27,7 @@ SPEC = register(
         config_type=SetbackConfig,
         rules_version="3",  # 3: SB-9 amended again, simultaneous concealed answers
         factory=Setback,
+        presets={"quick": {"rows": 4}, "standard": {}, "long": {"rows": 9}},
         plugins={
             "encoding": "racedeck.games.setback.encoding",
             "observation": "racedeck.rl.observations.setback",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "ACTION_KINDS",
+    "CARD_NAMES",
     "DEFAULT_DECK",
     "MOVEMENT_KINDS",
     "CardType",
@@ -130,3 +131,24 @@ class DeckIndex:
         """Cards a Hand Action may play (every card but BLOCK, SB-9)."""
         self.free_playable = frozenset(c for c in self.playable if cards[c].free)
         """Cards a Hand Action may play after its non-FREE card (SB-3)."""
+
+
+def _card_names() -> tuple[str, ...]:
+    every = [
+        CardType(kind, amount, free).name
+        for kind in MOVEMENT_KINDS
+        for amount in (1, 2, -1, -2)
+        for free in (False, True)
+    ]
+    every += [
+        CardType(kind, 0, free or kind == "DRAW").name
+        for kind in ACTION_KINDS
+        for free in (False, True)
+    ]
+    in_deck = [name for name, _ in DEFAULT_DECK]
+    return tuple(dict.fromkeys(in_deck + every))
+
+
+CARD_NAMES: tuple[str, ...] = _card_names()
+"""Every card a deck may hold, by name: the rulebook's deck (SB-2) in its order, then the
+others (a FREE SHIFT, a MOVE+2*…)."""

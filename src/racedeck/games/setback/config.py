@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.spec import GameConfig, option
-from racedeck.games.setback.cards import DEFAULT_DECK, CardType, parse_card_type
+from racedeck.games.setback.cards import CARD_NAMES, DEFAULT_DECK, CardType, parse_card_type
 
 __all__ = [
     "EDGE_BUMPS",
@@ -48,6 +48,7 @@ class SetbackConfig(GameConfig):
         min=0,
         max=MAX_CARD_COUNT,
         max_items=40,
+        labels=CARD_NAMES,
     )
     rows: int = option(6, "rows of cards at the start (SB-1)", min=1, max=MAX_ROWS)
     lanes: int = option(

@@ -18,6 +18,7 @@ SPEC = register(
         config_type=SixDayRaceConfig,
         rules_version="2",  # 2: SD-11 Amended reorder ties by series laps lost
         factory=SixDayRace,
+        presets={"quick": {"races": 1}, "standard": {}},
         plugins={
             "encoding": "racedeck.games.six_day_race.encoding",
             "observation": "racedeck.rl.observations.six_day_race",

@@ -40,6 +40,12 @@ def _refused(message: str, option: str) -> InvalidConfig:
     return InvalidConfig(f"six-day-race: {message}", option=option)
 
 
+_GREEN_VALUES = ("1", "2", "3", "4", "5", "6", "7")
+"""The values of the green cards, as a form labels their counts."""
+_GREY_DECKS = ("1-3", "4-6")
+"""The two grey decks, as a form labels what is drawn from each."""
+
+
 @dataclass(frozen=True)
 class SixDayRaceConfig(GameConfig):
     """Options of *Six Day Race*. Card counts are given per value, lowest value first."""
@@ -83,27 +89,42 @@ class SixDayRaceConfig(GameConfig):
         "green cards of value 1..7 per rider, small field (SD-2)",
         min=0,
         max=_MAX_COPIES,
+        labels=_GREEN_VALUES,
     )
     green_large: tuple[int, int, int, int, int, int, int] = option(
         (3, 3, 3, 3, 2, 0, 1),
         "green cards of value 1..7 per rider, 6 riders or more (SD-2)",
         min=0,
         max=_MAX_COPIES,
+        labels=_GREEN_VALUES,
     )
     grey_low: tuple[int, int, int] = option(
-        (16, 16, 16), "grey deck 1-3: cards of value 1..3 (SD-3)", min=0, max=_MAX_GREY
+        (16, 16, 16),
+        "grey deck 1-3: cards of value 1..3 (SD-3)",
+        min=0,
+        max=_MAX_GREY,
+        labels=("1", "2", "3"),
     )
     grey_high: tuple[int, int, int] = option(
-        (11, 11, 10), "grey deck 4-6: cards of value 4..6 (SD-3)", min=0, max=_MAX_GREY
+        (11, 11, 10),
+        "grey deck 4-6: cards of value 4..6 (SD-3)",
+        min=0,
+        max=_MAX_GREY,
+        labels=("4", "5", "6"),
     )
     change_draw_small: tuple[int, int] = option(
         (7, 4),
         "cards drawn from decks 1-3 and 4-6 at a rider change (SD-6)",
         min=0,
         max=_MAX_DRAW,
+        labels=_GREY_DECKS,
     )
     change_draw_large: tuple[int, int] = option(
-        (6, 4), "the same with 6 riders or more (SD-6)", min=0, max=_MAX_DRAW
+        (6, 4),
+        "the same with 6 riders or more (SD-6)",
+        min=0,
+        max=_MAX_DRAW,
+        labels=_GREY_DECKS,
     )
     random_first: bool = option(True, "the first race starts with a random player (SD-4)")
     two_rider_order: str = option(

@@ -18,6 +18,7 @@ SPEC = register(
         config_type=WhyFirstConfig,
         rules_version="1",
         factory=WhyFirst,
+        presets={"quick": {"stages": 2}, "standard": {}, "long": {"stages": 8}},
         plugins={
             "encoding": "racedeck.games.why_first.encoding",
             "observation": "racedeck.rl.observations.why_first",

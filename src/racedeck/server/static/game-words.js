@@ -39,8 +39,13 @@ export function optionLabel(gameId, name) {
   return gameWord(gameId, `option.${name}.label`, name);
 }
 
-// An option's value in words (a choice by its catalogue word).
+// An option's value in words: a choice by its catalogue word, a list of numbers as "27, 54",
+// a list of pairs (a deck of cards by name) as "custom" (too long to read in a line).
 export function optionValue(gameId, name, value) {
+  if (Array.isArray(value)) {
+    return value.some((v) => typeof v === "object") ? t("option.custom") : value.join(", ");
+  }
+  if (value !== null && typeof value === "object") return t("option.custom");
   const key = `games.${gameId}.option.${name}.${value}`;
-  return typeof value !== "object" && has(key) ? t(key) : typeof value === "object" ? JSON.stringify(value) : String(value);
+  return has(key) ? t(key) : String(value);
 }

@@ -1,59 +1,185 @@
-// The lobby's new-table form: the game, your name, the players and who sits where, the
-// game's options and the clock. `shell` brings what the form needs of the page around it
+// The lobby's new-table form, for people: first what matters (the game, your name, the
+// players and who sits where, how long to play, the clock), then every other rule of the game
+// under "Custom rules", each in words with its own fields (a list option as one small field
+// per item, labelled by what the item stands for) and a link to the ruling it sets instead of
+// the ruling's id. `shell` brings what the form needs of the page around it
 // ({api, go, toast, showError, rememberSeat, savedName, clientSeed, nameKey}).
+//
+// Test hooks (data-testid): "game-select", "your-name", "players", "seat-kind"/"seat-budget"
+// (data-seat), "preset" (data-preset: quick|standard|long, a radio), "option" (data-option: the
+// field of an option — an input or select, or for a list option the fieldset holding its
+// "option-item" fields, data-item = 0, 1 …, with "option-add"/"option-remove" where the list's
+// length may change), "option-rule" (a link to the ruling an option sets), "deck-total",
+// "clock-profile", "clock-grace", "clock-bot", "create-table".
 
 import { el } from "./dom.js";
 import { gameWord, optionLabel, optionValue, rulesLink } from "./game-words.js";
-import { has, t } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 
-// The server's "allowed" line ("integer, 2 to 6", "one of base, tactical" …) in words.
-function allowedText(allowed) {
-  if (!allowed) return "";
-  let m = /^integer, (-?\d+) to (-?\d+)$/.exec(allowed);
-  if (m) return t("form.allowed.range", { min: m[1], max: m[2] });
-  if (allowed === "integer") return t("form.allowed.integer");
-  if (allowed === "true/false") return "";
-  if (/^one of /.test(allowed)) return "";
-  m = /(-?\d+) to (-?\d+)$/.exec(allowed);
-  if (/^a list/.test(allowed)) return m ? t("form.allowed.listRange", { min: m[1], max: m[2] }) : t("form.allowed.list");
-  return allowed;
+const PRESETS = ["quick", "standard", "long"];
+
+// A help text without the rulings it cites ("(SD-1, SD-6)", ", WF-10)"): the form links to
+// the ruling instead (the server's English help still cites them; our catalogues do not).
+function withoutRulings(text) {
+  return String(text || "")
+    .replace(/\s*\((?:[A-Z]{2}-\d+(?:,\s*)?)+\)/g, "")
+    .replace(/,\s*[A-Z]{2}-\d+(?=\))/g, "")
+    .trim();
 }
 
-function optionInput(gameId, opt) {
-  const id = "opt-" + opt.name;
-  const d = opt.default;
+function help(gameId, opt) {
+  return withoutRulings(gameWord(gameId, `option.${opt.name}.help`, opt.help));
+}
+
+// A link to the ruling an option sets (the first it cites: the others are background), on the
+// full rules page (the other languages' pages are summaries without the rulings).
+function ruleLinks(gameId, opt) {
+  return (opt.rulings || []).slice(0, 1).map((id) => el("a", {
+    class: "rule-link", href: `/rules/${gameId}#${id}`, target: "_blank", rel: "noopener",
+    "data-testid": "option-rule", "data-ruling": id,
+    "aria-label": t("form.ruleOf", { option: optionLabel(gameId, opt.name), id }),
+    text: t("form.rule"),
+  }));
+}
+
+function numberInput(opt, attrs) {
+  return el("input", { type: "number", step: 1, inputmode: "numeric",
+    min: opt.min ?? null, max: opt.max ?? null, required: true, ...attrs });
+}
+
+// The field of a scalar option: a checkbox, a select of its choices in words, a number or a
+// text box. read() gives the value as the server takes it.
+function scalarField(gameId, opt, id) {
   const common = { id, name: opt.name, "data-testid": "option", "data-option": opt.name };
-  const choices = /^one of (.+)$/.exec(opt.allowed || "");
+  const d = opt.default;
   let input;
   if (typeof d === "boolean") {
     input = el("input", { ...common, type: "checkbox", checked: d });
-  } else if (choices) {
-    input = el("select", common, ...choices[1].split(", ").map((c) =>
-      el("option", { value: c, selected: String(d) === c, text: optionValue(gameId, opt.name, c) })));
-  } else if (typeof d === "number") {
-    const range = /(-?\d+) to (-?\d+)/.exec(opt.allowed || "");
-    input = el("input", { ...common, type: "number", step: 1, value: d,
-      min: range ? range[1] : null, max: range ? range[2] : null });
-  } else if (typeof d === "string") {
-    input = el("input", { ...common, type: "text", value: d, spellcheck: "false" });
-  } else {
-    input = el("input", { ...common, type: "text", value: JSON.stringify(d), spellcheck: "false" });
+    return { input, root: input, read: () => input.checked, set: (v) => { input.checked = v; } };
   }
-  const allowed = allowedText(opt.allowed);
-  return el("div", { class: "field" },
-    el("label", { for: id, text: optionLabel(gameId, opt.name) }), input,
-    el("small", { class: "muted", text: gameWord(gameId, `option.${opt.name}.help`, opt.help) + (allowed ? ` (${allowed})` : "") }));
+  if (opt.choices) {
+    input = el("select", common, ...opt.choices.map((c) =>
+      el("option", { value: String(c), selected: c === d, text: optionValue(gameId, opt.name, c) })));
+    const read = () => opt.choices.find((c) => String(c) === input.value);
+    return { input, root: input, read, set: (v) => { input.value = String(v); } };
+  }
+  if (typeof d === "number") {
+    input = numberInput(opt, { ...common, value: d });
+    return { input, root: input, read: () => Number(input.value), set: (v) => { input.value = v; } };
+  }
+  input = el("input", { ...common, type: "text", value: d, spellcheck: "false" });
+  return { input, root: input, read: () => input.value, set: (v) => { input.value = v; } };
 }
 
-function readOption(opt, input) {
-  if (input.type === "checkbox") return input.checked;
-  if (typeof opt.default === "number") return Number(input.value);
-  if (typeof opt.default === "string") return input.value;
-  try {
-    return JSON.parse(input.value);
-  } catch {
-    throw new Error(t("form.badJson", { option: opt.name, example: JSON.stringify(opt.default) }));
+// A list of numbers: one small field per item, each labelled by what it stands for (the
+// option's labels, else its place in the list); where the length may change, buttons add
+// and remove the last item.
+function listField(gameId, opt) {
+  const name = optionLabel(gameId, opt.name);
+  const itemWord = gameWord(gameId, `option.${opt.name}.item`, "");
+  const items = el("div", { class: "list-items" });
+  const fixed = opt.length !== null && opt.length !== undefined;
+  const itemName = (i) => (opt.labels ? opt.labels[i] : String(i + 1));
+  const item = (i, value) => el("label", { class: "list-item" },
+    el("span", { class: "item-label", "aria-hidden": "true", text: itemName(i) }),
+    numberInput(opt, { value, "data-testid": "option-item", "data-item": i,
+      "aria-label": t("form.item", { option: name, item: itemWord ? `${itemWord} ${itemName(i)}` : itemName(i) }) }));
+  const inputs = () => [...items.querySelectorAll("input")];
+  const draw = (values) => items.replaceChildren(...values.map((v, i) => item(i, v)));
+  const root = el("fieldset", { class: "list-option", "data-testid": "option", "data-option": opt.name },
+    el("legend", { class: "visually-hidden", text: name }), items);
+  if (!fixed) {
+    const add = el("button", { type: "button", class: "small-button", "data-testid": "option-add",
+      "aria-label": t("form.addItem", { option: name }), text: "+" });
+    const remove = el("button", { type: "button", class: "small-button", "data-testid": "option-remove",
+      "aria-label": t("form.removeItem", { option: name }), text: "−" });
+    const buttons = () => {
+      add.disabled = inputs().length >= (opt.max_items ?? 64);
+      remove.disabled = inputs().length === 0;
+    };
+    add.addEventListener("click", () => {
+      const last = inputs().at(-1);
+      items.append(item(inputs().length, last ? last.value : (opt.min ?? 0)));
+      buttons();
+      inputs().at(-1).focus();
+      root.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    remove.addEventListener("click", () => {
+      const last = inputs().at(-1);
+      if (last) last.closest(".list-item").remove();
+      buttons();
+      root.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    root.append(el("span", { class: "list-buttons" }, remove, add));
+    const set = (values) => { draw(values); buttons(); };
+    set(opt.default);
+    return { root, read: () => inputs().map((i) => Number(i.value)), set };
   }
+  draw(opt.default);
+  return { root, read: () => inputs().map((i) => Number(i.value)), set: draw };
+}
+
+// A list of [name, count] pairs (Setback's deck): a count for every name it may hold, the
+// total shown as it changes; names counted 0 are left out, the rest kept in the labels' order.
+function countsField(gameId, opt) {
+  const name = optionLabel(gameId, opt.name);
+  const total = el("p", { class: "muted small", "data-testid": "deck-total", "aria-live": "polite" });
+  const grid = el("div", { class: "counts" });
+  const inputs = new Map(opt.labels.map((label) => [label, numberInput(opt, {
+    value: 0, "data-testid": "option-item", "data-item": label,
+    "aria-label": t("form.item", { option: name, item: label }) })]));
+  grid.append(...opt.labels.map((label) => el("label", { class: "count" },
+    el("span", { class: "card-name", "aria-hidden": "true", text: label }), inputs.get(label))));
+  const read = () => opt.labels.filter((l) => Number(inputs.get(l).value) > 0)
+    .map((l) => [l, Number(inputs.get(l).value)]);
+  const count = () => {
+    total.textContent = tn("form.deckTotal", read().reduce((s, [, n]) => s + n, 0));
+  };
+  const set = (pairs) => {
+    for (const input of inputs.values()) input.value = 0;
+    for (const [l, n] of pairs) if (inputs.has(l)) inputs.get(l).value = n;
+    count();
+  };
+  grid.addEventListener("input", count);
+  set(opt.default);
+  const root = el("fieldset", { class: "list-option counts-option", "data-testid": "option", "data-option": opt.name },
+    el("legend", { class: "visually-hidden", text: name }), total, grid);
+  return { root, read, set };
+}
+
+// One option of the game: its label, its field(s), its help and the ruling it sets.
+function optionField(gameId, opt) {
+  const id = "opt-" + opt.name;
+  const isPairs = Array.isArray(opt.default) && opt.labels && Array.isArray(opt.default[0]);
+  const field = Array.isArray(opt.default) ? (isPairs ? countsField(gameId, opt) : listField(gameId, opt))
+    : scalarField(gameId, opt, id);
+  const helpId = id + "-help";
+  if (field.input) field.input.setAttribute("aria-describedby", helpId);
+  else field.root.setAttribute("aria-describedby", helpId);
+  const check = field.input && field.input.type === "checkbox";
+  // A checkbox sits inside its label, so the whole line is the target a finger presses.
+  const labelEl = check ? el("label", { for: id, class: "check-label" }, field.input, optionLabel(gameId, opt.name))
+    : field.input ? el("label", { for: id, text: optionLabel(gameId, opt.name) })
+      : el("span", { class: "field-label", "aria-hidden": "true", text: optionLabel(gameId, opt.name) });
+  const box = el("div", { class: "field" },
+    labelEl, check ? "" : field.root,
+    el("small", { class: "muted", id: helpId }, help(gameId, opt), " ", ...ruleLinks(gameId, opt)));
+  return { ...field, box };
+}
+
+// How long a preset plays, in words: "2 stages", "1 race" (the option its presets set).
+function presetLength(g, name) {
+  const lengthOption = Object.keys(Object.assign({}, ...Object.values(g.presets || {})))[0];
+  if (!lengthOption) return "";
+  const opt = g.options.find((o) => o.name === lengthOption);
+  const n = (g.presets[name] || {})[lengthOption] ?? opt.default;
+  const key = `games.${g.id}.length`;
+  return has(`${key}.other`) ? tn(key, n) : `${optionLabel(g.id, lengthOption)}: ${n}`;
+}
+
+function botOption(b, selected) {
+  return el("option", { value: b.name,
+    text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }), selected });
 }
 
 export function newTableForm(form, list, shell) {
@@ -62,23 +188,19 @@ export function newTableForm(form, list, shell) {
     ...list.map((g) => el("option", { value: g.id, text: gameWord(g.id, "title", g.title) })));
   const players = el("select", { id: "players", "data-testid": "players" });
   const seatsBox = el("div", { class: "seats" });
-  const optsBox = el("details", { class: "options" }, el("summary", { text: t("form.options") }));
+  const presetBox = el("fieldset", { class: "presets" });
+  const optsBox = el("details", { class: "options" });
   const name = el("input", { id: "your-name", "data-testid": "your-name", maxlength: 24,
     value: savedName(), placeholder: t("form.namePlaceholder"), autocomplete: "nickname" });
   const summary = el("p", { class: "muted small" });
-  const clockProfile = el("select", { id: "clock-profile", "data-testid": "clock-profile" },
+  const clockProfile = el("select", { id: "clock-profile", "data-testid": "clock-profile", "aria-describedby": "clock-help" },
     ...["unlimited", "slow", "normal", "fast", "blitz"].map((p) => el("option", { value: p,
       text: t(`clock.profile.${p}`), selected: p === "normal" })));
   const clockGrace = el("input", { id: "clock-grace", "data-testid": "clock-grace", type: "number",
     min: 0, max: 3600, step: 1, value: 60, class: "budget" });
   const clockBot = el("select", { id: "clock-bot", "data-testid": "clock-bot" });
-  const clockSummary = el("summary", { text: t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) }) });
-  clockProfile.addEventListener("change", () => {
-    clockSummary.textContent = t("clock.form.summary", { profile: t(`clock.profile.${clockProfile.value}`) });
-  });
   const clockBox = el("details", { class: "clock-box" },
-    clockSummary,
-    el("div", { class: "field" }, el("label", { for: "clock-profile", text: t("clock.form.profile") }), clockProfile),
+    el("summary", { text: t("clock.form.away") }),
     el("div", { class: "field" }, el("label", { for: "clock-grace", text: t("clock.form.grace") }), clockGrace,
       el("small", { class: "muted", text: t("clock.form.graceHelp") })),
     el("div", { class: "field" }, el("label", { for: "clock-bot", text: t("clock.form.bot") }), clockBot,
@@ -91,15 +213,17 @@ export function newTableForm(form, list, shell) {
     summary,
     el("div", { class: "field" }, el("label", { for: "your-name", text: t("form.yourName") }), name),
     el("div", { class: "field" }, el("label", { for: "players", text: t("form.players") }), players),
-    seatsBox, optsBox, clockBox, create);
+    seatsBox, presetBox,
+    el("div", { class: "field" }, el("label", { for: "clock-profile", text: t("clock.form.profile") }), clockProfile,
+      el("small", { class: "muted", id: "clock-help", text: t("clock.form.help") })),
+    clockBox, optsBox, create);
 
   const spec = () => list.find((g) => g.id === gameSel.value);
+  let fields = new Map(); // option name -> {read, set, box}
   const seatRow = (i, g) => {
     const kind = el("select", { "data-testid": "seat-kind", "data-seat": i, "aria-label": t("form.seat", { n: i + 1 }) },
       el("option", { value: "human", text: i === 0 ? t("form.you") : t("form.person") }),
-      ...g.bots.map((b) => el("option", { value: b.name,
-        text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }),
-        selected: i > 0 && b.name === "heuristic" })));
+      ...g.bots.map((b) => botOption(b, i > 0 && b.name === "heuristic")));
     const searchBot = g.bots.find((b) => b.name === "search");
     const budget = el("input", { type: "number", min: searchBot.budget.min, max: searchBot.budget.max,
       value: searchBot.budget.default, "data-testid": "seat-budget", "data-seat": i,
@@ -112,6 +236,34 @@ export function newTableForm(form, list, shell) {
     const n = Number(players.value);
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, g)));
   };
+  // The options the presets set, and which preset the form's values are (none: custom).
+  const presetOptions = (g) => [...new Set(Object.values(g.presets || {}).flatMap((p) => Object.keys(p)))];
+  const valueOf = (g, name) => JSON.stringify(fields.get(name).read());
+  const matchPreset = () => {
+    const g = spec();
+    for (const radio of presetBox.querySelectorAll("input")) {
+      const p = g.presets[radio.value];
+      radio.checked = presetOptions(g).every((n) =>
+        valueOf(g, n) === JSON.stringify(n in p ? p[n] : g.options.find((o) => o.name === n).default));
+    }
+  };
+  const applyPreset = (name) => {
+    const g = spec();
+    const p = g.presets[name];
+    for (const n of presetOptions(g)) fields.get(n).set(n in p ? p[n] : g.options.find((o) => o.name === n).default);
+  };
+  const drawPresets = (g) => {
+    const names = PRESETS.filter((p) => g.presets && p in g.presets);
+    presetBox.hidden = names.length < 2;
+    presetBox.replaceChildren(el("legend", { text: t("form.length") }),
+      el("div", { class: "preset-row" }, ...names.map((p) => {
+        const radio = el("input", { type: "radio", name: "preset", value: p, "data-testid": "preset", "data-preset": p,
+          checked: p === "standard" });
+        radio.addEventListener("change", () => { applyPreset(p); matchPreset(); });
+        return el("label", { class: "preset" }, radio,
+          el("span", {}, el("strong", { text: t(`form.preset.${p}`) }), el("span", { class: "muted small", text: presetLength(g, p) })));
+      })));
+  };
   const drawGame = () => {
     const g = spec();
     const winRule = gameWord(g.id, "winRule", g.win_rule);
@@ -122,31 +274,27 @@ export function newTableForm(form, list, shell) {
       const n = g.min_players + k;
       return el("option", { value: n, text: n, selected: def && def.default === n });
     }));
-    clockBot.replaceChildren(...g.bots.map((b) => el("option", { value: b.name,
-      text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }),
-      selected: b.name === "heuristic" })));
+    clockBot.replaceChildren(...g.bots.map((b) => botOption(b, b.name === "heuristic")));
+    fields = new Map(g.options.filter((o) => o.name !== "players").map((o) => [o.name, optionField(g.id, o)]));
     optsBox.replaceChildren(el("summary", { text: t("form.options") }),
-      ...g.options.filter((o) => o.name !== "players").map((o) => optionInput(g.id, o)));
+      el("p", { class: "muted small", text: t("form.optionsHelp") }), ...[...fields.values()].map((f) => f.box));
+    drawPresets(g);
     drawSeats();
   };
   gameSel.addEventListener("change", drawGame);
   players.addEventListener("change", drawSeats);
+  optsBox.addEventListener("input", matchPreset);
+  optsBox.addEventListener("change", matchPreset);
   drawGame();
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const g = spec();
-    let config;
-    try {
-      config = { players: Number(players.value) };
-      for (const opt of g.options) {
-        if (opt.name === "players") continue;
-        const value = readOption(opt, form.querySelector(`[data-option="${opt.name}"]`));
-        if (JSON.stringify(value) !== JSON.stringify(opt.default)) config[opt.name] = value;
-      }
-    } catch (e) {
-      toast(e.message);
-      return;
+    const config = { players: Number(players.value) };
+    for (const opt of g.options) {
+      if (opt.name === "players") continue;
+      const value = fields.get(opt.name).read();
+      if (JSON.stringify(value) !== JSON.stringify(opt.default)) config[opt.name] = value;
     }
     const seats = [...seatsBox.querySelectorAll("[data-testid=seat-kind]")].map((sel, i) => {
       if (sel.value === "human") return { kind: "human" };
@@ -159,16 +307,30 @@ export function newTableForm(form, list, shell) {
     const who = name.value.trim();
     if (who) localStorage.setItem(nameKey, who);
     create.disabled = true;
+    for (const f of fields.values()) f.box.classList.remove("invalid");
     try {
       const clock = { profile: clockProfile.value, grace: Number(clockGrace.value), bot: clockBot.value };
       const res = await api("POST", "/api/tables", { game: g.id, config, seats, clock, name: who || null, client_seed: clientSeed() });
       if (res.token) rememberSeat(res.table_id, res.seat, res.token);
       go(`/t/${res.table_id}`);
     } catch (e) {
-      showError(e);
+      if (e.code === "config/invalid") showInvalid(e);
+      else showError(e);
     } finally {
       create.disabled = false;
     }
   });
-}
 
+  // Settings the server refused: what it said (it names the option and what is allowed), and
+  // the option's field opened and marked.
+  function showInvalid(e) {
+    const m = /option (\w+)=/.exec(e.message || "");
+    const f = m && fields.get(m[1]);
+    toast(t("error.config/invalid"), "error", e.message || "");
+    if (!f) return;
+    optsBox.open = true;
+    f.box.classList.add("invalid");
+    const target = f.box.querySelector("input, select");
+    if (target) target.focus();
+  }
+}
