@@ -132,7 +132,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
     'button, select, input, summary, a[href]')]
   .filter((e) => e.checkVisibility() && !e.disabled)
   // a radio or a checkbox inside its label is pressed anywhere on the label
-  .map((e) => [e.outerHTML.slice(0, 60), (e.matches('input') && e.closest('label') || e).getBoundingClientRect()])
+  .map((e) => [e.outerHTML.slice(0, 60),
+    (e.matches('input') && e.closest('label') || e).getBoundingClientRect()])
   .filter(([, r]) => r.width < 44 || r.height < 44)
   .map(([html, r]) => `${html} ${Math.round(r.width)}×${Math.round(r.height)}`)"""
 """Every control a finger may press on the page that is smaller than 44 × 44 px (an input

@@ -19,11 +19,11 @@ export function rulesLink(gameId, text) {
     "data-testid": "rules-link", "data-game": gameId, text });
 }
 
-// The options of a table that differ from the game's defaults, in words (the server's summary
-// when the game is not known here).
+// The options of a table that differ from the game's defaults, in words; nothing while the
+// game's options are not known here yet (the server's summary is English and in its terms).
 export function tableSummary(info, specs) {
   const g = specs.find((s) => s.id === info.game);
-  if (!g || !info.config) return info.summary || "";
+  if (!g || !info.config) return "";
   const parts = [];
   for (const opt of g.options) {
     if (opt.name === "players" || !(opt.name in info.config)) continue;
