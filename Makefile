@@ -14,7 +14,7 @@ CHROMIUM := /usr/bin/chromium
 PG_CTL := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
 
-.PHONY: run test lint typecheck pytest browser axe postgres bench golden clean
+.PHONY: run test lint lint-js typecheck pytest browser axe postgres bench golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ run: $(STAMP)
 	@echo "racedeck: open http://$(HOST):$(PORT)/ in your browser (Ctrl-C stops the server)"
 	$(BIN)/racedeck serve --host $(HOST) --port $(PORT)
 
-test: lint typecheck pytest
+test: lint lint-js typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts examples
@@ -56,6 +56,13 @@ $(AXE): tests/e2e/package-lock.json
 	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
 	npm ci --prefix tests/e2e --no-audit --no-fund --silent
 	touch $(AXE)
+
+# ESLint over the browser client, plain ES modules with no build step (tests/e2e/eslint.config.js):
+# an undefined name, an unused import or a name declared twice is found before a browser test.
+# It is one of tests/e2e's packages, installed with axe-core (the axe target's npm ci).
+ESLINT := tests/e2e/node_modules/.bin/eslint
+lint-js: axe
+	$(ESLINT) --config tests/e2e/eslint.config.js 'src/racedeck/server/static/**/*.js'
 
 postgres:
 	@test -n "$(PG_CTL)" || test -n "$$RACEDECK_TEST_POSTGRES" || \
