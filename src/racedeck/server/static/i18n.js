@@ -47,12 +47,20 @@ export function lang() {
 /** Choose `code` for this browser from now on and tell every listener. */
 export function setLang(code) {
   if (!(code in CATALOGS) || code === current) return;
-  current = code;
   try {
     localStorage.setItem(LANG_KEY, code);
   } catch {
     // the choice then lasts for this page only
   }
+  useLang(code);
+}
+
+/** Use `code` on this page only, leaving the person's choice as it is (a page written in one
+ * language, such as a rules page, words its pictures in that language), and tell every
+ * listener. */
+export function useLang(code) {
+  if (!(code in CATALOGS) || code === current) return;
+  current = code;
   document.documentElement.lang = code;
   for (const fn of [...listeners]) fn(code);
 }
