@@ -57,10 +57,74 @@ export function formatPoints(value) {
 
 // --- the oval ------------------------------------------------------------------------------
 
-// Geometry: a wide oval for desktops, a compact upright one for phones.
-const WIDE = { w: 1000, h: 540, half: 300, radius: 188, track: 66, start: 90 };
-const TALL = { w: 720, h: 430, half: 150, radius: 158, track: 62, start: 60 };
-const MARGIN = 58; // room for labels outside the track
+// Geometry: a wide oval for desktops, a compact upright one for phones. `margin` is the room
+// around the track for the labels outside it and for a crowd of riders fanned out over its
+// edges; `pawn` is a rider's radius.
+const WIDE = { w: 1000, h: 540, half: 300, radius: 188, track: 66, start: 90, margin: 46, pawn: 13 };
+const TALL = { w: 720, h: 430, half: 130, radius: 158, track: 62, start: 60, margin: 44, pawn: 16 };
+
+// Type sizes (user units of the oval) and weights. The upright oval is drawn smaller on a
+// phone: larger type keeps it readable. Sizes are set on the text itself, so that a label is
+// measured (to find it room) exactly as it is drawn.
+const TYPE = {
+  wide: { number: 13, line: 15, lap: 13, special: 14, sub: 11, title: 30, titleSub: 15, callout: 15, badge: 12, finished: 13 },
+  tall: { number: 17, line: 18, lap: 16, special: 17, sub: 14, title: 30, titleSub: 15, callout: 17, badge: 14, finished: 15 },
+};
+const WEIGHT = { number: 600, line: 800, lap: 700, special: 800, sub: 500, title: 800, titleSub: 500, callout: 800, badge: 800, finished: 700 };
+const FONT = "system-ui, sans-serif";
+
+let measurer;
+/** The width of `text` as the board draws it (canvas and SVG share the browser's fonts). */
+function textWidth(text, size, weight) {
+  if (measurer === undefined) measurer = document.createElement("canvas").getContext("2d");
+  if (!measurer) return String(text).length * size * 0.62;
+  measurer.font = `${weight} ${size}px ${FONT}`;
+  return measurer.measureText(String(text)).width;
+}
+
+/** A label's type as attributes of its text: it is drawn as it was measured, whether or not
+ * the style sheet has arrived yet. */
+function typeface(kind, size) {
+  return { "font-family": FONT, "font-weight": WEIGHT[kind], "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" };
+}
+
+/** A label's box: a line of text, centred on its point (dominant-baseline: central). */
+function textBox(text, size, weight) {
+  return { w: textWidth(text, size, weight) + 2, h: size * 1.3 };
+}
+
+const boxAt = (x, y, w, h) => ({ x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 });
+
+/** True when the segment from a to b passes through box r (sampled: lines here are short). */
+function crosses(a, b, r) {
+  const n = Math.max(2, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 4));
+  for (let i = 1; i < n; i++) {
+    const x = a.x + ((b.x - a.x) * i) / n;
+    const y = a.y + ((b.y - a.y) * i) / n;
+    if (x > r.x0 && x < r.x1 && y > r.y0 && y < r.y1) return true;
+  }
+  return false;
+}
+
+/** The free room on the picture: what is drawn so far (riders, then labels) takes its box,
+ * and a label goes only where its box meets none of them. */
+class Room {
+  constructor(frame) {
+    this.frame = frame;
+    this.taken = [];
+  }
+
+  fits(b, pad) {
+    const f = this.frame;
+    if (b.x0 < f.x0 + 1 || b.y0 < f.y0 + 1 || b.x1 > f.x1 - 1 || b.y1 > f.y1 - 1) return false;
+    return !this.taken.some((t) => t.x0 < b.x1 + pad && b.x0 < t.x1 + pad && t.y0 < b.y1 + pad && b.y0 < t.y1 + pad);
+  }
+
+  take(b) {
+    this.taken.push(b);
+    return b;
+  }
+}
 
 class Oval {
   constructor(line, upright) {
@@ -70,14 +134,17 @@ class Oval {
     this.perimeter = 4 * this.g.half + 2 * Math.PI * this.g.radius;
     this.cell = this.perimeter / line;
     this.track = this.g.track;
+    // The picture: the track's outer edge and the margin around it.
+    const { w, h, half, radius, track, margin } = this.g;
+    const along = half + radius + track / 2 + margin;
+    const across = radius + track / 2 + margin;
+    const [ax, ay] = upright ? [across, along] : [along, across];
+    const [cx, cy] = upright ? [h / 2, w / 2] : [w / 2, h / 2];
+    this.frame = { x0: cx - ax, y0: cy - ay, x1: cx + ax, y1: cy + ay };
   }
 
-  get width() {
-    return this.upright ? this.g.h : this.g.w;
-  }
-
-  get height() {
-    return this.upright ? this.g.w : this.g.h;
+  get mid() {
+    return { x: (this.frame.x0 + this.frame.x1) / 2, y: (this.frame.y0 + this.frame.y1) / 2 };
   }
 
   /** Point and outward normal at arc length s from the start/finish line, racing direction. */
@@ -105,17 +172,71 @@ class Oval {
     return { x: cx - half + s, y: cy + radius, nx: 0, ny: 1 };
   }
 
-  /** A point at arc length s, `off` outward from the centre line, in screen coordinates
-   * (the upright oval is the wide one turned a quarter). */
-  at(s, off = 0) {
+  /** The point at arc length s, `off` outward from the centre line, with the racing direction
+   * (tx, ty) and the outward normal (nx, ny), in screen coordinates (the upright oval is the
+   * wide one turned a quarter). */
+  frameAt(s, off = 0) {
     const c = this.centreAt(s);
     const x = c.x + c.nx * off;
     const y = c.y + c.ny * off;
-    return this.upright ? { x: this.g.h - y, y: x } : { x, y };
+    const tx = c.ny; // the racing direction: the outward normal turned a quarter
+    const ty = -c.nx;
+    if (!this.upright) return { x, y, tx, ty, nx: c.nx, ny: c.ny };
+    // (x, y) -> (h - y, x) turns a vector (vx, vy) into (-vy, vx).
+    return { x: this.g.h - y, y: x, tx: -ty, ty: tx, nx: -c.ny, ny: c.nx };
+  }
+
+  at(s, off = 0) {
+    const f = this.frameAt(s, off);
+    return { x: f.x, y: f.y };
   }
 
   centre(space, off = 0) {
     return this.at((space + 0.5) * this.cell, off);
+  }
+
+  /** The centre of a w×h box `gap` clear of the track's edge at arc length s: outside the
+   * track for side 1, in the infield for side -1. */
+  hug(s, side, w, h, gap) {
+    const f = this.frameAt(s, (side * this.track) / 2);
+    const d = gap + (Math.abs(f.nx) * w + Math.abs(f.ny) * h) / 2;
+    return { x: f.x + side * f.nx * d, y: f.y + side * f.ny * d };
+  }
+
+  /** Distance from a screen point to the oval's axis (the segment joining the bends' centres). */
+  axisDistance(x, y) {
+    const { w, h, half } = this.g;
+    const [X, Y] = this.upright ? [y, h - x] : [x, y];
+    return Math.hypot(Math.max(0, Math.abs(X - w / 2) - half), Y - h / 2);
+  }
+
+  /** "in" when the box lies wholly in the infield, "out" when wholly outside the track, else
+   * null (it would hide part of the track). */
+  offTrack(b, pad = 2) {
+    const inner = this.g.radius - this.track / 2 - pad;
+    const outer = this.g.radius + this.track / 2 + pad;
+    const corners = [[b.x0, b.y0], [b.x1, b.y0], [b.x0, b.y1], [b.x1, b.y1]];
+    if (corners.every(([x, y]) => this.axisDistance(x, y) <= inner)) return "in"; // the infield is convex
+    // Outside is not convex: look along the box's edges too.
+    const nx = Math.max(1, Math.ceil((b.x1 - b.x0) / 8));
+    const ny = Math.max(1, Math.ceil((b.y1 - b.y0) / 8));
+    for (let i = 0; i <= nx; i++) {
+      const x = b.x0 + ((b.x1 - b.x0) * i) / nx;
+      if (this.axisDistance(x, b.y0) < outer || this.axisDistance(x, b.y1) < outer) return null;
+    }
+    for (let j = 0; j <= ny; j++) {
+      const y = b.y0 + ((b.y1 - b.y0) * j) / ny;
+      if (this.axisDistance(b.x0, y) < outer || this.axisDistance(b.x1, y) < outer) return null;
+    }
+    // A box can still hold the whole track between its edges: then its centre is on it.
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    return this.axisDistance(cx, cy) < outer ? null : "out";
+  }
+
+  /** The infield's width (across the oval). */
+  get infieldWidth() {
+    return 2 * this.g.radius - this.track;
   }
 
   /** The outline of one space as an SVG path. */
@@ -135,6 +256,21 @@ class Oval {
     const b = this.at(space * this.cell, this.track / 2 + extra);
     return { x1: a.x, y1: a.y, x2: b.x, y2: b.y };
   }
+}
+
+/** Where riders sharing a space stand, in pawn pitches along the track and across it: side by
+ * side across the lane (two fit in it), a second column behind when there are three or more,
+ * more across (over the track's edges) for a crowd such as the start. */
+function fan(n) {
+  const rows = n <= 4 ? Math.min(n, 2) : Math.min(4, Math.ceil(n / 2));
+  const cols = Math.ceil(n / rows);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const col = Math.floor(i / rows);
+    const inCol = Math.min(rows, n - col * rows);
+    out.push({ along: (cols - 1) / 2 - col, across: (i % rows) - (inCol - 1) / 2 });
+  }
+  return out;
 }
 
 // --- the renderer --------------------------------------------------------------------------
@@ -188,8 +324,10 @@ export function createRenderer(root, ctx) {
   function drawBoard() {
     const v = view;
     const oval = new Oval(v.line, upright);
+    const type = upright ? TYPE.tall : TYPE.wide;
+    const f = oval.frame;
     const g = svg("svg", {
-      viewBox: `${-MARGIN} ${-MARGIN} ${oval.width + 2 * MARGIN} ${oval.height + 2 * MARGIN}`,
+      viewBox: `${f.x0} ${f.y0} ${f.x1 - f.x0} ${f.y1 - f.y0}`,
       class: `sdr-svg${upright ? " sdr-upright" : ""}`,
       role: "img",
       "aria-label": t("sdr.trackLabel", { spaces: v.line, riders: v.positions.length }),
@@ -203,51 +341,25 @@ export function createRenderer(root, ctx) {
       spaces.append(svg("path", { d: oval.spacePath(p), class: `sdr-space sdr-${kind}` }));
     }
     g.append(spaces);
-    // Space numbers on the infield side, every fifth space.
-    const numbers = svg("g", { class: "sdr-numbers", "aria-hidden": "true" });
-    for (let p = 0; p < v.line; p += 5) {
-      const at = oval.centre(p, -oval.track / 2 - 12);
-      numbers.append(svg("text", { x: at.x, y: at.y, text: String(p) }));
-    }
-    g.append(numbers);
     // Laps-lost marks (the black hash marks of the board): behind mark k a rider loses k laps.
     // The view's header carries the whole configuration (every option, defaults included).
     const cfg = config();
-    const lap = cfg.lap_spaces;
-    const maxLaps = cfg.max_laps_lost;
+    const lapMarks = [];
     const marks = svg("g", { class: "sdr-lapmarks" });
-    for (let k = 1; k <= maxLaps; k++) {
-      const b = v.line - k * lap + 1;
+    for (let k = 1; k <= cfg.max_laps_lost; k++) {
+      const b = v.line - k * cfg.lap_spaces + 1;
       if (b <= 0) break;
-      const a = oval.across(b, 4);
-      const mid = oval.at(b * oval.cell, oval.track / 2 + 4);
-      const out = oval.at((b - 0.9) * oval.cell, oval.track / 2 + 14);
-      marks.append(svg("line", { x1: mid.x, y1: mid.y, x2: oval.at(b * oval.cell, oval.track / 4).x, y2: oval.at(b * oval.cell, oval.track / 4).y }));
-      marks.append(svg("text", { x: out.x, y: out.y, text: t("sdr.lapsMark", { n: k }) }));
-      void a;
+      const outer = oval.at(b * oval.cell, oval.track / 2 + 4);
+      const inner = oval.at(b * oval.cell, oval.track / 4);
+      marks.append(svg("line", { x1: outer.x, y1: outer.y, x2: inner.x, y2: inner.y }));
+      lapMarks.push([k, b]);
     }
     g.append(marks);
     // Sprint lines and the start/finish line.
-    v.sprints.forEach((s, i) => {
-      const a = oval.across(s, 6);
-      g.append(svg("line", { ...a, class: "sdr-sprint" }));
-      const lab = oval.at(s * oval.cell, oval.track / 2 + 22);
-      g.append(svg("text", { x: lab.x, y: lab.y, class: "sdr-sprint-label", text: t("sdr.sprint", { n: i + 1 }) }));
-    });
+    for (const s of v.sprints) g.append(svg("line", { ...oval.across(s, 6), class: "sdr-sprint" }));
     const fin = oval.across(0, 6);
     g.append(svg("line", { ...fin, class: "sdr-finish-bg" }));
     g.append(svg("line", { ...fin, class: "sdr-finish" }));
-    const finLab = upright ? oval.at(-2.5 * oval.cell, -oval.track / 2 - 50) : oval.at(0, oval.track / 2 + 22);
-    g.append(svg("text", { x: finLab.x, y: finLab.y, class: "sdr-finish-label", text: t("sdr.startFinish") }));
-    // Names of the special spaces.
-    for (const [space, label, cls] of [
-      [v.rider_change, "FAHRERWECHSEL", "change"],
-      [v.crash, "STURZ", "crash"],
-    ]) {
-      const at = oval.centre(space, -oval.track / 2 - (upright ? 62 : 46));
-      g.append(svg("text", { x: at.x, y: at.y - 8, class: `sdr-special-label sdr-${cls}-label`, text: label }));
-      g.append(svg("text", { x: at.x, y: at.y + 10, class: "sdr-special-sub", text: cls === "change" ? t("sdr.changeSub") : t("sdr.crashSub") }));
-    }
     // The latest move: the card's spaces solid, the slipstream's dashed.
     if (lastPlay) {
       const d = lastPlay;
@@ -268,7 +380,43 @@ export function createRenderer(root, ctx) {
       trail(d.from, d.first, "sdr-trail");
       trail(d.first, d.to, "sdr-trail sdr-slip-trail");
     }
-    // Riders on the track (those past the line wait in the infield).
+    // Lines from a note to the place it is about, under the riders.
+    const leaders = svg("g", { class: "sdr-leaders", "aria-hidden": "true" });
+    g.append(leaders);
+
+    // What is drawn takes room: first the riders, then every label in turn where it is free,
+    // so that no label hides a rider, a space number or another label.
+    const room = new Room(f);
+    const put = (w, h, candidates, where = null, pad = 3) => {
+      for (const c of candidates) {
+        const b = boxAt(c.x, c.y, w, h);
+        if (!room.fits(b, pad)) continue;
+        const side = oval.offTrack(b);
+        if (!side || (where && side !== where)) continue;
+        room.take(b);
+        return c;
+      }
+      return null;
+    };
+    // Beside the track at arc length s (side 1 outside it, -1 in the infield), nearest first.
+    const beside = (s, side, w, h, { gaps = [4, 10, 18, 28, 40], reach = 40, step = 8 } = {}) => {
+      const out = [];
+      for (const gap of gaps) {
+        for (let d = 0; d <= reach; d += step) {
+          for (const k of d ? [d, -d] : [0]) out.push({ cost: gap + Math.abs(k), p: oval.hug(s + k, side, w, h, gap) });
+        }
+      }
+      return out.sort((a, b) => a.cost - b.cost).map((o) => o.p);
+    };
+    // Anywhere on the picture, nearest `from` first.
+    const grid = [];
+    for (let x = f.x0 + 6; x < f.x1; x += 12) for (let y = f.y0 + 6; y < f.y1; y += 12) grid.push({ x, y });
+    const near = (from) => grid.map((p) => ({ p, d: Math.hypot(p.x - from.x, p.y - from.y) })).sort((a, b) => a.d - b.d).map((o) => o.p);
+    const write = (parent, x, y, text, kind, cls, size = type[kind]) =>
+      parent.append(svg("text", { x: x.toFixed(1), y: y.toFixed(1), class: cls, ...typeface(kind, size), text }));
+
+    // Riders on the track (those past the line wait in the infield). Riders sharing a space
+    // stand side by side across the lane (fan), so each stays in sight.
     const at = new Map();
     const order = v.order && v.order.length ? v.order : v.positions.map((_, r) => r);
     for (const r of order) {
@@ -279,38 +427,114 @@ export function createRenderer(root, ctx) {
     }
     const ridersG = svg("g", { class: "sdr-riders" });
     const spots = new Map();
+    const size = oval.g.pawn;
+    const pitch = 2 * size + 5;
     for (const [space, riders] of at) {
-      const n = riders.length;
+      const c = oval.frameAt((space + 0.5) * oval.cell);
+      const spread = fan(riders.length);
       riders.forEach((r, i) => {
-        let along = 0;
-        let across = 0;
-        let size = upright ? 15 : 13;
-        if (n <= 3) {
-          across = [0, -1, 1][i] * (size * 2 - 4);
-        } else {
-          size = upright ? 12 : 10.5;
-          along = (i % 2 ? 0.5 : -0.5) * 2.2 * size;
-          across = (Math.floor(i / 2) - 1) * 2.1 * size;
-        }
-        const pt = oval.at((space + 0.5) * oval.cell + along, across);
+        const { along, across } = spread[i];
+        const pt = { x: c.x + (c.tx * along + c.nx * across) * pitch, y: c.y + (c.ty * along + c.ny * across) * pitch };
         spots.set(r, pt);
-        ridersG.append(riderToken(r, pt, size));
+        room.take(boxAt(pt.x, pt.y, 2 * size + 4, 2 * size + 4));
+        ridersG.append(riderToken(r, pt, size, type));
       });
     }
-    // Finished riders in the infield by the line, in crossing order, four to a row.
+    // Finished riders in the infield by the line, in crossing order, four to a row, each with
+    // its place below it.
+    const labels = svg("g", { class: "sdr-labels" });
     const finishers = v.finishers || [];
     if (finishers.length) {
-      const rowsOf = Math.ceil(finishers.length / 4);
+      const fs = size - 2;
+      const places = finishers.map((_, i) => ordinal(i + 1));
+      const colW = Math.max(2 * fs + 8, ...places.map((p) => textWidth(p, type.badge, WEIGHT.badge) + 8));
+      const rowH = 2 * fs + type.badge * 1.3 + 6;
+      const head = textBox(t("sdr.crossedLabel"), type.finished, WEIGHT.finished);
+      const cols = Math.min(4, finishers.length);
+      const rows = Math.ceil(finishers.length / 4);
+      const w = Math.max(cols * colW, head.w);
+      const h = head.h + 2 + rows * rowH;
+      const spot =
+        put(w, h, beside(0, -1, w, h, { gaps: [6, 14, 24, 36, 50], reach: 60, step: 12 }), "in") ||
+        put(w, h, near(oval.hug(0, -1, w, h, 6)), "in") ||
+        oval.hug(0, -1, w, h, 6);
+      const top = spot.y - h / 2;
+      write(labels, spot.x, top + head.h / 2, t("sdr.crossedLabel"), "finished", "sdr-finished-label");
       finishers.forEach((r, i) => {
-        const along = ((i % 4) - 1.5) * Math.max(1.9 * oval.cell, 40);
-        const pt = oval.at(along, -oval.track / 2 - 40 - 36 * Math.floor(i / 4));
+        const row = Math.floor(i / 4);
+        const inRow = Math.min(4, finishers.length - row * 4);
+        const pt = { x: spot.x + ((i % 4) - (inRow - 1) / 2) * colW, y: top + head.h + 2 + row * rowH + fs + 2 };
         spots.set(r, pt);
-        ridersG.append(riderToken(r, pt, 13, ordinal(i + 1)));
+        ridersG.append(riderToken(r, pt, fs, type, places[i]));
       });
-      const label = oval.at(0, -oval.track / 2 - 40 - 36 * rowsOf + 6);
-      g.append(svg("text", { x: label.x, y: label.y, class: "sdr-finished-label", text: t("sdr.crossedLabel") }));
     }
     g.append(ridersG);
+    g.append(labels);
+    // Space numbers on the infield side, every fifth space (further in, or outside, where
+    // riders stand; left out only when a crowd fills both sides).
+    const numbers = svg("g", { class: "sdr-numbers", "aria-hidden": "true" });
+    for (let p = 0; p < v.line; p += 5) {
+      const { w, h } = textBox(String(p), type.number, WEIGHT.number);
+      const s = (p + 0.5) * oval.cell;
+      const spot = put(w, h, [
+        ...beside(s, -1, w, h, { gaps: [3, 9, 16, 24, 34, 46], reach: 0 }),
+        ...beside(s, 1, w, h, { gaps: [3, 9, 16], reach: 0 }),
+      ]);
+      if (spot) write(numbers, spot.x, spot.y, String(p), "number", null);
+    }
+    g.append(numbers);
+    // A label by a line across the track: outside it if there is room, else in the infield.
+    const byLine = (s, text, kind, cls) => {
+      const { w, h } = textBox(text, type[kind], WEIGHT[kind]);
+      const spot =
+        put(w, h, [...beside(s, 1, w, h, { gaps: [4, 10, 18], reach: 24, step: 8 }), ...beside(s, -1, w, h, { gaps: [4, 10, 18, 28], reach: 48, step: 8 })]) ||
+        put(w, h, near(oval.at(s, 0)));
+      if (spot) write(labels, spot.x, spot.y, text, kind, cls);
+    };
+    byLine(0, t("sdr.startFinish"), "line", "sdr-finish-label");
+    v.sprints.forEach((s, i) => byLine(s * oval.cell, t("sdr.sprint", { n: i + 1 }), "line", "sdr-sprint-label"));
+    for (const [k, b] of lapMarks) {
+      const text = t("sdr.lapsMark", { n: k });
+      const { w, h } = textBox(text, type.lap, WEIGHT.lap);
+      const s = (b - 0.4) * oval.cell;
+      const spot = put(w, h, [...beside(s, 1, w, h, { gaps: [3, 8, 14], reach: 16, step: 4 }), ...beside(s, -1, w, h, { gaps: [3, 8, 14], reach: 16, step: 4 })], null, 2);
+      if (spot) write(marks, spot.x, spot.y, text, "lap", null);
+    }
+    // Names of the special spaces, in the infield by their space.
+    for (const [space, name, cls, subKey] of [
+      [v.rider_change, "FAHRERWECHSEL", "change", "sdr.changeSub"],
+      [v.crash, "STURZ", "crash", "sdr.crashSub"],
+    ]) {
+      const top = textBox(name, type.special, WEIGHT.special);
+      const bottom = textBox(t(subKey), type.sub, WEIGHT.sub);
+      const w = Math.max(top.w, bottom.w);
+      const h = top.h + bottom.h;
+      const s = (space + 0.5) * oval.cell;
+      const spot =
+        put(w, h, beside(s, -1, w, h, { gaps: [4, 10, 18, 28, 40, 54, 70], reach: 2 * oval.cell, step: 10 }), "in") ||
+        put(w, h, near(oval.hug(s, -1, w, h, 4))) ||
+        null;
+      if (!spot) continue;
+      write(labels, spot.x, spot.y - h / 2 + top.h / 2, name, "special", `sdr-special-label sdr-${cls}-label`);
+      write(labels, spot.x, spot.y + h / 2 - bottom.h / 2, t(subKey), "sub", "sdr-special-sub");
+    }
+    // The title in the middle of the infield; it gives way to the notes when they find no
+    // other room there (the race is named above the riders' table too).
+    const raceNo = Math.min(v.race + 1, v.races);
+    const titleText = v.phase === "over" ? t("sdr.seriesOver") : t("sdr.raceOf", { race: raceNo, races: v.races });
+    const subText = t("sdr.oneLap", { spaces: v.line });
+    const titleBox = textBox(titleText, type.title, WEIGHT.title);
+    const subBox = textBox(subText, type.titleSub, WEIGHT.titleSub);
+    const titleW = Math.max(titleBox.w, subBox.w);
+    const titleH = titleBox.h + subBox.h;
+    let titleAt = put(titleW, titleH, near(oval.mid).slice(0, 60), "in", 6);
+    const titleTaken = room.taken.at(-1);
+    const dropTitle = () => {
+      if (!titleAt) return false;
+      room.taken.splice(room.taken.indexOf(titleTaken), 1);
+      titleAt = null;
+      return true;
+    };
     // The selected card: the space it brings the rider to first (before any slipstream).
     if (selected !== null && v.current >= 0 && legalValues().includes(selected)) {
       const first = v.positions[v.current] + selected;
@@ -320,38 +544,56 @@ export function createRenderer(root, ctx) {
       ghost.append(svg("text", { y: 5, text: `+${selected}` }));
       g.append(ghost);
     }
-    // Notes from the latest events.
+    // Notes from the latest events: in the infield near where they happened (a line leads
+    // there when the note had to stand further off), never on a rider or another label.
     const notes = svg("g", { class: "sdr-callouts" });
     callouts.forEach((c, i) => {
-      const pt = oval.at(c.s * oval.cell, -oval.track / 2 - 48 - 24 * (c.stack || 0));
+      const s = c.s * oval.cell;
+      let fontSize = type.callout;
+      let w = textWidth(c.text, fontSize, WEIGHT.callout) + 2 * Math.round(fontSize * 0.75);
+      const fit = oval.infieldWidth - 16;
+      if (w > fit) {
+        // A long note (a long name, another language) is set smaller to fit in the infield.
+        fontSize = Math.max(11, (fontSize * fit) / w);
+        w = textWidth(c.text, fontSize, WEIGHT.callout) + 2 * Math.round(fontSize * 0.75);
+      }
+      const h = Math.round(fontSize * 1.3) + 10;
+      const from = oval.hug(s, -1, w, h, 6);
+      const inside = () =>
+        put(w, h, beside(s, -1, w, h, { gaps: [6, 14, 24, 36, 50, 66], reach: 72, step: 12 }), "in") ||
+        put(w, h, near(from), "in");
+      const spot = inside() || (dropTitle() && inside()) || put(w, h, near(from)) || from;
+      const box = boxAt(spot.x, spot.y, w, h);
+      const side = oval.offTrack(box) === "out" ? 1 : -1;
+      const anchor = oval.at(s, (side * oval.track) / 2);
+      const end = { x: Math.min(Math.max(anchor.x, box.x0), box.x1), y: Math.min(Math.max(anchor.y, box.y0), box.y1) };
+      // The line is left out where it would cross another label or a rider.
+      const others = room.taken.filter((b) => b.x0 !== box.x0 || b.y0 !== box.y0);
+      if (Math.hypot(end.x - anchor.x, end.y - anchor.y) > 10 && !others.some((b) => crosses(anchor, end, b))) {
+        leaders.append(svg("line", { x1: anchor.x.toFixed(1), y1: anchor.y.toFixed(1), x2: end.x.toFixed(1), y2: end.y.toFixed(1), class: `sdr-leader sdr-callout-${c.kind}` }));
+      }
       const gNote = svg("g", {
         class: `sdr-callout sdr-callout-${c.kind}${freshNotes ? " sdr-callout-new" : ""}`,
-        transform: `translate(${pt.x.toFixed(1)},${pt.y.toFixed(1)})`,
+        transform: `translate(${spot.x.toFixed(1)},${spot.y.toFixed(1)})`,
         "data-testid": "callout",
         "data-kind": c.kind,
       });
-      const w = 12 + c.text.length * 9.2;
-      gNote.append(svg("rect", { x: -w / 2, y: -15, width: w, height: 26, rx: 13 }));
-      gNote.append(svg("text", { x: 0, y: 3, text: c.text }));
+      gNote.append(svg("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: h / 2 }));
+      write(gNote, 0, 0, c.text, "callout", null, fontSize.toFixed(1));
       gNote.style.animationDelay = `${i * 80}ms`;
       notes.append(gNote);
     });
     g.append(notes);
     freshNotes = false; // redrawn later (a card selected): the notes stay still
-    // The title in the infield.
-    const midY = upright ? oval.height / 2 - 60 : oval.height / 2;
-    const title = svg("text", { x: oval.width / 2, y: midY - 12, class: "sdr-infield-title" });
-    const raceNo = Math.min(v.race + 1, v.races);
-    title.textContent = v.phase === "over" ? t("sdr.seriesOver") : t("sdr.raceOf", { race: raceNo, races: v.races });
-    g.append(title);
-    const sub = svg("text", { x: oval.width / 2, y: midY + 16, class: "sdr-infield-sub" });
-    sub.textContent = t("sdr.oneLap", { spaces: v.line });
-    g.append(sub);
+    if (titleAt) {
+      write(labels, titleAt.x, titleAt.y - titleH / 2 + titleBox.h / 2, titleText, "title", "sdr-infield-title");
+      write(labels, titleAt.x, titleAt.y + titleH / 2 - subBox.h / 2, subText, "titleSub", "sdr-infield-sub");
+    }
     boardBox.replaceChildren(g);
     return { oval, spots };
   }
 
-  function riderToken(r, pt, size, badge) {
+  function riderToken(r, pt, size, type, badge) {
     const v = view;
     const cls = ["sdr-token"];
     if (r === v.current && v.phase === "race") cls.push("sdr-current");
@@ -367,9 +609,17 @@ export function createRenderer(root, ctx) {
     g.append(svg("title", { text: t(v.crashed[r] ? "sdr.riderAtCrashed" : "sdr.riderAt", { rider: riderName(r), space: v.positions[r] }) }));
     if (r === v.current && v.phase === "race") g.append(svg("circle", { r: size + 5, class: "sdr-halo" }));
     g.append(svg("circle", { r: size, fill: colour(r), class: "sdr-disc" }));
-    g.append(svg("text", { y: size * 0.36, class: "sdr-token-text", "font-size": size * 1.05, text: riderMark(r) }));
-    if (badge) g.append(svg("text", { x: size - 4, y: -size + 4, class: "sdr-token-badge", text: badge }));
-    if (v.crashed && v.crashed[r]) g.append(svg("text", { x: size, y: -size + 2, class: "sdr-crash-mark", text: "✚" }));
+    g.append(svg("text", { y: size * 0.36, class: "sdr-token-text", "font-size": size * 1.05, "text-anchor": "middle", text: riderMark(r) }));
+    // A finisher's place, below it (the finishers' rows leave room for it).
+    if (badge) g.append(svg("text", { x: 0, y: size + type.badge * 0.65 + 2, class: "sdr-token-badge", ...typeface("badge", type.badge), text: badge }));
+    // A crashed rider: a red cross on the rim of its disc, clear of its neighbours.
+    if (v.crashed && v.crashed[r]) {
+      const m = svg("g", { class: "sdr-crash-mark", transform: `translate(${(size * 0.68).toFixed(1)},${(-size * 0.68).toFixed(1)})` });
+      m.append(svg("circle", { r: (size * 0.38).toFixed(1) }));
+      const k = (size * 0.2).toFixed(1);
+      m.append(svg("path", { d: `M-${k},0H${k}M0,-${k}V${k}` }));
+      g.append(m);
+    }
     return g;
   }
 
@@ -816,7 +1066,11 @@ export function createRenderer(root, ctx) {
       drawBoard();
     }
   };
-  window.addEventListener("resize", onResize);
+  // The board's own width decides (the page around it may still be settling at the first
+  // draw): redraw when it crosses the phone's width.
+  const resizer = window.ResizeObserver ? new ResizeObserver(onResize) : null;
+  if (resizer) resizer.observe(root);
+  else window.addEventListener("resize", onResize);
   root.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && selected !== null) {
       selected = null;
@@ -843,7 +1097,8 @@ export function createRenderer(root, ctx) {
     destroy() {
       destroyed = true;
       clearTimeout(sentTimer);
-      window.removeEventListener("resize", onResize);
+      if (resizer) resizer.disconnect();
+      else window.removeEventListener("resize", onResize);
       root.replaceChildren();
       root.classList.remove("sdr");
     },
