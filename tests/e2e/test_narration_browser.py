@@ -48,7 +48,7 @@ def played(game_id: str, config: dict[str, Any], seed: int = 5) -> tuple[Any, li
 WORD = """async ([game, lang, view, events]) => {
   const i18n = await import("/static/i18n.js");
   i18n.setLang(lang);
-  const words = await import(`/static/words/${game}.js`);
+  const words = await import(`/static/games/${game}/words.js`);
   const h = view.header;
   const ctx = { view, names: h.score_names, seats: h.seat_names, config: h.config };
   return events.map((e) => words.describeEvent(e, ctx));

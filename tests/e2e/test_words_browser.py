@@ -72,7 +72,7 @@ def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str)
 
 RACE_SCORED = """async ([code, reason]) => {
   const i18n = await import("/static/i18n.js");
-  const words = await import("/static/words/six-day-race.js");
+  const words = await import("/static/games/six-day-race/words.js");
   i18n.setLang(code);
   const rider = (i, place) => ({ rider: i, place, sprints: [0, 0], finish: "0", laps: 0 });
   const e = { kind: "race_scored", race: 1, reason, positions: [40, 38],

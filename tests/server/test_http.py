@@ -189,7 +189,9 @@ def test_pages_and_static_files(server: LiveServer) -> None:
     for path in ("/static/app.js", "/static/dom.js", "/static/style.css"):
         assert server.http.get(path).status_code == 200
     for game_id in available_games():
-        assert server.http.get(f"/static/games/{game_id}.js").status_code == 200
+        # A game's browser face is one folder (static/faces.js): its renderer, style, words.
+        for part in ("board.js", "board.css", "words.js"):
+            assert server.http.get(f"/static/games/{game_id}/{part}").status_code == 200
 
 
 def test_the_site_has_an_icon_and_a_web_app_manifest(server: LiveServer) -> None:

@@ -4,7 +4,7 @@
 // scoreboard, clocks, narration, connection, end-of-game standings) is static/table/, wired by
 // table/screen.js, one module a concern. The protocol is in docs/protocol.md.
 //
-// A renderer is static/games/<game-id>.js exporting createRenderer(root, ctx) -> {update, destroy}
+// A renderer is static/games/<game-id>/board.js (static/faces.js) exporting createRenderer(root, ctx) -> {update, destroy}
 // with ctx = {send(actionJson), seat, names, options, standIn(), standInLine()}; it draws the
 // board and offers only the view's legal actions. While the stand-in bot plays the seat
 // (ctx.standIn() is the bot's name, else null) it offers none and its turn line is
@@ -35,7 +35,7 @@
 //
 // Every text goes through t() (static/i18n.js). The server's own words (event `text`, the
 // header's `waiting`, a game's summary and option help) are English; the client words them
-// itself from the structured fields with static/words/<game-id>.js and the catalogues, and
+// itself from the structured fields with static/games/<game-id>/words.js and the catalogues, and
 // falls back to the server's text only for what it has no words for yet.
 
 import { el } from "./dom.js";

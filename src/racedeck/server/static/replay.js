@@ -1,6 +1,6 @@
 // The replay viewer: a finished game of a table (/t/<id>/games/<n>) or a record file the person
 // opens or drops (/replay), stepped through event by event and drawn by the game's own renderer
-// (games/<game-id>.js). The game is over, so every seat's view may be shown, or all at once.
+// (games/<game-id>/board.js). The game is over, so every seat's view may be shown, or all at once.
 // From any step, "What if…?" forks a private game against bots from there (POST /api/forks).
 // The record is checked here too: the commitment and the seed's derivation in this browser
 // (crypto.subtle), the replay to the stated result by the server (POST /api/verify).
@@ -8,7 +8,7 @@
 // The server computes the steps (docs/protocol.md, "Replays, checks and what if"): the list of
 // steps with their events at once, the views twenty steps at a time as the viewer needs them.
 // Its words are English: the steps and events are worded here by the game's words module
-// (static/words/<game-id>.js) from their fields, the seats' default names in this language.
+// (static/games/<game-id>/words.js) from their fields, the seats' default names in this language.
 // The shell draws the page again when the language changes; the step and the hands shown are
 // kept in the history entry (and which record file was open), so it comes back where it was.
 //
@@ -43,6 +43,7 @@ import "./replay/controls.js";
 import "./replay/narration.js";
 import "./replay/standings.js";
 import "./replay/whatif.js";
+import { wordsModule } from "./faces.js";
 
 export { checkRecord, gameSeed, parseRecord } from "./replay/checks.js";
 
@@ -135,7 +136,7 @@ function failure(message) {
 
 // The game's words module (null without one: the server's English words are shown then).
 function wordsFor(gameId) {
-  return import(`/static/words/${gameId}.js`).catch((e) => {
+  return wordsModule(gameId).catch((e) => {
     console.warn("no words for", gameId, e);
     return null;
   });

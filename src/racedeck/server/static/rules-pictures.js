@@ -1,7 +1,7 @@
 // The pictures of the rules pages (/rules/<game-id>): each <figure data-testid="rules-picture">
 // that rules_page.py made from a `![caption](picture:<name>)` line carries a real position as
 // JSON (rules_pictures.py: the spectators' view and events, as the server sends them). Here
-// each is drawn by the game's own renderer (static/games/<game-id>.js) as a spectator's board:
+// each is drawn by the game's own renderer (static/games/<game-id>/board.js) as a spectator's board:
 // no seat, so nothing is offered, and `send` does nothing. The board is a picture: not a
 // control, not read out (the caption says what it shows), drawn once, without animation.
 //
@@ -13,6 +13,8 @@
 //
 // Test hooks: a figure gets data-drawn="true" once its board is drawn, data-drawn="failed" if
 // it cannot be.
+
+import { boardModule, boardStyle } from "./faces.js";
 
 // Read before i18n.js is loaded: it sets <html lang> to the client's language.
 const PAGE_LANG = document.documentElement.lang || "en";
@@ -32,11 +34,11 @@ function renderer(game) {
     if (!document.querySelector(`link[data-game="${game}"]`)) {
       const link = document.createElement("link");
       link.rel = "stylesheet";
-      link.href = `/static/games/${game}.css`;
+      link.href = boardStyle(game);
       link.dataset.game = game;
       document.head.append(link);
     }
-    loaded.set(game, import(`/static/games/${game}.js`));
+    loaded.set(game, boardModule(game));
   }
   return loaded.get(game);
 }

@@ -269,7 +269,7 @@ export default {
   "games.setback.length.one": "{n} row",
   "games.setback.length.other": "{n} rows",
 
-  // -- Why First?: narration (static/words/why-first.js) ----------------------------------------
+  // -- Why First?: narration (static/games/why-first/words.js) ----------------------------------------
   "wf.figure": "figure {n}",
   "wf.ev.stageStarted": "Stage {stage} begins: all figures on the start space, new hands dealt.",
   "wf.ev.handDealt": "{name}'s hand for stage {stage}: {cards}.",
@@ -292,7 +292,7 @@ export default {
   "wf.wait.place.one": "waiting for {who} to place a card",
   "wf.wait.place.other": "waiting for {who} to place a card",
 
-  // -- Six Day Race: narration (static/words/six-day-race.js) -----------------------------------
+  // -- Six Day Race: narration (static/games/six-day-race/words.js) -----------------------------------
   "sd.rider": "rider {n}",
   "sd.ord.n": "{n}th",
   "sd.ord.1": "1st",
@@ -332,7 +332,7 @@ export default {
   "sd.wait.withRider": "{name} (rider {rider})",
   "sd.wait.turn": "race {race} of {races}: waiting for {who}",
 
-  // -- Setback: narration (static/words/setback.js) ---------------------------------------------
+  // -- Setback: narration (static/games/setback/words.js) ---------------------------------------------
   "sb.where": "row {row} lane {lane}",
   "sb.play.cut": "{card}: {a} in front of {b}",
   "sb.play.trade": "{card}: {a} ⇄ {b}",
@@ -384,7 +384,7 @@ export default {
   "sb.wait.hand": "waiting for {who} (Hand Action)",
   "sb.wait.step": "waiting for {who} (a card is resolving)",
 
-  // -- Why First?: the board (static/games/why-first.js) --------------------------------------------
+  // -- Why First?: the board (static/games/why-first/board.js) --------------------------------------------
   "wf.points.one": "{pts} pt",
   "wf.points.other": "{pts} pts",
   "wf.board": "Why First? table",
@@ -474,7 +474,7 @@ export default {
   "wf.prompt.waiting": "Waiting…",
   "wf.note.lastRound": "Round {round}: last cards go in front of their owners",
 
-  // -- Six Day Race: the board (static/games/six-day-race.js) ---------------------------------------
+  // -- Six Day Race: the board (static/games/six-day-race/board.js) ---------------------------------------
   "sdr.yourCards": "Your cards",
   "sdr.trackLabel": "Track of {spaces} spaces with {riders} riders",
   "sdr.sprint": "Sprint {n}",
@@ -554,7 +554,7 @@ export default {
   "sdr.notes.raceOver": "Race {race} over",
   "sdr.notes.raceOver.empty": "Race {race} over: every hand is empty",
 
-  // -- Setback: the board (static/games/setback.js) -------------------------------------------------
+  // -- Setback: the board (static/games/setback/board.js) -------------------------------------------------
   "sbr.note.SHIFT": "move a token to another lane of its row",
   "sbr.note.TRADE": "swap two tokens' places",
   "sbr.note.CUT": "put a token just in front of another",

@@ -1,4 +1,4 @@
-// The replay's boards: the game's own renderer (static/games/<game-id>.js) drawing a step as
+// The replay's boards: the game's own renderer (static/games/<game-id>/board.js) drawing a step as
 // the perspective chosen sees it, one board for each seat's hand ("all"), or one for the
 // public view or a single seat; a game without a renderer shows its views as JSON. Each board
 // is fed the events its seat may see, so a step on from the one before may animate.
@@ -8,6 +8,7 @@
 import { el } from "../dom.js";
 import { localView, t } from "../i18n.js";
 import { visible } from "./narration.js";
+import { boardModule, boardStyle } from "../faces.js";
 
 /** Add the stylesheet `href` to the page, once (`key` names it). */
 export function loadStyle(href, key) {
@@ -44,8 +45,8 @@ export function createBoards(data, names) {
     boards.replaceChildren();
     let mod = null;
     try {
-      loadStyle(`/static/games/${data.game}.css`, `game-${data.game}`);
-      mod = await import(`/static/games/${data.game}.js`);
+      loadStyle(boardStyle(data.game), `game-${data.game}`);
+      mod = await boardModule(data.game);
     } catch (e) {
       console.warn("no renderer for", data.game, e);
     }

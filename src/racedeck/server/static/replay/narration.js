@@ -1,6 +1,6 @@
 // The replay's words: the list of steps (each what its actor did, a button to go there; the
 // shown one marked) and "this step", the step's events as the perspective shown may see them.
-// The events are worded in this language by the game's words module (static/words/<id>.js)
+// The events are worded in this language by the game's words module (static/games/<id>/words.js)
 // from their fields; the server's English words only for an event the module does not know.
 //
 // Test hooks (data-testid): "replay-narration", "replay-steps", "replay-step-item" (data-step;

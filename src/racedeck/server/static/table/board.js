@@ -1,4 +1,4 @@
-// The board of a table page: the game's renderer (static/games/<game-id>.js, its stylesheet
+// The board of a table page: the game's renderer (static/games/<game-id>/board.js, its stylesheet
 // too) mounted in it and given every view, or, for a game without one, a plain list of the
 // legal actions. A keyboard player's focus stays on the board when it is drawn again, and the
 // renderer draws its turn line again when the stand-in bot comes or goes (clocks.js).
@@ -11,6 +11,7 @@
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
+import { boardModule, boardStyle } from "../faces.js";
 
 // A keyboard player keeps the focus on the board when it is drawn again (a move came in):
 // on the same control if it is still there, else on the first one offered, never lost to
@@ -44,9 +45,9 @@ export function createBoard(st, hooks) {
     board.replaceChildren();
     try {
       if (!document.querySelector(`link[data-game="${gameId}"]`)) {
-        document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${gameId}.css`, "data-game": gameId }));
+        document.head.append(el("link", { rel: "stylesheet", href: boardStyle(gameId), "data-game": gameId }));
       }
-      const mod = await import(`/static/games/${gameId}.js`);
+      const mod = await boardModule(gameId);
       renderer = mod.createRenderer(board, ctx);
     } catch (e) {
       console.warn("renderer unavailable, listing legal actions", e);

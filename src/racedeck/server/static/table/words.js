@@ -1,14 +1,15 @@
-// A game's words module (static/words/<game-id>.js) for the table page: its events, its
+// A game's words module (static/games/<game-id>/words.js) for the table page: its events, its
 // "waiting for" line in this language. Without one, the server's English text is shown.
 
 import { t } from "../i18n.js";
+import { wordsModule } from "../faces.js";
 
 const wordsCache = new Map(); // game id -> the promise of its words module
 
 /** The words module of game `gameId` (a promise; null without one), loaded once a page load. */
 export function wordsFor(gameId) {
   if (!wordsCache.has(gameId)) {
-    wordsCache.set(gameId, import(`/static/words/${gameId}.js`).catch((e) => {
+    wordsCache.set(gameId, wordsModule(gameId).catch((e) => {
       console.warn("no words for", gameId, e);
       return null;
     }));

@@ -2,7 +2,7 @@
 // reader's language from the events' fields (the server's `text` is English; see app.js).
 // describeEvent returns null for an event it does not know, so the server's text is shown.
 
-import { t, tn } from "../i18n.js";
+import { t, tn } from "../../i18n.js";
 
 /** "1st", "2e", "1er", "1." … in the current language. */
 export function ordinal(n) {

@@ -2,7 +2,7 @@
 // reader's language from the events' fields (the server's `text` is English; see app.js).
 // describeEvent returns null for an event it does not know, so the server's text is shown.
 
-import { listOf, t, tn } from "../i18n.js";
+import { listOf, t, tn } from "../../i18n.js";
 
 const signed = (v) => (v > 0 ? `+${v}` : String(v));
 

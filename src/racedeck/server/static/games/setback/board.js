@@ -25,8 +25,8 @@
 //   data-testid="sb-status"    whose turn and which part of it; the winner at the end; while the
 //                              stand-in bot plays your seat, the shell's "stand-in" line first
 
-import { el, partName, svg } from "../dom.js";
-import { t, tn } from "../i18n.js";
+import { el, partName, svg } from "../../dom.js";
+import { t, tn } from "../../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c"];
 const MOVEMENT = ["MOVE", "FOE", "ALL"];

@@ -27,8 +27,8 @@
 //   data-testid="stage-result"   the latest stage scoring; data-space, data-scorers
 //   data-testid="history"        points by stage and totals
 
-import { el, partName, svg } from "../dom.js";
-import { listOf, t, tn } from "../i18n.js";
+import { el, partName, svg } from "../../dom.js";
+import { listOf, t, tn } from "../../i18n.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#d99a00", "#7b2cbf", "#e8590c"];
 const LEO_COLOUR = "#5b616b";

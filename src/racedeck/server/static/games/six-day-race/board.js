@@ -16,9 +16,9 @@
 //   data-testid="turn"             the line saying whose turn it is (while the stand-in bot
 //                                  plays your seat: that it does, the shell's "stand-in" line)
 
-import { el, partName, svg } from "../dom.js";
-import { t, tn } from "../i18n.js";
-import { ordinal, raceEnded } from "../words/six-day-race.js";
+import { el, partName, svg } from "../../dom.js";
+import { t, tn } from "../../i18n.js";
+import { ordinal, raceEnded } from "./words.js";
 
 const COLOURS = ["#d62828", "#1f5fd1", "#168a3a", "#c77800", "#7b2cbf", "#0f7c8c", "#d63384", "#4b5563"];
 const GLYPHS = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾" };

@@ -3,7 +3,7 @@
 // Card names (MOVE+1, BLOCK, FINISH …) are printed on the cards and stay as they are.
 // describeEvent returns null for an event it does not know, so the server's text is shown.
 
-import { listOf, t, tn } from "../i18n.js";
+import { listOf, t, tn } from "../../i18n.js";
 
 function where(pos) {
   if (typeof pos === "string") return pos;
