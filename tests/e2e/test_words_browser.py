@@ -59,10 +59,10 @@ def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str)
         ["t", "link.label", {"label": "Lien spectateur"}],
     ]
     assert words(browser, live_server, "fr", calls) == [
-        "Carte d’Anna, face cachée : +2 devant Bram.",
-        "Carte de Bram, face cachée : +2 devant Bram.",
+        "Carte d’Anna, face cachée\u00a0: +2 devant Bram.",
+        "Carte de Bram, face cachée\u00a0: +2 devant Bram.",
         "Au tour d’Émile",
-        "Lien spectateur : ",
+        "Lien spectateur\u00a0: ",
     ]
     # Other languages take a value as it is.
     english = words(browser, live_server, "en", [calls[0], calls[3]])
@@ -86,7 +86,7 @@ RACE_SCORED = """async ([code, reason]) => {
     [
         ("en", "no rider has cards left", "Race over: every hand is empty and nobody crossed"),
         ("en", "final turns played", "Race over: every rider behind the line has had a last"),
-        ("fr", "no rider has cards left", "Course terminée : toutes les mains sont vides"),
+        ("fr", "no rider has cards left", "Course terminée\u00a0: toutes les mains sont vides"),
         ("de", "no rider has cards left", "Rennen vorbei: Alle Hände sind leer"),
     ],
 )
