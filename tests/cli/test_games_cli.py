@@ -35,7 +35,7 @@ def test_one_game_in_detail(game_id: str) -> None:
 
 def test_why_first_details_show_defaults_allowed_values_and_variants() -> None:
     out = runner.invoke(app, ["games", "why-first"], env={"COLUMNS": "80"}).output
-    assert "  stages = 5 · integer, 1 to 20\n      stages per game (WF-7)" in out
+    assert "  stages = 5 · integer, 1 to 20\n      Stages in a game (WF-7)." in out
     assert "  card_values = 32 values · a list of integers, -16 to 16" in out
     assert "Variants: base, tactical (--variant NAME)" in out
     six = runner.invoke(app, ["games", "six-day-race"], env={"COLUMNS": "80"}).output

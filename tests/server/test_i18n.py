@@ -189,3 +189,22 @@ def test_counts_are_worded_by_plural_rules_not_shortcuts(code: str) -> None:
     counts = [k for k, v in messages.items() if k.endswith(".one") and "{n}" in v]
     lonely = [k for k in counts if k[: -len(".one")] + ".other" not in messages]
     assert lonely == []
+
+
+@pytest.mark.parametrize("game_id", ["why-first", "six-day-race", "setback"])
+def test_the_browser_and_the_server_word_each_game_alike(game_id: str) -> None:
+    """One English for each game's texts: the catalogue's title, summary, win rule and option
+    help are the server's (``/api/games``, ``racedeck games``), its help without the ruling ids
+    the form links to instead. A change on one side fails here until the other follows."""
+    from racedeck.server.catalog import games
+
+    en = catalogue("en")
+    game = next(g for g in games() if g["id"] == game_id)
+    ruling = re.compile(r" \((?:[A-Z]{2}-\d+(?:, )?)+\)")
+    assert en[f"games.{game_id}.title"] == game["title"]
+    assert en[f"games.{game_id}.summary"] == game["summary"]
+    assert en[f"games.{game_id}.winRule"] == game["win_rule"]
+    for opt in game["options"]:
+        key = f"games.{game_id}.option.{opt['name']}.help"
+        if opt["name"] != "players":  # the form asks for players in its own words
+            assert en[key] == ruling.sub("", opt["help"]), key

@@ -39,5 +39,6 @@ def test_every_error_code_is_documented() -> None:
     }
     for path in SERVER_SRC.glob("*.py"):
         codes |= set(re.findall(r'"([a-z]+/[a-z-]+)"', path.read_text()))
+    codes = {c for c in codes if c.split("/")[0] not in ("application", "text", "image")}  # MIME
     missing = sorted(c for c in codes if f"`{c}`" not in DOC)
     assert not missing, missing

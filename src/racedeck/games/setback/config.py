@@ -40,46 +40,49 @@ MAX_DECK = 400
 class SetbackConfig(GameConfig):
     """Options of Setback."""
 
-    players: int = option(3, "number of players, 2 to 6 (SB-11)", min=2, max=6)
+    players: int = option(3, "Number of players, 2 to 6 (SB-11).", min=2, max=6)
     deck: tuple[tuple[str, int], ...] = option(
         DEFAULT_DECK,
-        f"deck composition as (card, count) (SB-2); at most {MAX_CARD_COUNT} of a card, "
-        f"{MAX_DECK} cards in all, some card must move a token forward",
+        f"How many of each card the deck holds: at most {MAX_CARD_COUNT} of a card and "
+        f"{MAX_DECK} in all, and some card must move a token forward (SB-2).",
         min=0,
         max=MAX_CARD_COUNT,
         max_items=40,
         labels=CARD_NAMES,
     )
-    rows: int = option(6, "rows of cards at the start (SB-1)", min=1, max=MAX_ROWS)
+    rows: int = option(6, "Rows of cards at the start (SB-1).", min=1, max=MAX_ROWS)
     lanes: int = option(
-        0, "lanes at the start; 0 = 2/3/4 by player count (SB-1)", min=0, max=MAX_LANES
+        0,
+        "Lanes at the start; 0: by the number of players (2, 3 or 4) (SB-1).",
+        min=0,
+        max=MAX_LANES,
     )
-    min_lanes: int = option(2, "fewest lanes REVAMP may leave (SB-6)", min=1, max=MAX_LANES)
-    max_lanes: int = option(6, "most lanes REVAMP may make (SB-6)", min=1, max=MAX_LANES)
-    hand_size: int = option(3, "cards dealt and drawn up to (SB-3)", min=1, max=10)
-    draw_count: int = option(2, "cards a DRAW card draws (SB-6)", min=0, max=10)
+    min_lanes: int = option(2, "Fewest lanes REVAMP may leave (SB-6).", min=1, max=MAX_LANES)
+    max_lanes: int = option(6, "Most lanes REVAMP may make (SB-6).", min=1, max=MAX_LANES)
+    hand_size: int = option(3, "Cards dealt and drawn up to (SB-3).", min=1, max=10)
+    draw_count: int = option(2, "Cards a DRAW card draws (SB-6).", min=0, max=10)
     rows_removable: int = option(
-        2, "rows removed behind the last token at most (SB-8)", min=0, max=MAX_ROWS
+        2, "Rows removed behind the last token at most (SB-8).", min=0, max=MAX_ROWS
     )
     self_block: str = option(
-        "board", "own actions a player may BLOCK: board, all or none (SB-9)", choices=SELF_BLOCKS
+        "board", "Own actions a player may BLOCK: board, all or none (SB-9).", choices=SELF_BLOCKS
     )
     edge_bump: str = option(
         "backward",
-        "a sideways bump off the board goes backward or forward a row (SB-7)",
+        "A sideways bump off the board goes backward or forward a row (SB-7).",
         choices=EDGE_BUMPS,
     )
     window_seconds: int = option(
         3,
-        "online: a BLOCK window stays open at least this many seconds after anything is seen, "
-        "however fast the answers come, so its length tells nothing of the hands (SB-9)",
+        "Online: a BLOCK window stays open at least this many seconds after anything is seen, "
+        "however fast the answers come, so its length tells nothing of the hands (SB-9).",
         min=0,
         max=60,
     )
     max_moves: int = option(
         20_000,
-        "the game ends after this many accepted actions at the latest, ranked by progress "
-        "(a bound for decks that hardly move; the rulebook has none)",
+        "The game ends after this many accepted actions at the latest, ranked by progress "
+        "(a bound for decks that hardly move; the rulebook has none).",
         min=100,
         max=200_000,
     )

@@ -50,86 +50,86 @@ _GREY_DECKS = ("1-3", "4-6")
 class SixDayRaceConfig(GameConfig):
     """Options of *Six Day Race*. Card counts are given per value, lowest value first."""
 
-    players: int = option(4, "number of players, 2 to 8", min=2, max=8)
+    players: int = option(4, "Number of players, 2 to 8.", min=2, max=8)
     riders: int = option(
         0,
-        "riders per player: 1, 2 (4 players or fewer), 0 = 2 up to 4 (SD-12)",
+        "How many riders each player races with; 0: 2 each up to 4 players, else 1 (SD-12).",
         choices=(0, 1, 2),
     )
-    races: int = option(6, "races in the series (SD-11)", min=1, max=MAX_RACES)
-    line: int = option(81, "position of the start/finish line (SD-1)", min=2, max=MAX_LINE)
+    races: int = option(6, "Races in the series (SD-11).", min=1, max=MAX_RACES)
+    line: int = option(81, "Position of the start/finish line (SD-1).", min=2, max=MAX_LINE)
     sprints: tuple[int, ...] = option(
         (27, 54),
-        "positions of the sprint lines, in order, before the line (SD-1)",
+        "Where the sprint lines are, in order, before the finish line (SD-1).",
         min=1,
         max=MAX_LINE - 1,
         max_items=4,
     )
     rider_change: int = option(
-        30, "FAHRERWECHSEL space, before the line (SD-1, SD-6)", min=1, max=MAX_LINE - 1
+        30, "FAHRERWECHSEL space, before the line (SD-1, SD-6).", min=1, max=MAX_LINE - 1
     )
-    crash: int = option(50, "STURZ space, before the line (SD-1, SD-7)", min=1, max=MAX_LINE - 1)
+    crash: int = option(50, "STURZ space, before the line (SD-1, SD-7).", min=1, max=MAX_LINE - 1)
     sprint_points: tuple[int, ...] = option(
         (5, 3, 2, 1),
-        "points by crossing order at a sprint (SD-8)",
+        "Points for the first, second … rider over a sprint line (SD-8).",
         min=0,
         max=_MAX_POINTS,
         max_items=16,
     )
     finish_points: tuple[int, ...] = option(
-        (10, 6, 4, 2), "points by finish rank (SD-9)", min=0, max=_MAX_POINTS, max_items=16
+        (10, 6, 4, 2), "Points by place at the finish (SD-9).", min=0, max=_MAX_POINTS, max_items=16
     )
-    lap_spaces: int = option(4, "spaces per lap lost (SD-10)", min=1, max=MAX_LINE)
-    max_laps_lost: int = option(5, "most laps lost in a race (SD-10)", min=0, max=50)
+    lap_spaces: int = option(4, "Spaces per lap lost (SD-10).", min=1, max=MAX_LINE)
+    max_laps_lost: int = option(5, "Most laps lost in a race (SD-10).", min=0, max=50)
     small_field: int = option(
-        5, "up to this many riders use the larger hands (SD-2, SD-6)", min=1, max=16
+        5, "Up to this many riders use the larger hands (SD-2, SD-6).", min=1, max=16
     )
     green_small: tuple[int, int, int, int, int, int, int] = option(
         (4, 4, 3, 3, 2, 0, 1),
-        "green cards of value 1..7 per rider, small field (SD-2)",
+        "Green cards of each value that every rider gets in a small field (SD-2).",
         min=0,
         max=_MAX_COPIES,
         labels=_GREEN_VALUES,
     )
     green_large: tuple[int, int, int, int, int, int, int] = option(
         (3, 3, 3, 3, 2, 0, 1),
-        "green cards of value 1..7 per rider, 6 riders or more (SD-2)",
+        "The same with 6 riders or more (SD-2).",
         min=0,
         max=_MAX_COPIES,
         labels=_GREEN_VALUES,
     )
     grey_low: tuple[int, int, int] = option(
         (16, 16, 16),
-        "grey deck 1-3: cards of value 1..3 (SD-3)",
+        "Cards of each value in the grey 1–3 deck (SD-3).",
         min=0,
         max=_MAX_GREY,
         labels=("1", "2", "3"),
     )
     grey_high: tuple[int, int, int] = option(
         (11, 11, 10),
-        "grey deck 4-6: cards of value 4..6 (SD-3)",
+        "Cards of each value in the grey 4–6 deck (SD-3).",
         min=0,
         max=_MAX_GREY,
         labels=("4", "5", "6"),
     )
     change_draw_small: tuple[int, int] = option(
         (7, 4),
-        "cards drawn from decks 1-3 and 4-6 at a rider change (SD-6)",
+        "Cards drawn from the grey 1–3 and 4–6 decks at a rider change (SD-6).",
         min=0,
         max=_MAX_DRAW,
         labels=_GREY_DECKS,
     )
     change_draw_large: tuple[int, int] = option(
         (6, 4),
-        "the same with 6 riders or more (SD-6)",
+        "The same with 6 riders or more (SD-6).",
         min=0,
         max=_MAX_DRAW,
         labels=_GREY_DECKS,
     )
-    random_first: bool = option(True, "the first race starts with a random player (SD-4)")
+    random_first: bool = option(True, "The first race starts with a random player (SD-4).")
     two_rider_order: str = option(
         "sum",
-        "reorder two-rider players by the sum or the best of their places (SD-11, SD-12)",
+        "Reorder two-rider players by the sum or the best of their places (SD-11, SD-12).",
         choices=ORDER_RULES,
     )
 

@@ -65,17 +65,22 @@ class WhyFirstConfig(GameConfig):
     """Options of *Why First?*. Two players play with the imaginary Leo (WF-9)."""
 
     # The player range is the spec's (WF-11), checked with its own message.
-    players: int = option(4, "number of players, 2 (with Leo) to 6 (WF-11)")
-    variant: str = option("base", "base, or tactical (white-number order, WF-10)", choices=VARIANTS)
-    track_min: int = option(-12, "lowest space (WF-1)", min=-MAX_TRACK, max=0)
-    track_max: int = option(16, "highest space (WF-1)", min=0, max=MAX_TRACK)
-    stages: int = option(5, "stages per game (WF-7)", min=1, max=MAX_STAGES)
+    players: int = option(4, "Number of players, 2 (with Leo) to 6 (WF-11).")
+    variant: str = option(
+        "base",
+        "The base game, or the tactical variant: cards are revealed in the order of their "
+        "small white numbers (WF-10).",
+        choices=VARIANTS,
+    )
+    track_min: int = option(-12, "The lowest space of the track (WF-1).", min=-MAX_TRACK, max=0)
+    track_max: int = option(16, "The highest space of the track (WF-1).", min=0, max=MAX_TRACK)
+    stages: int = option(5, "Stages in a game (WF-7).", min=1, max=MAX_STAGES)
     hand_size: int = option(
-        5, "cards dealt per stage = card rounds per stage (WF-3)", min=2, max=MAX_HAND
+        5, "Cards dealt at each stage; a stage has as many rounds (WF-3).", min=2, max=MAX_HAND
     )
     card_values: tuple[int, ...] = option(
         DEFAULT_CARD_VALUES,
-        "value of each card by white number 1..N, non-zero (WF-2)",
+        "The value of each card, by its small white number; none may be 0 (WF-2).",
         min=-MAX_VALUE,
         max=MAX_VALUE,
         max_items=MAX_CARDS,

@@ -180,7 +180,7 @@ export default {
   "games.six-day-race.summary": "A series of one-lap cycling races: slipstream onto crowded spaces, change riders, avoid the crash, take the sprints; fewest laps lost wins the series.",
   "games.six-day-race.winRule": "the most points wins a single race; over a series, fewest laps lost, then most points",
   "games.six-day-race.option.riders.label": "Riders per player",
-  "games.six-day-race.option.riders.help": "How many riders each player races with.",
+  "games.six-day-race.option.riders.help": "How many riders each player races with; 0: 2 each up to 4 players, else 1.",
   "games.six-day-race.option.riders.0": "2 each up to 4 players, else 1",
   "games.six-day-race.option.riders.1": "1",
   "games.six-day-race.option.riders.2": "2 (up to 4 players)",
