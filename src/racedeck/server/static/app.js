@@ -29,7 +29,8 @@
 // "stand-in" (a renderer's turn line while the stand-in bot plays this page's seat),
 // "bot-played" (standings and finished games); the header's badges: "fair-badge" (opens the
 // fairness details: "fairness", "commitment", "face-down"), "share" (opens the spectator link),
-// "alerts" (static/alerts.js).
+// "alerts" (static/alerts.js); a guided game: "learn" (data-game: the lobby's "Learn to play"),
+// "coach", "coach-tip", "coach-recap", "coach-skip" (table/coach.js).
 // Each static/table/ module lists the hooks it draws. The replay viewer and "what if" are in
 // replay.js and static/replay/ (/t/<id>/games/<n>, /replay).
 //
@@ -42,6 +43,7 @@ import { el } from "./dom.js";
 import { gameWord, rulesLink, tableSummary } from "./game-words.js";
 import { LANGUAGES, has, label, lang, localName, onLanguage, relabel, setLang, t, tn } from "./i18n.js";
 import { newTableForm } from "./new-table.js";
+import { markGuided } from "./table/coach.js";
 import { inviteBox, watchBox } from "./table/links.js";
 import { tableScreen } from "./table/screen.js";
 
@@ -264,7 +266,34 @@ function drawGames(list, gameSpecs) {
       el("strong", { text: gameWord(g.id, "title", g.title) }),
       el("span", { class: "muted", text: ` · ${t("lobby.playerRange", { min: g.min_players, max: g.max_players })}` }),
       el("div", { class: "muted small", text: gameWord(g.id, "summary", g.summary) })),
-    rulesLink(g.id, t("lobby.rules")))));
+    el("div", { class: "game-row-links" },
+      rulesLink(g.id, t("lobby.rules")),
+      el("button", { type: "button", class: "learn", "data-testid": "learn", "data-game": g.id,
+        "aria-label": t("lobby.learnGame", { game: gameWord(g.id, "title", g.title) }),
+        text: t("lobby.learn"), onclick: (ev) => learn(g, ev.currentTarget) })))));
+}
+
+// "Learn to play": a short game of `g` at once, this person in seat 1 and heuristic bots in the
+// others, no clock, opened as a guided game (its coach explains each decision: table/coach.js).
+// Guided is this browser's mark on the table (localStorage), not the server's.
+const LEARN_PLAYERS = { "why-first": 3, "six-day-race": 3, setback: 2 };
+
+async function learn(g, button) {
+  const players = Math.min(Math.max(LEARN_PLAYERS[g.id] || g.min_players, g.min_players), g.max_players);
+  const seats = Array.from({ length: players }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "bot", bot: "heuristic" }));
+  button.disabled = true;
+  try {
+    const res = await api("POST", "/api/tables", {
+      game: g.id, config: { players, ...((g.presets && g.presets.quick) || {}) }, seats,
+      clock: { profile: "unlimited" }, name: savedName() || null, client_seed: clientSeed(),
+    });
+    if (res.token) rememberSeat(res.table_id, res.seat, res.token);
+    markGuided(res.table_id);
+    go(`/t/${res.table_id}`);
+  } catch (e) {
+    showError(e);
+    button.disabled = false;
+  }
 }
 
 // -- the table page -------------------------------------------------------------------------------

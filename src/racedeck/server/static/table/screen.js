@@ -3,13 +3,15 @@
 // open). The parts: header.js (title, waiting line, badges), fairness.js (the fairness badge),
 // scores.js (the scoreboard), clocks.js (clocks, the clock notice, the stand-in), turn.js (turn
 // alerts, the docked hand), board.js (the game's renderer), log.js (the narration),
-// standings.js (the end of a game), finished.js (finished games), connection.js (the socket);
+// standings.js (the end of a game), finished.js (finished games), connection.js (the socket),
+// coach.js (a guided game's coach, above the board);
 // state.js holds what they share.
 
 import { el } from "../dom.js";
 import { localView, t } from "../i18n.js";
 import { createBoard } from "./board.js";
 import { createClocks } from "./clocks.js";
+import { createCoach } from "./coach.js";
 import { createConnection } from "./connection.js";
 import { createFairness } from "./fairness.js";
 import { createFinished } from "./finished.js";
@@ -52,10 +54,11 @@ export function tableScreen(root, info, saved, shell) {
     windowClock: clocks.windowClock, clockNotice: clocks.notice });
   const standings = createStandings(st, shell);
   const finished = createFinished(st, shell);
+  const coach = createCoach(st, { board: board.element, gameNo: () => gameNo });
   root.append(el("section", { class: "table-page" },
     header.element,
     el("div", { class: "table-body" },
-      el("div", { class: "board-wrap" }, standings.element, board.element),
+      el("div", { class: "board-wrap" }, coach.element, standings.element, board.element),
       el("aside", { class: "side" }, scores.panel, log.panel, finished.panel))));
   shell.games().then((s) => { st.specs = s; drawTable(); }).catch(() => {});
 
@@ -65,6 +68,7 @@ export function tableScreen(root, info, saved, shell) {
     scores.drawLabels();
     log.drawLabels();
     finished.drawLabels();
+    coach.drawLabels();
   }
 
   function drawScores() {
@@ -94,6 +98,7 @@ export function tableScreen(root, info, saved, shell) {
       await header.drawWaiting(h);
       drawScores();
       await board.show(st.view, evs, initial);
+      coach.update(st.view, evs, initial);
       standings.draw();
       clocks.drawNotice();
     });
@@ -116,6 +121,7 @@ export function tableScreen(root, info, saved, shell) {
       await header.drawWaiting(st.view.header);
       drawScores();
       await board.showAfresh(st.view);
+      coach.draw();
       standings.draw();
       clocks.drawNotice();
     });
