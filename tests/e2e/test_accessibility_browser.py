@@ -216,6 +216,7 @@ def test_the_lobby_rules_and_a_spectator_pass_the_audit(
             page.goto(f"{live_server}/rules/{game_id}")
             audit(page, f"the rules of {game_id}")
         page.goto(live_server + "/replay")
+        expect(page.get_by_test_id("record-drop")).to_be_visible()  # the viewer is drawn
         audit(page, "the replay viewer, empty")
         # A spectator of a table of bots.
         create_table(page, live_server, "setback", ["heuristic"])
