@@ -31,6 +31,13 @@ from racedeck.server.process import ServerProcess  # noqa: E402
 
 LANGS = ("en", "nl", "fr", "de")
 SIZES = {"desktop": DESKTOP, "phone": {"width": 390, "height": 844}}
+BOARD_AT_REST = """() => {
+  const board = document.querySelector('[data-testid=board]');
+  return board !== null && board.querySelector('svg, [data-testid=card], .dock') !== null
+    && document.getAnimations().every((a) => a.effect.getComputedTiming().endTime === Infinity);
+}"""
+"""The game's board is drawn and nothing on it moves (endless animations aside)."""
+
 GAMES = {
     "why-first": {"stages": "1"},
     "six-day-race": {"races": "1"},
@@ -46,7 +53,8 @@ def main() -> int:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "shots.db").start()
+        # Every shot makes a table: more than a stranger may make in a while.
+        server = ServerProcess(Path(tmp) / "shots.db", extra=["--max-creations", "10000"]).start()
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
@@ -78,10 +86,12 @@ def shoot(
         page = context.new_page()
         create_table(page, base, game, ["heuristic"], **GAMES[game])
         expect(page).to_have_title(re.compile(r"^▶ "), timeout=30_000)  # Ann is asked
+        page.wait_for_function(BOARD_AT_REST)  # and her board is drawn, its moves played out
         name = f"{game}-{code}-{size_name}"
         page.screenshot(path=str(out / f"{name}-play.png"))
         play_to_the_end(page, game, random.Random(3))
         page.get_by_test_id("standings").scroll_into_view_if_needed()
+        page.wait_for_function(BOARD_AT_REST)
         page.screenshot(path=str(out / f"{name}-end.png"))
         print(name)
     finally:
