@@ -18,6 +18,7 @@ import pytest
 from racedeck import rulebook
 from racedeck.server import rules_page, rules_pictures
 from racedeck.server.rules_pictures import POSITIONS, UnknownPicture, picture, play
+from racedeck.server.web import six_day_race as six_day_race_web
 from server.live import LiveServer
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
@@ -266,7 +267,7 @@ def test_a_position_that_no_longer_shows_its_claim_fails(monkeypatch: pytest.Mon
         seed=7,
         moves=("3:3",),
         claim="a slipstream ×2",
-        holds=rules_pictures._slipstream(2),
+        holds=six_day_race_web._slipstream(2),
     )
     monkeypatch.setitem(POSITIONS, "moved", moved)
     with pytest.raises(UnknownPicture, match="no longer shows what it claims: a slipstream ×2"):
