@@ -39,12 +39,14 @@ typecheck: $(STAMP)
 # process per core runs meanwhile (on 2 cores, measured back to back: 6:38 with 2 processes,
 # 5:33 with 4).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# More pytest options, e.g. make test PYTEST_ARGS="--durations=20".
+PYTEST_ARGS ?=
 
 # Compiled modules are cached even where the environment turns caching off
 # (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
 # pools), and each would compile the package again; pytest caches its rewritten test modules.
 pytest: $(STAMP) browser postgres axe
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
