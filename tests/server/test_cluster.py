@@ -319,6 +319,9 @@ def test_a_person_gone_from_the_other_server_is_handed_over_and_comes_back_there
     assert _seat(taken, 0)["reason"] == "away"
     assert not _seat(taken, 1)["bot"], "Bob is connected: his seat stays his"
     eventually(lambda: other_room.clock.seats[0].bot, "the other server hears of the takeover")
+    # The bot plays her seat before she is back (its decision runs in a worker process: on a
+    # busy machine she could otherwise be back first, and the bot would have played nothing).
+    bob.until(_clock_says(0, bot=True, bot_played=True), timeout=10)
     back = greet(other, table_id, created["token"])
     assert not _seat(back.frames[0], 0)["bot"]
     bob.until(_clock_says(0, bot=False, bot_played=True), timeout=10)
