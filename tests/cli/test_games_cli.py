@@ -41,3 +41,24 @@ def test_why_first_details_show_defaults_allowed_values_and_variants() -> None:
     six = runner.invoke(app, ["games", "six-day-race"], env={"COLUMNS": "80"}).output
     assert "  sprints = [27, 54] · " in six and "  random_first = true · true/false" in six
     assert "Variants" not in six  # its rules change through options only
+
+
+def test_a_game_lists_its_presets_and_simulate_plays_one() -> None:
+    out = runner.invoke(app, ["games", "setback"], env={"COLUMNS": "120"}).output
+    assert (
+        "Presets: quick (rows=4), standard (as the rulebook), long (rows=9) (--preset NAME)" in out
+    )
+    result = runner.invoke(app, ["simulate", "why-first", "--preset", "quick", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    assert "stages=2" in result.output  # the title names what differs from the rulebook
+    # An option given on its own overrides the preset's.
+    result = runner.invoke(
+        app, ["simulate", "why-first", "--preset", "long", "-o", "stages=3", "--games", "1"]
+    )
+    assert result.exit_code == 0 and "stages=3" in result.output, result.output
+
+
+def test_an_unknown_preset_names_the_ones_there_are() -> None:
+    result = runner.invoke(app, ["play", "six-day-race", "--preset", "long"])
+    assert result.exit_code != 0
+    assert "six-day-race has no preset 'long'; presets are quick, standard" in result.output

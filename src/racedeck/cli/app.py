@@ -79,6 +79,10 @@ RidersOpt = Annotated[
     int | None, typer.Option("--riders", help="riders per player (Six Day Race: 1 or 2)")
 ]
 RacesOpt = Annotated[int | None, typer.Option("--races", help="races in the series (Six Day Race)")]
+PresetOpt = Annotated[
+    str | None,
+    typer.Option("--preset", help="how long to play: quick, standard or long (see racedeck games)"),
+]
 
 
 def _config(
@@ -86,12 +90,15 @@ def _config(
     players: int | None,
     variant: str | None,
     options: list[str] | None,
+    preset: str | None = None,
     **named: int | str | None,
 ) -> dict[str, Any]:
-    """The game options from the command line, checked by the game; ``named`` are options
-    given by their own flag."""
+    """The game options from the command line, checked by the game: a ``preset``'s, then
+    ``options``; ``named`` are options given by their own flag."""
     try:
-        return game_config(game_id, options or [], players=players, variant=variant, **named)
+        return game_config(
+            game_id, options or [], preset=preset, players=players, variant=variant, **named
+        )
     except ValueError as exc:
         raise fail(str(exc)) from exc
 
@@ -124,6 +131,7 @@ def play(
     option: OptionOpt = None,
     riders: RidersOpt = None,
     races: RacesOpt = None,
+    preset: PresetOpt = None,
     seed: Annotated[int | None, typer.Option(help="seed of the deal (random if omitted)")] = None,
     bots: Annotated[
         str | None,
@@ -142,7 +150,7 @@ def play(
     from racedeck.bots.registry import available_bots
     from racedeck.cli.play import play_in_terminal
 
-    config = _config(game, players, variant, option, riders=riders, races=races)
+    config = _config(game, players, variant, option, preset, riders=riders, races=races)
     g = racedeck.make(game, **config)
     n = g.num_players
     if not 1 <= seat <= n:
@@ -218,6 +226,7 @@ def simulate_cmd(
     option: OptionOpt = None,
     riders: RidersOpt = None,
     races: RacesOpt = None,
+    preset: PresetOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
     bots: Annotated[str, typer.Option(help="bots by seat, comma separated (one = all)")] = (
         "random"
@@ -237,7 +246,7 @@ def simulate_cmd(
     from racedeck.cli.progress import game_progress
     from racedeck.sim.simulate import simulate
 
-    config = _config(game, players, variant, option, riders=riders, races=races)
+    config = _config(game, players, variant, option, preset, riders=riders, races=races)
     g = racedeck.make(game, **config)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) == 1:

@@ -87,6 +87,12 @@ def print_game(console: Console, game_id: str) -> None:
         console.print(line)
         console.print(Padding(Text(opt.help), (0, 0, 0, 6)))
     console.print()
+    if spec.presets:
+        lengths = [
+            f"{name} ({', '.join(f'{k}={v}' for k, v in options.items()) or 'as the rulebook'})"
+            for name, options in spec.presets.items()
+        ]
+        console.print(Text(f"Presets: {', '.join(lengths)} (--preset NAME)"))
     variants = _variants(spec)
     if variants:
         console.print(Text(f"Variants: {', '.join(map(str, variants))} (--variant NAME)"))

@@ -30,19 +30,30 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def game_config(game_id: str, pairs: Sequence[str], **named: Any) -> dict[str, Any]:
-    """The options of ``game_id`` from ``-o key=value`` pairs and the options given by their
-    own flags (``named``; ``None`` means not given), checked by the game.
+def game_config(
+    game_id: str, pairs: Sequence[str], preset: str | None = None, **named: Any
+) -> dict[str, Any]:
+    """The options of ``game_id`` from a named ``preset`` (how long to play: ``quick``,
+    ``standard``, ``long``; see :attr:`~racedeck.core.spec.GameSpec.presets`), then
+    ``-o key=value`` pairs and the options given by their own flags (``named``; ``None`` means
+    not given), each overriding the one before, checked by the game.
 
-    Raises :class:`ValueError` with one line for people: an unknown game, a malformed pair, or
-    the game's :class:`~racedeck.core.errors.InvalidConfig` (the option, the value and what is
-    allowed).
+    Raises :class:`ValueError` with one line for people: an unknown game or preset, a malformed
+    pair, or the game's :class:`~racedeck.core.errors.InvalidConfig` (the option, the value and
+    what is allowed).
     """
     try:
         spec = get_spec(game_id)
     except KeyError as exc:
         raise ValueError(str(exc.args[0])) from None
-    config = parse_options(pairs)
+    config: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in spec.presets:
+            raise ValueError(
+                f"{game_id} has no preset {preset!r}; presets are {', '.join(spec.presets)}"
+            )
+        config.update(spec.presets[preset])
+    config.update(parse_options(pairs))
     config.update({key: value for key, value in named.items() if value is not None})
     try:
         spec.make_config(**config)
