@@ -64,6 +64,7 @@ def test_a_list_option_says_what_its_items_stand_for(game_id: str) -> None:
 
 
 def test_setbacks_deck_names_every_card_it_may_hold_the_rulebooks_first() -> None:
+    """SB-2: the rulebook's deck in its order, then every other card a custom deck may hold."""
     deck = next(o for o in get_spec("setback").options() if o.name == "deck")
     assert deck.labels is not None
     assert list(deck.labels[: len(DEFAULT_DECK)]) == [name for name, _ in DEFAULT_DECK]

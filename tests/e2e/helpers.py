@@ -65,6 +65,8 @@ def fill_option(page: Page, name: str, value: str) -> None:
     tag = field.evaluate("e => e.tagName")
     if tag == "SELECT":
         field.select_option(value)
+    elif field.get_attribute("type") == "checkbox":
+        field.set_checked(json.loads(value))  # "true" or "false"
     elif tag == "FIELDSET":
         items = json.loads(value)
         boxes = field.get_by_test_id("option-item")

@@ -15,24 +15,14 @@ Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's f
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import DESKTOP, shots_dir, snap
+from helpers import DESKTOP, create_table, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
-
-SHORT_RACE = {
-    "races": "1",
-    "line": "30",
-    "sprints": "[10, 20]",
-    "rider_change": "12",
-    "crash": "18",
-}
-"""One race on a short track, with both sprints, the rider change and the crash space."""
+from test_six_day_race_browser import SHORT_RACE
 
 SIZES = {
     "desktop": DESKTOP,
@@ -166,35 +156,6 @@ OFFERED_OR_OVER = """() => {
 }"""
 
 
-def new_table(page: Page, base: str, seats: list[str], **options: str) -> None:
-    """Ann creates a Six Day Race table and moves first (no random first player), so the
-    race waits for her with every rider still on the line."""
-    page.goto(base + "/")
-    page.get_by_test_id("game-select").select_option("six-day-race")
-    page.get_by_test_id("your-name").fill("Ann")
-    page.get_by_test_id("players").select_option(str(len(seats) + 1))
-    page.locator("details.options > summary").click()
-    for name, value in options.items():
-        field = page.locator(f"[data-testid=option][data-option={name}]")
-        if field.evaluate("e => e.tagName") == "FIELDSET":
-            # A list option: one small field per item, "+" and "−" to change its length.
-            items = [str(v) for v in json.loads(value)]
-            inputs = field.locator("[data-testid=option-item]")
-            while inputs.count() < len(items):
-                field.get_by_test_id("option-add").click()
-            while inputs.count() > len(items):
-                field.get_by_test_id("option-remove").click()
-            for i, item in enumerate(items):
-                inputs.nth(i).fill(item)
-        else:
-            field.fill(value)
-    page.locator("[data-testid=option][data-option=random_first]").set_checked(False)
-    for i, kind in enumerate(seats, start=1):
-        page.locator(f'[data-testid=seat-kind][data-seat="{i}"]').select_option(kind)
-    page.get_by_test_id("create-table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-
-
 def check_now(page: Page, moment: str) -> dict[str, Any]:
     """Run the layout checks on the oval as it is now; fail with what overlaps."""
     result = page.evaluate("window.__velodromeCheck()")
@@ -231,7 +192,11 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
     ctx.add_init_script(CHECKER)
     try:
         page = ctx.new_page()
-        new_table(page, live_server, ["heuristic", "heuristic", "heuristic"], **SHORT_RACE)
+        # Ann moves first (no random first player): the race waits for her with every rider
+        # still on the line.
+        create_table(
+            page, live_server, "six-day-race", ["heuristic"] * 3, **SHORT_RACE, random_first="false"
+        )
         expect(page.get_by_test_id("sdr-board")).to_be_visible()
 
         # The start: eight riders on the line, fanned out; the race's pill off them.

@@ -182,6 +182,8 @@ function botOption(b, selected) {
     text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }), selected });
 }
 
+/** Draw the new-table form in `form` for the games `list` (GET /api/games); on submit it
+ * creates the table and opens it. `shell`: see the top of this file. */
 export function newTableForm(form, list, shell) {
   const { api, go, toast, showError, rememberSeat, savedName, clientSeed, nameKey } = shell;
   const gameSel = el("select", { id: "game", "data-testid": "game-select" },
