@@ -113,7 +113,7 @@ def test_setbacks_deck_is_counted_card_by_card(browser: Browser, live_server: st
         assert "[" not in header.inner_text()
         table_id = page.url.rsplit("/", 1)[1]
         page.goto(live_server + "/")
-        row = page.locator(f"[data-testid=lobby-table][data-table={table_id}]")
+        row = page.locator(f'[data-testid=lobby-table][data-table="{table_id}"]')
         expect(row).to_contain_text("Deck: custom", timeout=15_000)  # the lobby asks every 4 s
         assert "[" not in row.inner_text()
     finally:
