@@ -99,8 +99,10 @@ def setback_turn(page: Page, rng: random.Random) -> None:
             "[data-testid=action]:enabled",
         ):
             found = board.locator(what)
-            if found.count():
-                found.nth(rng.randrange(found.count())).click(timeout=2000)
+            # Counted once: the board may redraw between two counts (the bot plays meanwhile).
+            count = found.count()
+            if count:
+                found.nth(rng.randrange(count)).click(timeout=2000)
                 return
 
 

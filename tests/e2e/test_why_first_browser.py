@@ -118,8 +118,9 @@ def take_turn(page: Page, rng: random.Random) -> str | None:
     b = board(page)
     try:
         targets = b.locator("[data-testid=target]")
-        if targets.count():
-            target = targets.nth(rng.randrange(targets.count()))
+        # Each list is counted once: the board may redraw between two counts.
+        if count := targets.count():
+            target = targets.nth(rng.randrange(count))
             action = json.loads(target.get_attribute("data-action", timeout=1000) or "{}")
             target.click(timeout=2000)
             return str(action.get("type"))
@@ -128,8 +129,8 @@ def take_turn(page: Page, rng: random.Random) -> str | None:
             confirm.first.click(timeout=2000)
             return "commit"
         cards = b.locator("[data-testid=card]:enabled")
-        if cards.count():
-            cards.nth(rng.randrange(cards.count())).click(timeout=2000)
+        if count := cards.count():
+            cards.nth(rng.randrange(count)).click(timeout=2000)
             return "card"
     except PlaywrightTimeout:
         return None  # the board moved on meanwhile (another update); look again
