@@ -1,7 +1,12 @@
-"""Fixtures shared by the test folders: a PostgreSQL server for the tests that need one.
+"""Fixtures shared by the test folders: a PostgreSQL server for the tests that need one; and
+the order the tests run in.
 
 The server starts with the first test that asks for ``postgres_url`` and stops at the end of
 the session (see :mod:`throwaway_postgres`); each such test gets a database of its own.
+
+The slowest folders run first (:data:`HEAVY_FIRST`): ``make test`` hands tests to its worker
+processes one at a time in this order (``--dist loadgroup``), so the run ends on short tests
+and no worker is left finishing a long one while the others wait.
 """
 
 from __future__ import annotations
@@ -17,6 +22,34 @@ from throwaway_postgres import ENV, fresh_database, throwaway_server
 # terminal's console when it is made; the terminal tests give each command its own.
 for _size in ("LINES", "COLUMNS"):
     os.environ.pop(_size, None)
+
+
+HEAVY_FIRST = (
+    "tests/e2e/",
+    "tests/server/",
+    "tests/test_search.py",
+    "tests/test_conformance.py",
+    "tests/test_bots.py",
+    "tests/referee/",
+    "tests/report/",
+    "tests/cli/",
+    "tests/rl/",
+)
+"""Where the long tests are, longest first (browsers, servers, whole games played many times);
+everything else follows in the order it was collected."""
+
+
+def _weight(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    return next(
+        (rank for rank, prefix in enumerate(HEAVY_FIRST) if path.startswith(prefix)),
+        len(HEAVY_FIRST),
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slowest folders first (a stable sort: within a folder, collection order)."""
+    items.sort(key=_weight)
 
 
 @pytest.fixture(scope="session")

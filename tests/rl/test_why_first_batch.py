@@ -28,6 +28,10 @@ from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
 from racedeck.rl.why_first_batch import DECK32_PLAN, WhyFirstBatch, shuffle_plan
 
+# One test process runs this module (``make test`` uses ``--dist loadgroup``): the kernels are
+# compiled once, by it, instead of once in every process that happens to get one of its tests.
+pytestmark = pytest.mark.xdist_group("why-first-batch")
+
 # A deck of 20 cards with 12 distinct values: the general shuffle and the bit-by-bit hand masks.
 ODD_DECK = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 1, 2, 3, -1, -2, 1, 7, -7)
 
