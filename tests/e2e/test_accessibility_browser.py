@@ -53,6 +53,27 @@ def audit(page: Page, where: str) -> None:
     )
 
 
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+"""Resolves once the page has drawn two frames (a board redrawn for a new width is in place)."""
+
+
+def resize(page: Page, size: dict[str, int]) -> None:
+    """Give the window ``size`` and let the page lay itself out (and redraw) for it."""
+    page.set_viewport_size(size)
+    page.evaluate(SETTLED)
+
+
+def audit_at_every_size(page: Page, where: str, back: dict[str, int]) -> None:
+    """Audit the page as it is now at a desktop's and a phone's size, then give the window
+    ``back`` its size."""
+    for name, size in SIZES.items():
+        resize(page, size)
+        audit(page, f"{where} at {name} {size['width']}×{size['height']}")
+    resize(page, back)
+
+
 FOCUSED_CONTROL = """() => {
   const a = document.activeElement;
   const board = document.querySelector('[data-testid=board]');
@@ -108,9 +129,21 @@ def tab_to_control(page: Page, *, past_cards: bool) -> bool:
     raise AssertionError(f"200 presses of Tab never reached a control of the board: {offered}")
 
 
-def play_by_keyboard(page: Page, where: str) -> int:
+def play_by_keyboard(page: Page, where: str, sizes: list[dict[str, int]] | None = None) -> int:
     """Play Ann's part of the game to the end with Tab and Enter; return how many keys chose
-    something. Audits the page once, in the middle of the game."""
+    something. Audits the page once, in the middle of the game. With ``sizes``, the window
+    takes the next of them after each choice sent (a key on anything but a card), and the
+    audits run at a desktop's and a phone's size."""
+    turn = 0
+    if sizes:
+        resize(page, sizes[0])
+
+    def check(where: str) -> None:
+        if sizes:
+            audit_at_every_size(page, where, sizes[turn % len(sizes)])
+        else:
+            audit(page, where)
+
     chose = 0
     audited = window_audited = False
     page.evaluate(COUNT_CHANGES)
@@ -122,10 +155,10 @@ def play_by_keyboard(page: Page, where: str) -> int:
         if page.get_by_test_id("standings").is_visible():
             return chose
         if chose == 4 and not audited:
-            audit(page, f"{where}, mid-game")
+            check(f"{where}, mid-game")
             audited = True
         if not window_audited and page.locator("[data-testid=window]").count():
-            audit(page, f"{where}, a BLOCK window")
+            check(f"{where}, a BLOCK window")
             window_audited = True
         got = page.evaluate(FOCUSED_CONTROL)
         if not tab_to_control(page, past_cards=bool(got and got["picked"])):
@@ -137,11 +170,15 @@ def play_by_keyboard(page: Page, where: str) -> int:
             "document.activeElement.outerHTML.slice(0, 120)"
         )
         changes = page.evaluate("window.boardChanges")
+        on_card = bool(sizes) and (page.evaluate(FOCUSED_CONTROL) or {}).get("card")
         page.keyboard.press("Enter")
         chose += 1
         # The press did something to the board (a card picked, an action sent) before the
         # next look: a press that changed nothing would fail here.
         page.wait_for_function(f"() => window.boardChanges > {changes}")
+        if sizes and not on_card:
+            turn += 1  # a choice sent: the next is made at the next size
+            resize(page, sizes[turn % len(sizes)])
     raise AssertionError(f"{where}: the game did not end after 600 looks")
 
 
@@ -171,60 +208,60 @@ def create_by_keyboard(page: Page, base: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", list(SHORT))
-@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_every_game_passes_the_audit_and_plays_by_keyboard(
-    browser: Browser, live_server: str, game_id: str, size: dict[str, int]
+    browser: Browser, live_server: str, game_id: str
 ) -> None:
-    context = browser.new_context(viewport=size)
+    """One game at both sizes: the window takes a desktop's and a phone's size in turn, a
+    choice at each, and every audit runs at both."""
+    context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
-        where = f"{game_id} at {size['width']}×{size['height']}"
+        where = game_id
         create_table(page, live_server, game_id, ["heuristic", "heuristic"], **SHORT[game_id])
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
-        audit(page, f"{where}, start")
-        assert play_by_keyboard(page, where) >= 2
+        audit_at_every_size(page, f"{where}, start", PHONE)
+        assert play_by_keyboard(page, where, [PHONE, DESKTOP]) >= 2
         expect(page.get_by_test_id("standings")).to_be_visible()
         # What happened was read out: the log is a live region and holds the game's events.
         log = page.get_by_test_id("log")
         expect(log).to_have_attribute("aria-live", "polite")
         expect(log.locator("li").first).to_be_attached()
-        audit(page, f"{where}, end")
+        audit_at_every_size(page, f"{where}, end", DESKTOP)
         # The finished game in the replay viewer, stepped to its end.
         page.goto(page.url + "/games/1")
         expect(page.get_by_test_id("replay-step")).to_be_visible()
         page.keyboard.press("End")
-        audit(page, f"{where}, replay")
+        audit_at_every_size(page, f"{where}, replay", DESKTOP)
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_lobby_rules_and_a_spectator_pass_the_audit(
-    browser: Browser, live_server: str, size: dict[str, int]
-) -> None:
-    context = browser.new_context(viewport=size)
+def test_the_lobby_rules_and_a_spectator_pass_the_audit(browser: Browser, live_server: str) -> None:
+    """Each page audited at a desktop's and a phone's size (the window resized, the page as
+    it is)."""
+    context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
         page.goto(live_server + "/")
         expect(page.get_by_test_id("game-select")).to_be_visible()
         page.locator("details.options > summary").click()
-        audit(page, "the lobby, options open")
+        audit_at_every_size(page, "the lobby, options open", DESKTOP)
         for game_id in SHORT:
             page.get_by_test_id("game-select").select_option(game_id)
-            audit(page, f"the lobby, {game_id}'s options")
+            audit_at_every_size(page, f"the lobby, {game_id}'s options", DESKTOP)
         for game_id in SHORT:
             page.goto(f"{live_server}/rules/{game_id}")
-            audit(page, f"the rules of {game_id}")
+            audit_at_every_size(page, f"the rules of {game_id}", DESKTOP)
         page.goto(live_server + "/replay")
         expect(page.get_by_test_id("record-drop")).to_be_visible()  # the viewer is drawn
-        audit(page, "the replay viewer, empty")
+        audit_at_every_size(page, "the replay viewer, empty", DESKTOP)
         # A spectator of a table of bots.
         create_table(page, live_server, "setback", ["heuristic"])
         spectator = context.new_page()
         spectator.goto(page.url + "/watch")
         expect(spectator.get_by_test_id("watching")).to_be_visible()
         expect(spectator.get_by_test_id("board")).to_be_visible()
-        audit(spectator, "a spectator's table")
+        audit_at_every_size(spectator, "a spectator's table", DESKTOP)
     finally:
         context.close()
 

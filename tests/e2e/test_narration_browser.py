@@ -6,10 +6,11 @@ words events from their fields)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from racedeck.bots.registry import make_bot
 from racedeck.core.registry import make
@@ -45,6 +46,19 @@ def played(game_id: str, config: dict[str, Any], seed: int = 5) -> tuple[Any, li
     ]
 
 
+@pytest.fixture(scope="module")
+def lobby(browser: Browser, live_server: str) -> Iterator[Page]:
+    """One lobby page for the module's games: each words its events in the language it sets,
+    and none changes what the page shows."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        yield page
+    finally:
+        ctx.close()
+
+
 WORD = """async ([game, lang, view, events]) => {
   const i18n = await import("/static/i18n.js");
   i18n.setLang(lang);
@@ -56,12 +70,10 @@ WORD = """async ([game, lang, view, events]) => {
 
 
 @pytest.mark.parametrize(("game_id", "config"), GAMES, ids=lambda v: str(v))
-def test_the_client_words_every_event(
-    page: Page, live_server: str, game_id: str, config: dict[str, Any]
-) -> None:
+def test_the_client_words_every_event(lobby: Page, game_id: str, config: dict[str, Any]) -> None:
+    page = lobby
     view, events = played(game_id, config)
     assert {e["kind"] for e in events} >= {"game_over"}
-    page.goto(live_server + "/")
     english = page.evaluate(WORD, [game_id, "en", view, events])
     wrong = [
         (e["text"], mine) for e, mine in zip(events, english, strict=True) if e["text"] != mine

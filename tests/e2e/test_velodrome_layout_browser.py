@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from helpers import DESKTOP, create_table, shots_dir, snap
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_six_day_race_browser import SHORT_RACE
 
 SIZES = {
@@ -183,66 +183,88 @@ def choose_card(page: Page) -> tuple[str | None, bool]:
     return min(values, key=int), False
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+def check_cards(page: Page, size: str) -> None:
+    """Ann's cards: large numbers, all on the screen; on a phone each is a finger's target
+    (44 px each way) and both her hands fit in the dock without scrolling it."""
+    cards = page.get_by_test_id("board").locator("[data-testid=card]")
+    width = SIZES[size]["width"]
+    phone = size.startswith("phone")
+    for box in cards.evaluate_all(
+        "cs => cs.map((c) => { const r = c.getBoundingClientRect();"
+        " const f = parseFloat(getComputedStyle(c).fontSize);"
+        " return {x: r.x, w: r.width, h: r.height, font: f}; })"
+    ):
+        assert box["x"] >= 0 and box["x"] + box["w"] <= width, (size, box)
+        assert box["font"] >= (26 if phone else 20), (size, box)
+        if phone:
+            assert box["w"] >= 44 and box["h"] >= 44, (size, box)
+    if phone:
+        dock = page.evaluate(
+            "() => { const d = document.querySelector('.sdr-hands');"
+            " return {fixed: getComputedStyle(d).position === 'fixed',"
+            " content: d.scrollHeight, shown: d.clientHeight}; }"
+        )
+        assert dock["fixed"] and dock["content"] <= dock["shown"] + 1, (size, dock)
+
+
 def test_the_velodrome_keeps_labels_off_riders_and_numbers(
-    browser: Browser, live_server: str, tmp_path: Path, size: str
+    browser: Browser, live_server: str, tmp_path: Path
 ) -> None:
+    """One race, drawn at every size at once: Ann plays it on the desktop, and the same seat
+    is open on both phones (a window each, with her browser's token), whose boards draw every
+    update as hers does and are checked the same way."""
     shots = shots_dir(tmp_path)
-    ctx = browser.new_context(viewport=SIZES[size])
+    ctx = browser.new_context(viewport=DESKTOP)
     ctx.add_init_script(CHECKER)
+    others: list[BrowserContext] = []
     try:
-        page = ctx.new_page()
+        ann = ctx.new_page()
         # Ann moves first (no random first player): the race waits for her with every rider
         # still on the line.
         create_table(
-            page, live_server, "six-day-race", ["heuristic"] * 3, **SHORT_RACE, random_first="false"
+            ann, live_server, "six-day-race", ["heuristic"] * 3, **SHORT_RACE, random_first="false"
         )
-        expect(page.get_by_test_id("sdr-board")).to_be_visible()
+        pages = {"desktop": ann}
+        for size in SIZES:
+            if size != "desktop":
+                # Her seat again: a window of its own with what her browser keeps (her token).
+                phone = browser.new_context(viewport=SIZES[size], storage_state=ctx.storage_state())
+                phone.add_init_script(CHECKER)
+                others.append(phone)
+                pages[size] = phone.new_page()
+                pages[size].goto(ann.url)
 
-        # The start: eight riders on the line, fanned out; the race's pill off them.
-        page.wait_for_function(ALL_ON_THE_LINE)
-        start = check_now(page, "the start")
-        assert start["riders"] == 8 and start["most"] == 8, start
-        assert "race" in start["kinds"], start
-        snap(page, shots / f"velodrome-start-{size}.png")
+        for size, page in pages.items():
+            expect(page.get_by_test_id("sdr-board")).to_be_visible()
+            # The start: eight riders on the line, fanned out; the race's pill off them.
+            page.wait_for_function(ALL_ON_THE_LINE)
+            start = check_now(page, f"the start ({size})")
+            assert start["riders"] == 8 and start["most"] == 8, (size, start)
+            assert "race" in start["kinds"], (size, start)
+            snap(page, shots / f"velodrome-start-{size}.png")
+            check_cards(page, size)
 
-        # Ann's cards: large numbers, all on the screen; on a phone each is a finger's target
-        # (44 px each way) and both her hands fit in the dock without scrolling it.
-        cards = page.get_by_test_id("board").locator("[data-testid=card]")
-        width = SIZES[size]["width"]
-        phone = size.startswith("phone")
-        for box in cards.evaluate_all(
-            "cs => cs.map((c) => { const r = c.getBoundingClientRect();"
-            " const f = parseFloat(getComputedStyle(c).fontSize);"
-            " return {x: r.x, w: r.width, h: r.height, font: f}; })"
-        ):
-            assert box["x"] >= 0 and box["x"] + box["w"] <= width, box
-            assert box["font"] >= (26 if phone else 20), box
-            if phone:
-                assert box["w"] >= 44 and box["h"] >= 44, box
-        if phone:
-            dock = page.evaluate(
-                "() => { const d = document.querySelector('.sdr-hands');"
-                " return {fixed: getComputedStyle(d).position === 'fixed',"
-                " content: d.scrollHeight, shown: d.clientHeight}; }"
-            )
-            assert dock["fixed"] and dock["content"] <= dock["shown"] + 1, dock
-
-        # The race: Ann plays until it is over; every oval drawn meanwhile is checked.
-        seen_callout = False
+        # The race: Ann plays until it is over; every oval drawn meanwhile on each page is
+        # checked.
+        seen_callout: set[str] = set()
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
-            page.wait_for_function(OFFERED_OR_OVER, timeout=20000)
-            if page.get_by_test_id("standings").is_visible():
+            ann.wait_for_function(OFFERED_OR_OVER, timeout=20000)
+            over = ann.get_by_test_id("standings").is_visible()
+            for size, page in pages.items():
+                page.wait_for_function(OFFERED_OR_OVER, timeout=20000)
+                if over:
+                    continue
+                result = check_now(page, f"Ann's turn ({size})")
+                if result["kinds"] and size not in seen_callout and "race" not in result["kinds"]:
+                    snap(page, shots / f"velodrome-callout-{size}.png")
+                    seen_callout.add(size)
+            if over:
                 break
-            result = check_now(page, "Ann's turn")
-            if result["kinds"] and not seen_callout and "race" not in result["kinds"]:
-                snap(page, shots / f"velodrome-callout-{size}.png")
-                seen_callout = True
-            value, aiming = choose_card(page)
+            value, aiming = choose_card(ann)
             if value is None:
                 continue
-            board = page.get_by_test_id("board")
+            board = ann.get_by_test_id("board")
             card = board.locator(f"[data-testid=card][data-value='{value}']")
             if not card.count():
                 continue  # the board moved on meanwhile
@@ -250,22 +272,25 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
             board.get_by_test_id("confirm").click()
             if aiming:
                 # Her rider lands on the rider change: its note is drawn (and checked).
-                page.wait_for_function("window.__velodrome.kinds.change > 0")
+                for page in pages.values():
+                    page.wait_for_function("window.__velodrome.kinds.change > 0")
         else:
             pytest.fail("the race did not end")
-        expect(page.get_by_test_id("standings")).to_be_visible()
-        snap(page, shots / f"velodrome-end-{size}.png")
-        check_now(page, "the end")
+        for size, page in pages.items():
+            expect(page.get_by_test_id("standings")).to_be_visible()
+            snap(page, shots / f"velodrome-end-{size}.png")
+            check_now(page, f"the end ({size})")
 
-        seen = page.evaluate("window.__velodrome")
-        if seen.get("bad"):
-            (shots / f"velodrome-bad-{size}.svg").write_text(seen["bad"])
-        assert not seen["problems"], "; ".join(seen["problems"])
-        assert seen["frames"] > 10, seen
-        # Moments worth a note were drawn and checked: the start, a move's note and a rider
-        # change (Ann aims for the rider change space; the bots land there too).
-        assert "race" in seen["kinds"], seen
-        assert set(seen["kinds"]) - {"race"}, seen
-        assert "change" in seen["kinds"], seen
+            seen = page.evaluate("window.__velodrome")
+            if seen.get("bad"):
+                (shots / f"velodrome-bad-{size}.svg").write_text(seen["bad"])
+            assert not seen["problems"], f"{size}: " + "; ".join(seen["problems"])
+            assert seen["frames"] > 10, (size, seen)
+            # Moments worth a note were drawn and checked: the start, a move's note and a
+            # rider change (Ann aims for the rider change space; the bots land there too).
+            assert "race" in seen["kinds"], (size, seen)
+            assert set(seen["kinds"]) - {"race"}, (size, seen)
+            assert "change" in seen["kinds"], (size, seen)
     finally:
-        ctx.close()
+        for context in [ctx, *others]:
+            context.close()

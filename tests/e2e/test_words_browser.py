@@ -4,10 +4,11 @@ grammar (French elides "de" before a vowel, and puts a space before a colon)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 WORDS = """async ([code, calls]) => {
   const i18n = await import("/static/i18n.js");
@@ -17,19 +18,26 @@ WORDS = """async ([code, calls]) => {
 }"""
 
 
-def in_page(browser: Browser, base: str, script: str, arg: Any) -> Any:
-    """What ``script`` (a function of ``arg``, run in the lobby page) returns."""
+@pytest.fixture(scope="module")
+def lobby(browser: Browser, live_server: str) -> Iterator[Page]:
+    """One lobby page for the module's checks: each sets the language it words in, and none
+    changes what the page shows."""
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
-        page.goto(base + "/")
-        return page.evaluate(script, arg)
+        page.goto(live_server + "/")
+        yield page
     finally:
         ctx.close()
 
 
-def words(browser: Browser, base: str, code: str, calls: list[list[Any]]) -> list[str]:
-    return list(in_page(browser, base, WORDS, [code, calls]))
+def in_page(lobby: Page, script: str, arg: Any) -> Any:
+    """What ``script`` (a function of ``arg``, run in the lobby page) returns."""
+    return lobby.evaluate(script, arg)
+
+
+def words(lobby: Page, code: str, calls: list[list[Any]]) -> list[str]:
+    return list(in_page(lobby, WORDS, [code, calls]))
 
 
 COUNTS = [["tn", "table.watchers", n] for n in (0, 1, 2)] + [["tn", "sbr.do.draw", 1]]
@@ -45,12 +53,12 @@ COUNTS = [["tn", "table.watchers", n] for n in (0, 1, 2)] + [["tn", "sbr.do.draw
     ],
 )
 def test_counts_follow_each_languages_plural_rules(
-    browser: Browser, live_server: str, code: str, expected: list[str]
+    lobby: Page, code: str, expected: list[str]
 ) -> None:
-    assert words(browser, live_server, code, COUNTS) == expected
+    assert words(lobby, code, COUNTS) == expected
 
 
-def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str) -> None:
+def test_french_elides_and_spaces_its_colons(lobby: Page) -> None:
     chosen = {"value": "+2", "target": "Bram"}
     calls = [
         ["t", "wf.ev.cardChosen", {**chosen, "name": "Anna"}],
@@ -58,14 +66,14 @@ def test_french_elides_and_spaces_its_colons(browser: Browser, live_server: str)
         ["t", "sbr.status.turn.other", {"name": "Émile"}],
         ["t", "link.label", {"label": "Lien spectateur"}],
     ]
-    assert words(browser, live_server, "fr", calls) == [
+    assert words(lobby, "fr", calls) == [
         "Carte d’Anna, face cachée\u00a0: +2 devant Bram.",
         "Carte de Bram, face cachée\u00a0: +2 devant Bram.",
         "Au tour d’Émile",
         "Lien spectateur\u00a0: ",
     ]
     # Other languages take a value as it is.
-    english = words(browser, live_server, "en", [calls[0], calls[3]])
+    english = words(lobby, "en", [calls[0], calls[3]])
     assert english[0] == "Anna's card, face down: +2 in front of Bram."
     assert english[1] == "Lien spectateur: "
 
@@ -90,10 +98,8 @@ RACE_SCORED = """async ([code, reason]) => {
         ("de", "no rider has cards left", "Rennen vorbei: Alle Hände sind leer"),
     ],
 )
-def test_a_six_day_race_says_why_it_ended(
-    browser: Browser, live_server: str, code: str, reason: str, why: str
-) -> None:
+def test_a_six_day_race_says_why_it_ended(lobby: Page, code: str, reason: str, why: str) -> None:
     """SD-9: a race ends after the last turns behind the line, or when every hand is empty;
     its result says which, first."""
-    text = in_page(browser, live_server, RACE_SCORED, [code, reason])
+    text = in_page(lobby, RACE_SCORED, [code, reason])
     assert text.startswith(why), text
