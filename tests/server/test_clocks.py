@@ -31,6 +31,9 @@ from server.test_windows import play_windows
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 # Clocks run in the process that automates a table: on PostgreSQL, the one the sweep gave it.
 SERVER_DATABASES = ("sqlite", "postgresql")
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables
+and moves the shared simulated time only on (others' timers due meanwhile fire too)."""
 
 TINY = {"move": 1, "bank": 1, "grace": 0, "bot": "random"}
 
@@ -371,10 +374,11 @@ def test_back_is_for_seats_only_and_a_no_op_without_a_takeover(sim_server: LiveS
     assert (error["code"], error["id"]) == ("auth/invalid", "b2")
 
 
-def test_a_failed_commit_keeps_who_is_connected(sim_server: LiveServer) -> None:
+def test_a_failed_commit_keeps_who_is_connected(own_sim_server: LiveServer) -> None:
     """A move the database refuses did not happen: the table is reloaded from the database,
-    and the people still connected are not counted as away (no bot takes their seats)."""
-    server = sim_server
+    and the people still connected are not counted as away (no bot takes their seats). On a
+    server of its own: the refusal is for this table's move, not another test's bot's."""
+    server = own_sim_server
     table_id, (ann, _bob), _tokens = _two(server, "why-first", {"move": 60, "bank": 0})
     room = server.service.rooms[table_id]
     store = server.service.store

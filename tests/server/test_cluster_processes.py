@@ -12,17 +12,24 @@ import contextlib
 import json
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psycopg
 
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.server.cluster import APPLICATION_NAME, table_key
 from racedeck.server.process import ServerProcess
-from server.live import SERVER_MESSAGE, Client, process_client
+from server.live import (
+    Client,
+    plain_http,
+    process_client,
+    protocol_errors,
+    settle,
+    view_move,
+)
 
 
 def open_client(server: ServerProcess, table_id: str, token: str | None) -> Client:
@@ -34,8 +41,8 @@ def check(clients: list[Client], tokens: list[str]) -> None:
     own events and view, never a token."""
     for c in clients:
         for frame in c.frames:
-            errors = list(SERVER_MESSAGE.iter_errors(frame))
-            assert not errors, errors[0].message
+            errors = protocol_errors(frame)
+            assert not errors, errors[0]
             text = json.dumps(frame)
             assert not any(t in text for t in tokens), "a token was sent"
             for e in frame.get("events", []):
@@ -44,13 +51,11 @@ def check(clients: list[Client], tokens: list[str]) -> None:
                 assert frame["view"]["header"]["seat"] == c.seat, "another seat's view"
 
 
-def drain(clients: list[Client], wait: float = 0.05) -> None:
-    for c in clients:
-        while True:
-            try:
-                c.recv(wait)
-            except TimeoutError:
-                break
+def bot_acting(c: Client, people: list[Client]) -> bool:
+    """Whether ``c``'s view asks a seat none of ``people`` holds (the bot) to act."""
+    assert c.view is not None
+    seats = {p.seat for p in people}
+    return any(seat not in seats for seat in c.view["header"]["acting"])
 
 
 def over(c: Client) -> bool:
@@ -59,16 +64,23 @@ def over(c: Client) -> bool:
 
 def play(clients: list[Client], rng: random.Random, moves: int) -> int:
     """Random legal actions by whoever may act, until ``moves`` were accepted or the end
-    (within two minutes: a table whose bots nobody plays stops here)."""
+    (within two minutes: a table whose bots nobody plays stops here). Every client has seen
+    each move before the next, so no action is chosen from a stale view."""
     done = 0
     deadline = time.monotonic() + 120
     while done < moves and not all(over(c) for c in clients):
         assert time.monotonic() < deadline, f"the game stalled after {done} moves"
         movers = [c for c in clients if c.view is not None and c.view["legal_actions"]]
+        if any(bot_acting(c, clients) for c in movers):
+            # The bot places its card in the same round: people wait for it, so no move of
+            # theirs is answered on a view the bot's move made stale.
+            movers = []
         if not movers:
-            for c in clients:
-                with contextlib.suppress(TimeoutError):
-                    c.recv(0.2)
+            # The bot's turn: every move is public, so the first view to change is the one
+            # furthest behind.
+            with contextlib.suppress(TimeoutError):
+                min(clients, key=view_move).recv(0.2)
+            settle(clients, ping=False)
             continue
         c = rng.choice(movers)
         assert c.view is not None
@@ -76,7 +88,7 @@ def play(clients: list[Client], rng: random.Random, moves: int) -> int:
         frame = c.until(lambda f, n=done: f["type"] == "error" or f.get("ack") == f"m{n}", 60)
         assert frame["type"] == "update", frame
         done += 1
-        drain(clients, 0.01)
+        settle(clients, ping=False)
     return done
 
 
@@ -103,12 +115,14 @@ def automating(database: str, table_id: str) -> int:
 def test_two_processes_then_the_bots_owner_is_killed(postgres_url: str, tmp_path: Path) -> None:
     extra = ["--bot-delay", "0", "--bot-workers", "1"]
     servers = [
-        ServerProcess(postgres_url, extra=extra, log=tmp_path / f"serve-{i}.log").start()
-        for i in range(2)
+        ServerProcess(postgres_url, extra=extra, log=tmp_path / f"serve-{i}.log") for i in range(2)
     ]
     try:
+        # Both start at once: each waits mostly for its own imports.
+        with ThreadPoolExecutor(2) as starting:
+            list(starting.map(ServerProcess.start, servers))
         first, second = servers
-        http = [httpx.Client(base_url=s.url, trust_env=False, timeout=10) for s in servers]
+        http = [plain_http(s.url) for s in servers]
         created = (
             http[0]
             .post(
@@ -134,7 +148,7 @@ def test_two_processes_then_the_bots_owner_is_killed(postgres_url: str, tmp_path
         bob = open_client(second, tid, tokens[1])
         rng = random.Random(11)
         assert play([ann, bob], rng, 10) == 10
-        drain([ann, bob], 0.3)
+        settle([ann, bob], ping=False)
         assert ann.view is not None and bob.view is not None
         assert ann.view["header"]["move"] == bob.view["header"]["move"]
         assert public_events(ann) == public_events(bob)

@@ -20,6 +20,9 @@ from racedeck.server.rooms import FLOOD_LIMIT, RATE_BURST, RATE_PER_SECOND
 from racedeck.server.timekeeper import SimulatedClock
 from server.live import ROOT, Client, FrameChecker, LiveServer, eventually, serving, validator
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 JSON = {"Content-Type": "application/json"}
 DEEP = 100_000
 """Levels of nesting in the deep bodies: far past what Python's parser recurses through."""

@@ -17,6 +17,9 @@ from racedeck.server.face_down import ledger_for
 from server.live import Client, FrameChecker, LiveServer, seated
 from server.test_leaks import play_to_the_end
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 
 def update_after(client: Client, move: int) -> dict[str, Any]:
     """The update of the step that made move number ``move``."""

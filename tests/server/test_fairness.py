@@ -13,6 +13,9 @@ from racedeck.core.record import GameRecord
 from server.live import FrameChecker, LiveServer
 from server.test_leaks import play_to_the_end
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 
 def test_a_fair_game_from_commitment_to_verified_record(
     server: LiveServer, checker: FrameChecker

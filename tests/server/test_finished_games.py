@@ -17,6 +17,9 @@ from racedeck.server.live import view_json
 from server.live import BASE, REGISTRY, Client, LiveServer, validator
 from server.test_http import refused
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 runner = CliRunner()
 
 

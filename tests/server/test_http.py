@@ -9,6 +9,9 @@ import pytest
 from racedeck.core.registry import available_games, get_spec
 from server.live import LiveServer, validator
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 
 def refused(res: Any, status: int, code: str) -> None:
     assert res.status_code == status, res.text
@@ -29,7 +32,8 @@ def test_games_list_every_option_and_bot(server: LiveServer) -> None:
     assert why_first["win_rule"] == "the second-best total wins"
 
 
-def test_create_join_and_public_info(server: LiveServer) -> None:
+def test_create_join_and_public_info(own_server: LiveServer) -> None:
+    server = own_server  # its lobby lists this test's table only
     created = server.create("why-first", ["human", "human", "search@50"])
     validator("create-table-response").validate(created)
     assert created["seat"] == 0 and len(created["token"]) >= 32
@@ -56,7 +60,10 @@ def test_create_join_and_public_info(server: LiveServer) -> None:
 
 
 def test_all_bot_table_is_watched(server: LiveServer) -> None:
-    created = server.create("six-day-race", ["random", "random"], {"players": 2}, name=None)
+    # Two races, not the default six: the watcher still sees a series through the change
+    # of races (SD-11) to its end, a third of the bots' play.
+    config = {"players": 2, "races": 2}
+    created = server.create("six-day-race", ["random", "random"], config, name=None)
     assert created["seat"] is None and created["token"] is None
     watcher = server.socket(created["table_id"])
     watcher.hello(None)
@@ -119,8 +126,9 @@ def test_all_bot_table_is_watched(server: LiveServer) -> None:
     ],
 )
 def test_bad_tables_are_refused(server: LiveServer, body: dict[str, Any], code: str) -> None:
+    lobby = server.http.get("/api/tables").json()
     refused(server.http.post("/api/tables", json=body), 400, code)
-    assert server.http.get("/api/tables").json() == []
+    assert server.http.get("/api/tables").json() == lobby, "a refused table was made"
 
 
 def test_every_option_of_every_game_is_accepted_at_its_default(server: LiveServer) -> None:

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from racedeck.server.app import RESTART_CLOSE, RESTART_REASON, create_app
 from racedeck.server.process import ServerProcess
-from server.live import Client, LiveServer, process_client, seated, validator
+from server.live import Client, LiveServer, plain_http, process_client, seated, validator
 
 TWO = {"players": 2, "stages": 1}
 """A Why First? table of two people: nothing moves but what a test sends."""
@@ -215,7 +215,7 @@ def test_sigterm_closes_every_socket_with_1012_exits_0_and_loses_no_move(tmp_pat
     server = ServerProcess(db, extra=["--bot-delay", "0", "--bot-workers", "1"], log=log)
     server.start()
     try:
-        http = httpx.Client(base_url=server.url, trust_env=False, timeout=10)
+        http = plain_http(server.url)
         seats = [{"kind": "human"}, {"kind": "human"}]
         created = http.post(
             "/api/tables", json={"game": "why-first", "config": TWO, "seats": seats}

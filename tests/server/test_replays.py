@@ -19,6 +19,9 @@ from server.live import FrameChecker, LiveServer, serving, validator
 from server.test_finished_games import play_to_the_end
 from server.test_http import refused
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 SMALL = {"players": 2, "stages": 1}
 
 

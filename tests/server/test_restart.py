@@ -13,15 +13,20 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from racedeck.core.fairness import verify
 from racedeck.core.record import GameRecord
 from racedeck.core.table import Table
 from racedeck.server.live import view_json
 from racedeck.server.process import ServerProcess
 from racedeck.store.tables import TableStore
-from server.live import SERVER_MESSAGE, Client, process_client
+from server.live import (
+    Client,
+    plain_http,
+    process_client,
+    protocol_errors,
+    settle,
+    view_move,
+)
 
 
 def open_client(server: ServerProcess, table_id: str, token: str) -> Client:
@@ -45,8 +50,8 @@ def check(clients: list[Client]) -> None:
     """Every frame matches the protocol and holds only its recipient's events and view."""
     for c in clients:
         for frame in c.frames:
-            errors = list(SERVER_MESSAGE.iter_errors(frame))
-            assert not errors, errors[0].message
+            errors = protocol_errors(frame)
+            assert not errors, errors[0]
             for e in frame.get("events", []):
                 assert e.get("audience", c.seat) == c.seat
             if frame.get("view") is not None:
@@ -61,27 +66,24 @@ def play_some(clients: list[Client], rng: random.Random, moves: int) -> int:
             break
         movers = [c for c in clients if c.view is not None and c.view["legal_actions"]]
         if not movers:
-            for c in clients:
-                with contextlib.suppress(TimeoutError):
-                    c.recv(0.2)
+            # The bot's turn: every move is public, so the first view to change is the one
+            # furthest behind; then everyone reads on to the same move.
+            with contextlib.suppress(TimeoutError):
+                min(clients, key=view_move).recv(0.2)
+            settle(clients, ping=False)
             continue
         c = rng.choice(movers)
         assert c.view is not None
         c.act(rng.choice(c.view["legal_actions"]), cid="m")
         frame = c.until(lambda f: f["type"] == "error" or f.get("ack") == "m")
         if frame["type"] == "error" and frame["code"] == "action/stale":
-            # The bot moved after this client last read its socket: read on and choose again.
-            with contextlib.suppress(TimeoutError):
-                c.recv(0.2)
+            # The bot moved after this client last read its socket (its update came before
+            # the refusal): the others read on to it too, and someone chooses again.
+            settle(clients, ping=False)
             continue
         assert frame["type"] == "update", frame
         done += 1
-        for other in clients:
-            while True:
-                try:
-                    other.recv(0.01)
-                except TimeoutError:
-                    break
+        settle(clients, ping=False)
     return done
 
 
@@ -89,7 +91,7 @@ def test_sigkill_mid_game_then_finish(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite"
     server = ServerProcess(db, extra=["--bot-delay", "0", "--bot-workers", "1"]).start()
     try:
-        http = httpx.Client(base_url=server.url, trust_env=False, timeout=10)
+        http = plain_http(server.url)
         created = http.post(
             "/api/tables",
             json={

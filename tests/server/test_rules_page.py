@@ -10,6 +10,9 @@ from racedeck import rulebook
 from racedeck.core.registry import available_games
 from server.live import LiveServer
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 
 def test_every_game_has_its_rules_page(server: LiveServer) -> None:
     for game_id in available_games():

@@ -31,6 +31,9 @@ from schemathesis.specs.openapi.checks import (
 
 from server.live import LiveServer, eventually, validator
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 EXAMPLES = scaled(6, 3)
 """Examples per operation and generation mode (valid data, then invalid)."""
 

@@ -17,6 +17,9 @@ from racedeck.server.rooms import RATE_BURST, RATE_PER_SECOND
 from server.deals import HELD_THEN_FORCED, windows
 from server.live import Client, FrameChecker, LiveServer, eventually, seed, serving
 
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables."""
+
 
 def two_seat_why_first(server: LiveServer) -> tuple[str, Client, Client]:
     """A 3-player Why First? table (Ann, Bob and a random bot), both people greeted once the

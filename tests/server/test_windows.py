@@ -24,6 +24,9 @@ from server.live import Client, LiveServer, eventually, seed
 
 # SB-9 windows are held by the process that automates the table: on PostgreSQL, the sweep's.
 SERVER_DATABASES = ("sqlite", "postgresql")
+SHARED_SERVER = True
+"""The tests share a server per database (:mod:`server.conftest`): each makes its own tables
+and moves the shared simulated time only on (others' timers due meanwhile fire too)."""
 
 SECONDS = 2
 STEP = 0.25

@@ -20,7 +20,7 @@ time as an argument: tests run them on simulated time.
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -76,17 +76,21 @@ class CreationBudget:
     def __init__(self, per_window: int, window: float) -> None:
         self.per_window = per_window
         self.window = window
-        self._made: dict[str, deque[float]] = {}
+        self._made: OrderedDict[str, deque[float]] = OrderedDict()
+        """The times of each address's recent creations, the address that created last at
+        the end (times only grow), so those that stopped creating come first."""
 
     def take(self, address: str, now: float) -> float | None:
         """Count a table ``address`` creates at ``now``: ``None`` when it may, else the
         seconds until it may again (nothing is counted then)."""
-        made = self._made.setdefault(address, deque())
+        made = self._made.get(address, deque())
         while made and made[0] <= now - self.window:
             made.popleft()
         if len(made) >= self.per_window:
             return max(0.0, made[0] + self.window - now) if made else self.window
         made.append(now)
+        self._made[address] = made
+        self._made.move_to_end(address)
         if len(self._made) > 4 * max(self.per_window, 1_000):
             self._forget(now)
         return None
@@ -96,10 +100,13 @@ class CreationBudget:
         return len(self._made)
 
     def _forget(self, now: float) -> None:
-        # Addresses that created nothing within the window need no memory.
-        for address in [
-            a for a, made in self._made.items() if not made or made[-1] <= now - self.window
-        ]:
+        # Addresses that created nothing within the window need no memory. They are the
+        # first ones (ordered by their last creation): a look at each forgotten address and
+        # one more, not at every address on every creation.
+        while self._made:
+            address, made = next(iter(self._made.items()))
+            if made and made[-1] > now - self.window:
+                break
             del self._made[address]
 
 
