@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from budget import scaled
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -97,13 +98,16 @@ def test_end_of_input_stops_the_game(tmp_path: Path) -> None:
 
 
 def test_simulate_json_and_table() -> None:
-    args = ["simulate", "why-first", "--players", "4", "--games", "120", "--seed", "1"]
+    # A few dozen games show both forms (and give two workers several chunks each) as well
+    # as more would: the forms count whatever games were played.
+    games = scaled(24)
+    args = ["simulate", "why-first", "--players", "4", "--games", str(games), "--seed", "1"]
     args += ["--bots", "heuristic,random,random,random"]
     as_json = runner.invoke(app, [*args, "--json"])
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.stdout)
     assert [c["bot"] for c in data["contestants"]] == ["heuristic", "random", "random", "random"]
-    assert data["games"] == 120
+    assert data["games"] == games
     table = runner.invoke(app, [*args, "--workers", "2"])
     assert table.exit_code == 0
     assert "win share" in table.output and "95% CI" in table.output

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import scaled
 from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner
@@ -31,6 +32,10 @@ GAMES: dict[str, dict[str, Any]] = {
     "setback": {"players": 3},
 }
 NAMES = ["You", "Bot 2", "Bot 3"]
+SAMPLES = scaled(16, least=8)
+"""Steps of a game the screen tests draw, spread evenly from the deal to the end (which is
+always drawn too): every kind of screen a game shows recurs over its steps, and each one
+drawn costs a tenth of a second or so."""
 PROMPT = re.compile(r"(?:Enter next · .*? · q quit|Enter goes back to step \d+, or type a key): ")
 
 
@@ -176,7 +181,7 @@ def test_ctrl_c_stops_the_stepper_with_code_130(
 def test_every_screen_fits(tmp_path: Path, game_id: str, size: tuple[int, int]) -> None:
     path = _record(tmp_path, game_id)
     last = _last(path)
-    stops = sorted({*range(0, last + 1, max(1, last // 40)), last})
+    stops = sorted({*range(0, last + 1, max(1, last // SAMPLES)), last})
     result = _step(path, [*map(str, stops), "q"], size=size)
     assert result.exit_code == 0, result.output
     screens = _screens(result.output)
@@ -348,7 +353,7 @@ def test_every_game_draws_the_spectator_view(game_id: str) -> None:
     for width in (80, 160):
         ui.width = width
         console = Console(file=io.StringIO(), width=width, record=True)
-        for state in states[:: max(1, len(states) // 30)] + states[-1:]:
+        for state in states[:: max(1, len(states) // SAMPLES)] + states[-1:]:
             view = game.observe(state, None)
             console.print(ui.render(view))
             sheet = ui.render_sheet(view)

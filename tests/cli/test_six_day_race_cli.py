@@ -270,7 +270,7 @@ def test_every_race_end_shows_its_sheet_and_waits_for_enter(
 ) -> None:
     # Three races (a race end before another, and the last) on a short track with both
     # sprints: the race ends are what is looked at, and full-length races cost seconds each.
-    short = {"line": 45, "sprints": (15, 30), "rider_change": 17, "crash": 27}
+    short = {"line": 30, "sprints": (10, 20), "rider_change": 12, "crash": 17}
     game = racedeck.make("six-day-race", players=players, riders=riders, races=3, **short)
     console = Console(record=True, width=80, height=24, file=io.StringIO())
     prompts: list[str] = []

@@ -10,6 +10,7 @@ import pytest
 
 from racedeck.report.batches import MAIN, Batch, BatchResult
 from racedeck.report.build import METHOD, ReportRequest, comparison_games, plan_batches
+from racedeck.report.findings.base import Findings
 from racedeck.report.findings.generic import length_findings
 from racedeck.report.findings.six_day_race import common_opening, findings
 from racedeck.report.findings.why_first import fixed_length
@@ -53,19 +54,33 @@ def _result(games: list[GameMeasures]) -> BatchResult:
 
 def _paragraphs(result: BatchResult, out: Path, key: str) -> str:
     found = findings({MAIN: result}, out)
+    return _section_text(found, key)
+
+
+def _section_text(found: Findings, key: str) -> str:
     return " ".join(next(s for s in found.sections if s.key == key).paragraphs)
 
 
-def test_fixed_rider_changes_give_the_rules_that_fix_them(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def common(tmp_path_factory: pytest.TempPathFactory) -> tuple[BatchResult, Findings]:
+    """Twenty default series that all open alike, and their findings, worked out once for
+    the tests that read them: drawing the findings' plots is most of their time."""
     result = _result([_series(i) for i in range(20)])
+    return result, findings({MAIN: result}, tmp_path_factory.mktemp("findings"))
+
+
+def test_fixed_rider_changes_give_the_rules_that_fix_them(
+    common: tuple[BatchResult, Findings],
+) -> None:
+    result, found = common
     assert common_opening(result) is not None
-    text = _paragraphs(result, tmp_path, "rider-change")
+    text = _section_text(found, "rider-change")
     assert "exactly 12 times in every series (20 series): 2 in each of its 6 races (SD-11)" in text
     assert "a rider passes space 30 once (SD-1, SD-6)" in text
     assert "Every one of the 120 races opened with the same 34 cards" in text
     assert "same green hand, dealt and never shuffled (SD-2)" in text
     assert "Those 34 cards put exactly 2 riders on FAHRERWECHSEL" in text
-    summary = findings({MAIN: result}, tmp_path).summary
+    summary = found.summary
     assert any(
         s.startswith("Rider changes: exactly 2 per race in every series, because") for s in summary
     )
@@ -84,9 +99,10 @@ def test_fixed_rider_changes_without_a_common_opening_are_not_blamed_on_the_rule
     assert "not equally often in every race" in text
 
 
-def test_the_whole_field_slipstream_is_explained_where_it_is_plotted(tmp_path: Path) -> None:
-    result = _result([_series(i) for i in range(20)])
-    found = findings({MAIN: result}, tmp_path)
+def test_the_whole_field_slipstream_is_explained_where_it_is_plotted(
+    common: tuple[BatchResult, Findings],
+) -> None:
+    _, found = common
     section = next(s for s in found.sections if s.key == "slipstream")
     text = " ".join(section.paragraphs)
     assert "8 riders (4 players racing two each, SD-12), so ×8 needs all 7 others" in text

@@ -27,6 +27,7 @@ from typing import Any, cast
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -781,10 +782,13 @@ class _Fitted:
             self.ui.render_short(self.view, width),
             self.ui.render_short(self.view, width, key=False),
         ):
-            if len(console.render_lines(screen, options, pad=False)) <= room:
+            lines = console.render_lines(screen, options, pad=False)
+            if len(lines) <= room:
                 break
             self.ui.short_screen = True
-        yield screen
+        for line in lines:  # the lines measured are the lines shown: drawn once, not twice
+            yield from line
+            yield Segment.line()
 
 
 UI = SixDayRaceUI
