@@ -91,3 +91,23 @@ def join(page: Page, link: str, name: str) -> None:
     page.get_by_test_id("your-name").fill(name)
     page.get_by_test_id("join").click()
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
+
+
+def screenshots_wanted() -> bool:
+    """Whether the browser tests keep their screenshots: only when ``$RACEDECK_SCREENSHOTS``
+    names a folder for them (``docs/screenshots``). A plain test run takes none: nobody looks
+    at a test's temporary folder, and a full page's PNG costs up to a second of CPU."""
+    return bool(os.environ.get("RACEDECK_SCREENSHOTS"))
+
+
+def snap_if_wanted(page: Page, path: Path) -> None:
+    """:func:`snap` when screenshots are wanted (:func:`screenshots_wanted`), else nothing: for
+    where no step after it depends on snap's wait for the board to come to rest."""
+    if screenshots_wanted():
+        snap(page, path)
+
+
+def shot_if_wanted(page: Page, path: Path, *, full_page: bool = False) -> None:
+    """``page.screenshot`` when screenshots are wanted (:func:`screenshots_wanted`)."""
+    if screenshots_wanted():
+        page.screenshot(path=str(path), full_page=full_page)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from helpers import PHONE, create_table, shots_dir
+from helpers import PHONE, create_table, shot_if_wanted, shots_dir
 from playwright.sync_api import Browser, Page, expect
 from server.live import LiveServer
 
@@ -64,7 +64,7 @@ def test_title_icon_sound_and_notification_follow_the_turn(
         alerts = page.get_by_test_id("alerts")
         expect(alerts).to_be_visible()
         alerts.locator("summary").click()
-        page.screenshot(path=str(shots_dir(tmp_path) / "alerts-phone.png"))
+        shot_if_wanted(page, shots_dir(tmp_path) / "alerts-phone.png")
         page.get_by_test_id("alert-sound").check()
         # Turning the sound on plays it once, as it will sound.
         expect(alerts).to_have_attribute("data-sounds", "1")

@@ -10,7 +10,7 @@
 The clocks run on the server's simulated time (``paused_bots``): the test moves it on, so no
 test waits for a clock, and the bots' pause of a second holds each bot's move until then.
 
-Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's own folder.
+Screenshots are taken only when ``$RACEDECK_SCREENSHOTS`` is set, into that folder.
 """
 
 from __future__ import annotations
@@ -21,18 +21,22 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from helpers import DESKTOP, shots_dir, snap
+from helpers import DESKTOP, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 from server.live import LiveServer, eventually
 
 
-def ann_against_a_bot(server: str, clock: dict[str, Any]) -> dict[str, Any]:
-    """A table of Why First? where Ann, a person, plays the heuristic bot under ``clock``;
-    the creation's answer (her seat's token)."""
+def ann_against_a_bot(
+    server: str, clock: dict[str, Any], config: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A table of Why First? where Ann, a person, plays the heuristic bot under ``clock``
+    (with ``config``, those options; else the game's own); the creation's answer (her seat's
+    token)."""
     res = httpx.post(
         server + "/api/tables",
         json={
             "game": "why-first",
+            **({"config": config} if config else {}),
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
             "clock": clock,
             "name": "Ann",
@@ -104,7 +108,7 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
                 # Her clock runs down from the per-move time, her bank after it…
                 expect(mine).to_have_attribute("data-state", "running")
                 expect(mine).to_have_text(re.compile(r"^0:0[0-8] \+ 0:04$"))
-                snap(page, shots / "clock-running.png")
+                snap_if_wanted(page, shots / "clock-running.png")
             # …runs out: the stand-in bot plays for her, and her page says so to her.
             notice = page.get_by_test_id("clock-notice")
             # Half a second at a time: the stand-in's pause of a second is not over when she
@@ -136,7 +140,7 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
                 expect(page.get_by_test_id("prompt")).to_have_text(stand_in)
             back = page.get_by_test_id("im-back")
             expect(back).to_be_visible()
-            snap(page, shots / f"clock-takeover-{name}.png")
+            snap_if_wanted(page, shots / f"clock-takeover-{name}.png")
             back.click()
             # Back: the page tells her the time she has (her bank went with the timeout).
             said = page.get_by_test_id("clock-back")
@@ -147,7 +151,9 @@ def test_a_clock_runs_out_and_a_bot_plays_on(
             expect(page.get_by_test_id("im-back")).to_have_count(0)
             expect(page.get_by_test_id("stand-in")).to_have_count(0)
             expect(page.get_by_test_id("log")).to_contain_text("Ann is back.")
-            snap(page, shots / ("clock-back.png" if name == "desktop" else "clock-back-phone.png"))
+            snap_if_wanted(
+                page, shots / ("clock-back.png" if name == "desktop" else "clock-back-phone.png")
+            )
             # Her next choice is hers again.
             playable = page.locator("[data-testid=card]:not([disabled])").first
             expect(playable).to_be_visible(timeout=20_000)
@@ -171,7 +177,7 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
         page.locator("details.clock-box > summary").click()
         page.get_by_test_id("clock-profile").select_option("blitz")
         page.get_by_test_id("clock-bot").select_option("random")
-        snap(page, shots / "clock-form.png")
+        snap_if_wanted(page, shots / "clock-form.png")
         page.get_by_test_id("create-table").click()
         expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
         mine = page.locator('[data-testid=clock][data-seat="0"]')
@@ -187,11 +193,14 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
 def test_the_results_mark_a_game_a_bot_stood_in(
     browser: Browser, sim_server: LiveServer, tmp_path: Path
 ) -> None:
-    """Ann never plays: her time runs out at once and the stand-in bot plays the game to its
-    end; the standings and the finished games say a bot stood in for her."""
+    """Ann never plays: her time runs out at once and the stand-in bot plays the game (of one
+    stage: every move of it is the same as in a longer one) to its end; the standings and the
+    finished games say a bot stood in for her."""
     shots = shots_dir(tmp_path)
     live_server = sim_server.url
-    created = ann_against_a_bot(live_server, {"move": 1, "bank": 0, "grace": 0, "bot": "random"})
+    created = ann_against_a_bot(
+        live_server, {"move": 1, "bank": 0, "grace": 0, "bot": "random"}, {"stages": 1}
+    )
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
@@ -223,6 +232,6 @@ def test_the_results_mark_a_game_a_bot_stood_in(
         expect(page.get_by_test_id("im-back")).to_have_count(0)
         finished = page.get_by_test_id("finished-game")
         expect(finished.get_by_test_id("bot-played")).to_have_text("A bot stood in for Ann")
-        snap(page, shots / "clock-standings.png")
+        snap_if_wanted(page, shots / "clock-standings.png")
     finally:
         context.close()

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import httpx
-from helpers import create_table, shots_dir, snap
+from helpers import create_table, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Route, expect
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -47,7 +47,7 @@ def test_a_placed_card_is_counted_while_the_game_goes_on(
     page.get_by_test_id("fair-badge").click()
     expect(line).to_be_visible()
     expect(line).to_have_text(re.compile(r"^[1-9]\d* face-down cards? committed$"))
-    snap(page, shots_dir(tmp_path) / "face-down-committed-desktop.png")
+    snap_if_wanted(page, shots_dir(tmp_path) / "face-down-committed-desktop.png")
     context.close()
 
 
@@ -64,7 +64,7 @@ def test_the_end_checks_every_face_down_card(
             "12 face-down cards checked: each is the card committed when it was placed"
         )
         expect(page.get_by_test_id("fair-verified")).to_be_visible()
-        snap(page, shots_dir(tmp_path) / f"face-down-verified-{name}.png")
+        snap_if_wanted(page, shots_dir(tmp_path) / f"face-down-verified-{name}.png")
         context.close()
 
 
@@ -87,5 +87,5 @@ def test_a_changed_face_down_card_in_the_record_is_named(
         "NOT verified: the face-down card of move 1 is not the one committed"
     )
     expect(page.get_by_test_id("face-down-verified")).to_have_count(0)
-    snap(page, shots_dir(tmp_path) / "face-down-mismatch-desktop.png")
+    snap_if_wanted(page, shots_dir(tmp_path) / "face-down-mismatch-desktop.png")
     context.close()

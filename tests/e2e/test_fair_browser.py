@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import httpx
-from helpers import create_table, shots_dir, snap
+from helpers import create_table, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, expect
 
 from racedeck.core.fairness import verify
@@ -45,7 +45,7 @@ def test_the_commitment_is_shown_and_the_end_is_verified(
     watch = browser.new_page()
     watch.goto(f"{live_server}/t/{bots['table_id']}")
     expect(watch.get_by_test_id("fair-verified")).to_be_visible(timeout=30_000)
-    snap(watch, shots_dir(tmp_path) / "fair-verified.png")
+    snap_if_wanted(watch, shots_dir(tmp_path) / "fair-verified.png")
     record_url = watch.get_by_test_id("record-link").get_attribute("href")
     assert record_url is not None
     record = GameRecord.from_json(httpx.get(live_server + record_url, trust_env=False).json())

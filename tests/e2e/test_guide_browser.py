@@ -19,7 +19,7 @@ import pytest
 import test_language_browser as language
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
-from helpers import DESKTOP, create_table, shots_dir, snap
+from helpers import DESKTOP, create_table, shot_if_wanted, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, Route, expect
 from test_accessibility_browser import audit
 
@@ -101,7 +101,9 @@ def wait_for_choice(page: Page, script: str = SOMETHING_TO_DO) -> None:
 def test_learn_to_play_coaches_each_decision(
     browser: Browser, live_server: str, tmp_path: Path, game: str
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    # Reduced motion: the board shows each move at once (the coach follows the views, not
+    # the board's animations, which the games' own tests watch at full length).
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
     try:
         page = context.new_page()
         body = learn(page, live_server, game)
@@ -124,7 +126,7 @@ def test_learn_to_play_coaches_each_decision(
         expect(coach).to_have_attribute("aria-live", "polite")
         expect(page.get_by_test_id("coach-tip")).to_have_text(FIRST_TIP[game])
         audit(page, f"guided {game}")
-        snap(page, shots_dir(tmp_path) / f"guide-{game}-desktop.png")
+        snap_if_wanted(page, shots_dir(tmp_path) / f"guide-{game}-desktop.png")
 
         if game == "why-first":
             follow_why_first(page)
@@ -251,7 +253,7 @@ def test_the_coach_says_when_the_game_is_over(
             expect(page.get_by_test_id("coach-recap")).to_contain_text("Stage 1 is scored")
         elif game == "six-day-race":
             expect(page.get_by_test_id("coach-recap")).to_contain_text("Race 1 is over")
-        snap(page, shots_dir(tmp_path) / f"guide-{game}-over-desktop.png")
+        snap_if_wanted(page, shots_dir(tmp_path) / f"guide-{game}-over-desktop.png")
     finally:
         context.close()
 
@@ -299,7 +301,7 @@ def test_the_guide_speaks_the_chosen_language(
         learn(page, live_server, "why-first")
         expect(page.get_by_test_id("coach-skip")).to_have_text("Anleitung überspringen")
         expect(page.get_by_test_id("coach-tip")).to_contain_text("Wähle eine Karte aus deiner Hand")
-        snap(page, shots_dir(tmp_path) / "guide-why-first-de-desktop.png")
+        snap_if_wanted(page, shots_dir(tmp_path) / "guide-why-first-de-desktop.png")
         page.get_by_test_id("lang-switch").select_option("fr")
         expect(page.get_by_test_id("coach-skip")).to_have_text("Ignorer le guide")
         expect(page.get_by_test_id("coach-tip")).to_contain_text(
@@ -332,7 +334,9 @@ DOCK_SEEN = """() => {
 def test_on_a_phone_the_coach_never_covers_the_docked_hand(
     browser: Browser, live_server: str, tmp_path: Path, game: str
 ) -> None:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB", reduced_motion="reduce"
+    )
     try:
         page = context.new_page()
         learn(page, live_server, game)
@@ -360,8 +364,8 @@ def test_on_a_phone_the_coach_never_covers_the_docked_hand(
             assert seen["inside"], f"{game}: the docked hand leaves the screen ({where})"
             assert not seen["covered"], f"{game}: something lies on the docked hand ({where})"
         page.evaluate("window.scrollTo(0, 0)")
-        snap(page, shots_dir(tmp_path) / f"guide-{game}-phone.png")
-        page.screenshot(path=str(shots_dir(tmp_path) / f"guide-{game}-phone-screen.png"))
+        snap_if_wanted(page, shots_dir(tmp_path) / f"guide-{game}-phone.png")
+        shot_if_wanted(page, shots_dir(tmp_path) / f"guide-{game}-phone-screen.png")
         # The docked hand is usable: a tap on a card there changes the question.
         before = tip(page)
         dock = page.locator(".board.my-turn .dock")

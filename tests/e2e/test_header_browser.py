@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import create_table, shots_dir, snap
+from helpers import create_table, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, expect
 
 PHONE_TALL = {"width": 390, "height": 844}
@@ -33,7 +33,7 @@ def test_on_a_phone_the_hand_is_in_view_under_a_quiet_header(
         # One look at every card (the board is drawn again as the bot's frames come in).
         bottoms = cards.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().bottom)")
         assert bottoms and max(bottoms) <= PHONE_TALL["height"], bottoms
-        snap(page, shots_dir(tmp_path) / "header-why-first-phone.png")
+        snap_if_wanted(page, shots_dir(tmp_path) / "header-why-first-phone.png")
 
         # Share opens the spectator link; the fairness badge opens the commitment.
         page.get_by_test_id("share").click()
@@ -140,45 +140,48 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 inside a label counts as its label: pressing the label presses it)."""
 
 
-@pytest.mark.parametrize("game", ["why-first", "six-day-race", "setback"])
 @pytest.mark.parametrize("size", TOUCH_SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_on_a_touch_screen_what_you_act_on_stays_on_screen_on_your_turn(
-    browser: Browser, live_server: str, tmp_path: Path, game: str, size: dict[str, int]
+    browser: Browser, live_server: str, tmp_path: Path, size: dict[str, int]
 ) -> None:
     """The hand and the question you are asked are docked at the bottom of a phone's or a
     tablet's screen while it is your turn, and the page has room below so the board is never
     hidden for good. Every control there, in the lobby and at the table, is a target of at
-    least 44 × 44 px."""
+    least 44 × 44 px. Each game's table in turn in one window, then the lobby (which then
+    lists all three tables as Ann's)."""
     ctx = browser.new_context(viewport=size, reduced_motion="reduce", has_touch=True)
     try:
         page = ctx.new_page()
-        create_table(page, live_server, game, ["heuristic"])
-        expect(page).to_have_title(re.compile(r"^▶ "))  # Ann is asked
-        dock = page.locator("[data-testid=board] .dock")
-        expect(dock).to_have_css("position", "fixed")
-        # One look at a time (a window may close meanwhile and the dock be drawn again).
-        page.wait_for_function(
-            f"""() => {{
-              const d = document.querySelector('[data-testid=board] .dock');
-              return d && ({CONTROLS})(d).some(([top, bottom]) => top >= 0
-                && bottom <= {size["height"]});
-            }}"""
-        )
-        # The page has room below the dock, as tall as it is (kept up as it changes).
-        page.wait_for_function(
-            """() => {
-              const d = document.querySelector('[data-testid=board] .dock');
-              return d && document.body.style.paddingBottom === `${d.offsetHeight}px`;
-            }"""
-        )
-        assert page.evaluate(SMALL_TARGETS) == [], "too small to press at the table"
-        # A card picked (unless Ann is asked something else first, as in a Setback window):
-        # the choices it opens are targets as large.
-        cards = page.locator("[data-testid=board] .dock [data-testid=card]:enabled")
-        if cards.count():
-            cards.first.click()
-            assert page.evaluate(SMALL_TARGETS) == [], "too small to press after picking a card"
-        snap(page, shots_dir(tmp_path) / f"dock-{game}-{size['width']}x{size['height']}.png")
+        for game in ("why-first", "six-day-race", "setback"):
+            create_table(page, live_server, game, ["heuristic"])
+            expect(page).to_have_title(re.compile(r"^▶ "))  # Ann is asked
+            dock = page.locator("[data-testid=board] .dock")
+            expect(dock).to_have_css("position", "fixed")
+            # One look at a time (a window may close meanwhile and the dock be drawn again).
+            page.wait_for_function(
+                f"""() => {{
+                  const d = document.querySelector('[data-testid=board] .dock');
+                  return d && ({CONTROLS})(d).some(([top, bottom]) => top >= 0
+                    && bottom <= {size["height"]});
+                }}"""
+            )
+            # The page has room below the dock, as tall as it is (kept up as it changes).
+            page.wait_for_function(
+                """() => {
+                  const d = document.querySelector('[data-testid=board] .dock');
+                  return d && document.body.style.paddingBottom === `${d.offsetHeight}px`;
+                }"""
+            )
+            assert page.evaluate(SMALL_TARGETS) == [], f"{game}: too small to press at the table"
+            # A card picked (unless Ann is asked something else first, as in a Setback
+            # window): the choices it opens are targets as large.
+            cards = page.locator("[data-testid=board] .dock [data-testid=card]:enabled")
+            if cards.count():
+                cards.first.click()
+                assert page.evaluate(SMALL_TARGETS) == [], f"{game}: too small after a card"
+            snap_if_wanted(
+                page, shots_dir(tmp_path) / f"dock-{game}-{size['width']}x{size['height']}.png"
+            )
         page.goto(live_server + "/")
         expect(page.get_by_test_id("create-table")).to_be_visible()
         page.locator("details.options > summary").click()

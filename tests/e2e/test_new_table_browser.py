@@ -10,7 +10,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from helpers import DESKTOP, PHONE, fill_option, shots_dir, snap
+from helpers import DESKTOP, PHONE, fill_option, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 
 LANGS = ("en", "nl", "fr", "de")
@@ -162,6 +162,6 @@ def test_the_form_names_no_ruling_and_shows_no_json(
             assert links.count() > 0
             for href in links.evaluate_all("ls => ls.map(l => l.getAttribute('href'))"):
                 assert re.fullmatch(rf"/rules/{game}#(WF|SD|SB)-\d+", href), href
-            snap(page, shots_dir(tmp_path) / f"new-table-{game}-{lang}.png")
+            snap_if_wanted(page, shots_dir(tmp_path) / f"new-table-{game}-{lang}.png")
     finally:
         page.close()

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from helpers import PHONE, shots_dir
-from helpers import snap as snap_page
+import pytest
+from helpers import PHONE, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 from test_why_first_browser import take_turn
 
@@ -26,16 +27,29 @@ from racedeck.core.record import GameRecord
 def snap(page: Page, path: Path) -> None:
     """A screenshot from the top of the page (the step controls stick to the top of the
     window, so a page scrolled by a click would show them part way down), once every board
-    has played out its step."""
+    has played out its step; the screenshot only when screenshots are wanted
+    (:func:`helpers.screenshots_wanted`), the scroll and the wait always."""
     page.evaluate("window.scrollTo(0, 0)")
     expect(page.locator("[data-animating=true]")).to_have_count(0, timeout=15_000)
-    snap_page(page, path)
+    snap_if_wanted(page, path)
 
 
 def new_page(browser: Browser, **options: Any) -> Page:
-    """A page of its own with reduced motion (see the module docstring)."""
+    """A page of its own with reduced motion (see the module docstring); closed with its
+    context after the test (:func:`_close_pages`)."""
     context = browser.new_context(reduced_motion="reduce", **options)
     return context.new_page()
+
+
+@pytest.fixture(autouse=True)
+def _close_pages(browser: Browser) -> Iterator[None]:
+    """Close the contexts a test opened with :func:`new_page`: a page left open at a table
+    would keep its socket and redraws going while the process's next tests run."""
+    before = list(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
 
 
 def bots_game(base: str, players: int = 3) -> str:

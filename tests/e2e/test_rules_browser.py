@@ -2,8 +2,8 @@
 links the chosen game's, and a running table's header links its game's; each opens the page
 (``/rules/<game-id>``, rendered from ``docs/rules``) in a new tab.
 
-Screenshots of the lobby and of a rules page go to ``$RACEDECK_SCREENSHOTS`` when it is set
-(``docs/screenshots`` in the repository), else to the test's temporary folder.
+Screenshots of the lobby and of a rules page are taken only when ``$RACEDECK_SCREENSHOTS``
+is set (``docs/screenshots`` in the repository), into that folder.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from helpers import DESKTOP, PHONE, create_table, shots_dir, snap
+from helpers import DESKTOP, PHONE, create_table, shot_if_wanted, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 
 from racedeck import rulebook
@@ -46,7 +46,7 @@ def test_the_lobby_and_a_table_link_the_rules(
         form = page.get_by_test_id("new-table")
         page.get_by_test_id("game-select").select_option("setback")
         expect(form.get_by_test_id("rules-link")).to_have_text("Rules of Setback")
-        snap(page, shots / "rules-lobby-desktop.png")
+        snap_if_wanted(page, shots / "rules-lobby-desktop.png")
 
         tab = _opens_in_a_new_tab(page, "six-day-race", "[data-testid=games]")
         expect(tab.locator("#SD-5")).to_have_text("SD-5 · Slipstream")
@@ -55,7 +55,7 @@ def test_the_lobby_and_a_table_link_the_rules(
         expect(tab.locator("table")).to_contain_text("8 (2 FREE)")
         tab.goto(live_server + "/rules/setback#SB-9")
         expect(tab.locator("#SB-9")).to_be_in_viewport()
-        tab.screenshot(path=str(shots / "rules-setback-desktop.png"))  # the screen, at SB-9
+        shot_if_wanted(tab, shots / "rules-setback-desktop.png")  # the screen, at SB-9
         tab.close()
 
         # A table being played: the header links its game's rules; the table stays open.
@@ -67,7 +67,7 @@ def test_the_lobby_and_a_table_link_the_rules(
         expect(tab.get_by_test_id("rules")).to_contain_text("second-highest total")
         tab.close()
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
-        snap(page, shots / "rules-table-link-desktop.png")
+        snap_if_wanted(page, shots / "rules-table-link-desktop.png")
     finally:
         context.close()
 
@@ -81,7 +81,7 @@ def test_a_rules_page_on_a_phone(browser: Browser, live_server: str, tmp_path: P
         # Nothing is wider than the screen: no sideways scrolling to read the rules.
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
-        page.screenshot(path=str(shots_dir(tmp_path) / "rules-why-first-phone.png"))
+        shot_if_wanted(page, shots_dir(tmp_path) / "rules-why-first-phone.png")
         page.goto(live_server + "/rules/chess")
         expect(page.locator("h1")).to_have_text("No rules for chess")
         page.get_by_role("link", name="Six Day Race").last.click()

@@ -10,9 +10,9 @@ amended): a seat asked sees the same question whether or not it holds a BLOCK, a
 only with a BLOCK in hand; an answer shows as given (sealed until the window closes) instead of
 the buttons (and again after a reload while the window waits for Bob). The server runs on
 simulated time: the test moves it on between looks, so each window stays open its second
-(``window_seconds``) whoever holds a BLOCK, and the test never waits for one. Screenshots go to
-``$RACEDECK_SCREENSHOTS`` when it is set (``docs/screenshots`` in the repository), else to the
-test's temporary folder.
+(``window_seconds``) whoever holds a BLOCK, and the test never waits for one. Screenshots are
+taken only when ``$RACEDECK_SCREENSHOTS`` is set (``docs/screenshots`` in the repository),
+into that folder.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import re
 import time
 from pathlib import Path
 
-from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap
+from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server.live import LiveServer
@@ -189,12 +189,12 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                     assert declared, "a BLOCK window without the action it answers"
                     name = f"setback-window-{size}.png"
                     if name in missing:
-                        snap(page, shots / name)
+                        snap_if_wanted(page, shots / name)
                         missing.discard(name)
                 elif choosing:
                     name = f"setback-play-{size}.png"
                     if name in missing and acted[who] >= 3:
-                        snap(page, shots / name)
+                        snap_if_wanted(page, shots / name)
                         missing.discard(name)
                 sent = take_turn(page, rng)
                 if sent:
@@ -213,7 +213,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
                         expect(
                             ann.locator("[data-testid=window] [data-testid=action]")
                         ).to_have_count(0)
-                        snap(ann, shots / "setback-window-answered-desktop.png")
+                        snap_if_wanted(ann, shots / "setback-window-answered-desktop.png")
                         sealed_reload = True
             if not motion_reduced and not {n for n in missing if "desktop" in n}:
                 # Ann's tokens were seen moving; the rest of the game as with reduced motion.
@@ -243,7 +243,7 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
             expect(page.get_by_test_id("win-rule")).not_to_be_empty()
             expect(page.get_by_test_id("sb-status")).to_contain_text("FINISH")
             expect(page.locator("[data-testid=token]")).to_have_count(3)
-            snap(page, shots / f"setback-end-{size}.png")
+            snap_if_wanted(page, shots / f"setback-end-{size}.png")
         expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
     finally:
         ann_ctx.close()

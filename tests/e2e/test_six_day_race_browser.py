@@ -3,8 +3,8 @@
 Ann (desktop) creates the table in the lobby, Bob (phone-sized) joins through the invite link, a
 heuristic bot takes the third seat. Both play by clicking the cards the renderer offers (only
 legal ones), Bob reloads mid-race and goes on, and the end shows the standings, the reason and
-the series table. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`` when it is set
-(``docs/screenshots`` in the repository), else to the test's temporary folder.
+the series table. Screenshots of the main screens are taken only when ``$RACEDECK_SCREENSHOTS`` is
+set (``docs/screenshots`` in the repository), into that folder.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 import time
 from pathlib import Path
 
-from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap
+from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -36,11 +36,22 @@ OFFERED = """() => {
 }"""
 
 
-def await_offer(page: Page) -> None:
+OTHER_ASKED = """seat => document.querySelector(
+  `[data-testid=score][data-seat="${seat}"]`)?.classList.contains('acting') ?? false"""
+"""Whether the page shows seat ``seat`` as the one asked now."""
+
+
+def await_offer(page: Page, other: int | None = None) -> None:
     """Wait a moment for this page to offer a card (or show the end): it may be its turn once
-    the update is in, or another seat's (then the wait ends without one)."""
+    the update is in, or another seat's (then the wait ends without one). With ``other``, the
+    seat of the other person, the wait also ends as soon as the page shows that seat asked:
+    this page has nothing to offer before that person has played (a bot's move comes at once,
+    so it is waited for)."""
+    script = OFFERED
+    if other is not None:
+        script = f"() => ({OFFERED})() || ({OTHER_ASKED})({other})"
     with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(OFFERED, timeout=300)
+        page.wait_for_function(script, timeout=300)
 
 
 def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
@@ -57,7 +68,7 @@ def take_turn(page: Page, rng: random.Random, shot: Path | None = None) -> bool:
         confirm = board.locator("[data-testid=confirm]")
         expect(confirm).to_have_attribute("data-action", f'{{"type":"play","value":{value}}}')
         if shot is not None:
-            snap(page, shot)
+            snap_if_wanted(page, shot)
         confirm.click(timeout=2000)
     except (PlaywrightTimeout, AssertionError):
         return False  # the board moved on meanwhile (another update); ask again
@@ -99,10 +110,10 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                 and bob.get_by_test_id("standings").is_visible()
             ):
                 break
-            for who, page in (("Ann", ann), ("Bob", bob)):
+            for who, page, other in (("Ann", ann, 1), ("Bob", bob, 0)):
                 key = "play-desktop" if who == "Ann" else "play-phone"
                 shot = wanted.pop(key)[1] if key in wanted and played[who] >= 4 else None
-                await_offer(page)
+                await_offer(page, other)
                 if take_turn(page, rng, shot):
                     played[who] += 1
                 elif shot is not None:
@@ -116,7 +127,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
                     except PlaywrightTimeout:
                         continue  # the next move replaced it
                     assert re.fullmatch(r"slipstream ×\d", text), text
-                    snap(page, shots / f"six-day-race-slipstream-{suffix}.png")
+                    snap_if_wanted(page, shots / f"six-day-race-slipstream-{suffix}.png")
                     slipstream_seen.add(suffix)
             # Sprint points count in the scores as they are won, not only when the race ends.
             if not scored_mid_race and not ann.get_by_test_id("standings").is_visible():
@@ -149,7 +160,7 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
             expect(series).to_contain_text("Series after 1 of 1 race")
             expect(page.get_by_test_id("race-result")).to_contain_text("Race 1 of 1")
             expect(page.get_by_test_id("turn")).to_contain_text("over")
-            snap(page, shots / f"six-day-race-end-{suffix}.png")
+            snap_if_wanted(page, shots / f"six-day-race-end-{suffix}.png")
         # Nobody can play a card any more.
         expect(ann.get_by_test_id("board").locator("[data-testid=card]")).to_have_count(0)
     finally:

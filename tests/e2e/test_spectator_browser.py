@@ -7,7 +7,7 @@
   "Finished games", and its "Download record" link downloads a record that replays to the
   result shown.
 
-Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's own folder.
+Screenshots are taken only when ``$RACEDECK_SCREENSHOTS`` is set, into that folder.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import httpx
-from helpers import DESKTOP, PHONE, create_table, shots_dir, snap
+from helpers import DESKTOP, PHONE, create_table, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, expect
 
 from racedeck.core.record import GameRecord, replay
@@ -50,8 +50,8 @@ def test_a_spectator_watches_through_the_link(
         expect(watcher.get_by_test_id("table-header")).not_to_contain_text("you are seat")
         expect(page.get_by_test_id("spectators")).to_contain_text("1 watching")
         expect(watcher.get_by_test_id("spectators")).to_contain_text("1 watching")
-        snap(page, shots / "spectator-player.png")
-        snap(watcher, shots / "spectator-watching.png")
+        snap_if_wanted(page, shots / "spectator-player.png")
+        snap_if_wanted(watcher, shots / "spectator-watching.png")
 
         # Sam leaves: Ann sees nobody watching any more.
         watcher.close()
@@ -83,7 +83,7 @@ def test_a_finished_game_is_listed_and_its_record_downloads(
         expect(game).to_have_count(1)
         expect(game).to_contain_text("Game 1")
         winners = page.get_by_test_id("standings").locator("h2").inner_text()
-        snap(page, shots / "finished-games.png")
+        snap_if_wanted(page, shots / "finished-games.png")
 
         with page.expect_download() as download:
             game.get_by_test_id("download-record").click()

@@ -12,8 +12,8 @@ Three games over a real server process and Debian's Chromium:
 
 Every choice clicked is one the renderer offers, and the renderer offers only the view's legal
 actions, so the server refusing anything would show up as an error toast: the tests check that
-none appears. Screenshots of the main screens go to ``$RACEDECK_SCREENSHOTS`` when it is set
-(``docs/screenshots`` in the repository), else to the test's temporary folder.
+none appears. Screenshots of the main screens are taken only when ``$RACEDECK_SCREENSHOTS`` is
+set (``docs/screenshots`` in the repository), into that folder.
 """
 
 from __future__ import annotations
@@ -26,7 +26,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir
+from helpers import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    invite_link,
+    join,
+    screenshots_wanted,
+    shot_if_wanted,
+    shots_dir,
+)
 from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -79,20 +88,19 @@ class Views:
         if view is None:
             return "no view received"
         legal = view["legal_actions"]
-        b = board(page)
-        offered = [json.loads(a or "{}") for a in _attrs(b, "[data-testid=target]", "action")]
-        offered += [json.loads(a or "{}") for a in _attrs(b, "[data-testid=action]", "action")]
-        if b.get_by_test_id("prompt").text_content() == "Sending…":
+        seen = board(page).evaluate(OFFERS)  # one look: the board may redraw between two
+        offered = [json.loads(a or "{}") for a in seen["targets"] + seen["actions"]]
+        if seen["prompt"] == "Sending…":
             return ""
         places = [a for a in legal if a["type"] == "place"]
         commits = [a for a in legal if a["type"] == "commit"]
         moves = [a for a in legal if a["type"] == "move"]
-        values = {int(v or 0) for v in _attrs(b, "[data-testid=card]:enabled", "value")}
-        cards = {int(v or 0) for v in _attrs(b, "[data-testid=card]:enabled", "card")}
+        values = {int(v or 0) for v in seen["values"]}
+        cards = {int(v or 0) for v in seen["cards"]}
         if places:
             if values != {a["value"] for a in places}:
                 return f"cards offered {values}, legal {places}"
-            picked = _attrs(b, "[data-testid=card][aria-pressed=true]", "value")
+            picked = seen["picked"]
             want = [a for a in places if picked and a["value"] == int(picked[0] or 0)]
             if offered != want:
                 return f"figures offered {offered}, legal {want}"
@@ -107,10 +115,22 @@ class Views:
         return ""
 
 
-def _attrs(scope: Locator, selector: str, name: str) -> list[str | None]:
-    """The ``data-<name>`` attribute of every element matching ``selector``."""
-    found = scope.locator(selector).evaluate_all(f"es => es.map(e => e.dataset.{name} ?? null)")
-    return list(found)
+OFFERS = """b => {
+  const all = (selector, name) => [...b.querySelectorAll(selector)]
+    .map((e) => e.dataset[name] ?? null);
+  const prompt = b.querySelector('[data-testid=prompt]');
+  return {
+    targets: all('[data-testid=target]', 'action'),
+    actions: all('[data-testid=action]', 'action'),
+    prompt: prompt ? prompt.textContent : null,
+    values: all('[data-testid=card]:enabled', 'value'),
+    cards: all('[data-testid=card]:enabled', 'card'),
+    picked: all('[data-testid=card][aria-pressed=true]', 'value'),
+  };
+}"""
+"""What a Why First? board offers, in one look: the ``data-action`` of its targets and action
+buttons, its prompt, the ``data-value`` and ``data-card`` of its enabled cards and the value of
+the picked one."""
 
 
 def take_turn(page: Page, rng: random.Random) -> str | None:
@@ -209,7 +229,10 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         views = Views()
         ann = ann_ctx.new_page()
         views.watch(ann)
-        create_table(ann, live_server, "why-first", ["human", "heuristic"], stages="2")
+        # Two stages of three rounds: a stage scored and the game's end, each round's choice.
+        create_table(
+            ann, live_server, "why-first", ["human", "heuristic"], stages="2", hand_size="3"
+        )
         link = invite_link(ann)
         bob = bob_ctx.new_page()
         views.watch(bob)
@@ -223,10 +246,10 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
         # WF-4: a card first (only values in hand are offered), then a figure for it; the card
         # may be changed before the figure is chosen.
         cards = board(ann).locator("[data-testid=card]:enabled")
-        expect(cards).to_have_count(5)
+        expect(cards).to_have_count(3)  # the hand dealt (WF-3)
         expect(board(ann).get_by_test_id("target")).to_have_count(0)
-        ann.screenshot(path=str(shots / "why-first-choose-card-desktop.png"))
-        bob.screenshot(path=str(shots / "why-first-choose-card-phone.png"), full_page=True)
+        shot_if_wanted(ann, shots / "why-first-choose-card-desktop.png")
+        shot_if_wanted(bob, shots / "why-first-choose-card-phone.png", full_page=True)
         first = int(cards.first.get_attribute("data-value") or "0")
         cards.first.click()
         targets = board(ann).get_by_test_id("target")
@@ -242,7 +265,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                 "data-action",
                 json.dumps({"type": "place", "value": second, "target": 1}, separators=(",", ":")),
             )
-        ann.screenshot(path=str(shots / "why-first-choose-figure-desktop.png"))
+        shot_if_wanted(ann, shots / "why-first-choose-figure-desktop.png")
         board(ann).locator("[data-testid=target][data-figure='1']").click()
         expect(board(ann).locator("[data-testid=figure-row][data-figure='0']")).to_have_attribute(
             "data-committed", "true"
@@ -263,18 +286,18 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             }"""
         )
         board(bob).locator("[data-testid=card]:enabled").first.click()
-        bob.screenshot(path=str(shots / "why-first-choose-figure-phone.png"), full_page=True)
+        shot_if_wanted(bob, shots / "why-first-choose-figure-phone.png", full_page=True)
         board(bob).get_by_test_id("target").first.click()
         countdown = board(ann).get_by_test_id("countdown")
         expect(countdown).to_be_visible()
-        ann.screenshot(path=str(shots / "why-first-reveal-countdown-desktop.png"))
+        shot_if_wanted(ann, shots / "why-first-reveal-countdown-desktop.png")
         expect(board(ann).get_by_test_id("revealed-card")).to_have_count(3)
         assert ann.evaluate("window.wfWords") == ["3", "2", "1", "NOW!"]
         for p in (ann, bob):
             settle(p)
             expect(board(p).get_by_test_id("countdown")).to_be_hidden()
-        ann.screenshot(path=str(shots / "why-first-reveal-desktop.png"))
-        bob.screenshot(path=str(shots / "why-first-reveal-phone.png"), full_page=True)
+        shot_if_wanted(ann, shots / "why-first-reveal-desktop.png")
+        shot_if_wanted(bob, shots / "why-first-reveal-phone.png", full_page=True)
         # The countdown and the moves were seen at full length; the rest of the game is
         # played as with reduced motion (the board reads the setting at each reveal).
         for p in (ann, bob):
@@ -292,8 +315,9 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             ):
                 if name not in scored and board(p).get_attribute("data-scoring") == "true":
                     scored.add(name)
-                    p.wait_for_timeout(500)  # the figures' last steps
-                    p.screenshot(path=str(shots / f"{name}.png"), full_page=p is bob)
+                    if screenshots_wanted():
+                        p.wait_for_timeout(500)  # the figures' last steps
+                        p.screenshot(path=str(shots / f"{name}.png"), full_page=p is bob)
 
         def after(page: Page, what: str) -> None:
             nonlocal reloaded
@@ -329,8 +353,8 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
             result = board(p).get_by_test_id("stage-result")
             expect(result).to_contain_text("Stage 2")
             expect(board(p).get_by_test_id("history")).to_contain_text("2 of 2 scored")
-        ann.screenshot(path=str(shots / "why-first-end-desktop.png"), full_page=True)
-        bob.screenshot(path=str(shots / "why-first-end-phone.png"), full_page=True)
+        shot_if_wanted(ann, shots / "why-first-end-desktop.png", full_page=True)
+        shot_if_wanted(bob, shots / "why-first-end-phone.png", full_page=True)
     finally:
         ann_ctx.close()
         bob_ctx.close()
@@ -343,14 +367,15 @@ def test_two_players_with_leo(browser: Browser, live_server: str, tmp_path: Path
         page = ctx.new_page()
         views = Views()
         views.watch(page)
-        create_table(page, live_server, "why-first", ["heuristic"], stages="1")
+        # One stage of three rounds: Leo's part is the same in each round.
+        create_table(page, live_server, "why-first", ["heuristic"], stages="1", hand_size="3")
         b = board(page)
         # WF-9: Leo is a third figure on the track and at the table, and a target.
         expect(b.get_by_test_id("pawn")).to_have_count(3)
         expect(b.locator("[data-testid=figure-row][data-figure='2']")).to_contain_text("Leo")
         b.locator("[data-testid=card]:enabled").first.click()
         expect(b.locator("[data-testid=target][data-figure='2']")).to_contain_text("Leo")
-        page.screenshot(path=str(shots / "why-first-leo-phone.png"), full_page=True)
+        shot_if_wanted(page, shots / "why-first-leo-phone.png", full_page=True)
         b.locator("[data-testid=target][data-figure='2']").click()
         # Leo flips his top card onto himself with the others (WF-9).
         expect(
@@ -380,6 +405,7 @@ def test_tactical_variant_moves_in_white_number_order(
             "why-first",
             ["heuristic", "heuristic"],
             stages="1",
+            hand_size="3",  # three rounds of commits and moves in white-number order
             variant="tactical",
         )
         b = board(page)
@@ -395,7 +421,7 @@ def test_tactical_variant_moves_in_white_number_order(
             "data-action",
             json.dumps({"type": "commit", "card": int(number)}, separators=(",", ":")),
         )
-        page.screenshot(path=str(shots / "why-first-tactical-commit-desktop.png"))
+        shot_if_wanted(page, shots / "why-first-tactical-commit-desktop.png")
         confirm.click()
         # After the reveal, the order of moves by white number, highest first.
         order = b.get_by_test_id("order")
@@ -408,7 +434,7 @@ def test_tactical_variant_moves_in_white_number_order(
             nonlocal shot
             if not shot and b.get_by_test_id("target").count():
                 shot = True
-                p.screenshot(path=str(shots / "why-first-tactical-move-desktop.png"))
+                shot_if_wanted(p, shots / "why-first-tactical-move-desktop.png")
 
         rng = random.Random(2)
         deadline = time.monotonic() + GAME_TIMEOUT
