@@ -18,7 +18,7 @@ from racedeck.games.setback import Setback, SetbackState
 from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.declarations import Declarations, list_declarations
 
-SEEDS = scaled(3, least=2)
+SEEDS = scaled(2, least=2)
 """Random games per configuration, every position of each compared for every seat and card:
 the first two already put a token on a BLOCK in each (``RACEDECK_TEST_BUDGET`` scales it)."""
 

@@ -151,12 +151,25 @@ class Declarations:
         """Every memo entry and table any state can ask for (see the class's notes)."""
         n, index = self._n, self._index
         all_lanes = range(1, self._cfg.max_lanes + 1)
+        lane_counts = range(self._cfg.max_lanes + 1)
         for tid, kind in enumerate(index.kind):
             amount = index.amount[tid]
             if kind == "MOVE" and amount > 0:
                 for lanes in all_lanes:
                     self._memo[(tid, lanes)] = self._build_move(tid, lanes)
             elif kind == "FOE":
+                # As _build_foe, from one play per target and per (target, lane): with six
+                # players there are a thousand entries of a dozen plays each, and making every
+                # play afresh took most of the time a game took to make.
+                t = index.types[tid]
+                aimed = [(Play(t, target=q),) for q in range(n)]
+                entered = [
+                    [
+                        tuple(Play(t, target=q, lane=ln) for ln in range(lanes))
+                        for lanes in lane_counts
+                    ]
+                    for q in range(n)
+                ]
                 for p in range(n):
                     others = self._others[p]
                     masks = {0}
@@ -167,8 +180,11 @@ class Declarations:
                         }
                     for entering in masks:
                         for lanes in all_lanes:
-                            key = (tid, p, entering, lanes)
-                            self._memo[key] = self._build_foe(tid, p, entering, lanes)
+                            self._memo[(tid, p, entering, lanes)] = tuple(
+                                play
+                                for q in others
+                                for play in (entered[q][lanes] if entering >> q & 1 else aimed[q])
+                            )
             elif kind == "SKIP":
                 for p in range(n):
                     t = index.types[tid]

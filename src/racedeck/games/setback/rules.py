@@ -86,6 +86,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         self.cfg = config
         self.n = config.players
         self.types: tuple[CardType, ...] = tuple(config.card_types())
+        # Each card's name, spelled out once: every view names every card on the board.
+        self._card_names = tuple(t.name for t in self.types)
         # Everything below depends on the configuration only, never on a state.
         self._index = index = DeckIndex(self.types)
         self._is_block = index.is_block
@@ -681,7 +683,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
     # -- outcome and views -----------------------------------------------------------------------
 
     def _names(self, cards: list[int]) -> list[str]:
-        return [self.types[c].name for c in cards]
+        names = self._card_names
+        return [names[c] for c in cards]
 
     def progress(self, state: SetbackState) -> tuple[float, ...]:
         """How far each token got: 0 on START, ``row + 1`` on a card, ``rows + 1`` at FINISH
@@ -745,21 +748,21 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             seat = self.check_seat(seat)
         window = state.phase == WINDOW
         declared = state.stack[0] if state.stack else None
-        names = self.types
+        names = self._card_names
         return SetbackView(
             header=self.header(state, seat),
             seat=seat,
             players=self.n,
-            grid=tuple(tuple(names[c].name for c in r) for r in state.grid),
+            grid=tuple(tuple(names[c] for c in r) for r in state.grid),
             rows_removed=state.rows_removed,
             tokens=tuple((state.row[q], state.lane[q]) for q in range(self.n)),
             protected=tuple(self.on_block(state, q) for q in range(self.n)),
-            hand=tuple(names[c].name for c in state.hands[seat]) if seat is not None else (),
+            hand=tuple(names[c] for c in state.hands[seat]) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in state.hands),
             draw_size=len(state.draw),
-            discard=tuple(names[c].name for c in state.discard),
+            discard=tuple(names[c] for c in state.discard),
             skips=tuple(len(k) for k in state.skip_cards),
-            skip_cards=tuple(tuple(names[c].name for c in k) for k in state.skip_cards),
+            skip_cards=tuple(tuple(names[c] for c in k) for k in state.skip_cards),
             skip_spent=tuple(state.skip_spent),
             current=state.current,
             phase=state.phase,
@@ -777,7 +780,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 }
             ),
             blocks=tuple(b["by"] for b in state.stack[1:]),
-            block_cards=tuple(names[b["card"]].name for b in state.stack[1:]),
+            block_cards=tuple(names[b["card"]] for b in state.stack[1:]),
             answer=self._own_answer(state, seat) if window else "",
             context=freeze(state.context),
             to_act=None if window or state.phase == OVER else state.pending[0],
