@@ -46,7 +46,7 @@ PYTEST_ARGS ?=
 # (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
 # pools), and each would compile the package again; pytest caches its rewritten test modules.
 pytest: $(STAMP) browser postgres axe
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }

@@ -12,10 +12,13 @@ wrong (WF-2) fails them. Seeds are fixed, so each test gives the same answer eve
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,10 +30,6 @@ from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
 from racedeck.rl.why_first_batch import DECK32_PLAN, WhyFirstBatch, shuffle_plan
-
-# One test process runs this module (``make test`` uses ``--dist loadgroup``): the kernels are
-# compiled once, by it, instead of once in every process that happens to get one of its tests.
-pytestmark = pytest.mark.xdist_group("why-first-batch")
 
 # A deck of 20 cards with 12 distinct values: the general shuffle and the bit-by-bit hand masks.
 ODD_DECK = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 1, 2, 3, -1, -2, 1, 7, -7)
@@ -54,6 +53,21 @@ CONFIGS: tuple[dict[str, Any], ...] = (
     {"players": 6, "hand_size": 10, "stages": 2, "card_values": BIG_DECK},
 )  # fmt: skip
 IDS = ["-".join(f"{k}={v}" for k, v in c.items() if k != "card_values") for c in CONFIGS]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Compile the kernels in one test process only: the first to get here compiles them into
+    Numba's cache while the others (``make test`` runs several) wait, then load them from it.
+    Every process compiling at once cost a minute of the run on two cores."""
+    shared: Path = tmp_path_factory.getbasetemp().parent  # one folder for every process
+    with (shared / "why-first-batch.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            WhyFirstBatch(WhyFirstConfig(players=4)).play(2, seed=0)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    yield
 
 
 @dataclass
