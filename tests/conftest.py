@@ -37,10 +37,13 @@ HEAVY_FIRST = (
     "tests/rl/",
 )
 """Where the long tests are, longest first (browsers, servers, whole games played many times);
-everything else follows in the order it was collected."""
+everything else follows in the order it was collected. Tests marked ``first`` come before all:
+one that compiles what later tests share, so that it is ready by the time they come."""
 
 
 def _weight(item: pytest.Item) -> int:
+    if item.get_closest_marker("first"):
+        return -1
     path = item.nodeid.split("::", 1)[0]
     return next(
         (rank for rank, prefix in enumerate(HEAVY_FIRST) if path.startswith(prefix)),
@@ -49,7 +52,8 @@ def _weight(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the slowest folders first (a stable sort: within a folder, collection order)."""
+    """Run the tests marked ``first``, then the slowest folders (a stable sort: within a
+    folder, collection order)."""
     items.sort(key=_weight)
 
 

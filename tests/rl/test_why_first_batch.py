@@ -58,8 +58,9 @@ IDS = ["-".join(f"{k}={v}" for k, v in c.items() if k != "card_values") for c in
 @pytest.fixture(scope="module", autouse=True)
 def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Compile the kernels in one test process only: the first to get here compiles them into
-    Numba's cache while the others (``make test`` runs several) wait, then load them from it.
-    Every process compiling at once cost a minute of the run on two cores."""
+    Numba's cache while any other (``make test`` runs several) that needs them waits, then
+    loads them from it. Every process compiling at once cost a minute of the run on two
+    cores."""
     shared: Path = tmp_path_factory.getbasetemp().parent  # one folder for every process
     with (shared / "why-first-batch.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -142,6 +143,9 @@ def test_the_shuffle_plan_is_the_engines() -> None:
             assert ours == theirs
 
 
+# The first test of the run: its process compiles the kernels (see ``compiled_once``) while the
+# others play the browser tests, instead of three processes waiting for one near the end.
+@pytest.mark.first
 def test_game_seeds_are_the_simulations() -> None:
     batch = WhyFirstBatch(WhyFirstConfig(players=4))
     assert [int(s) for s in batch.seeds(5, 99)] == [derive_seed(99, i) for i in range(5)]
