@@ -39,6 +39,9 @@ typecheck: $(STAMP)
 # process per core runs meanwhile (on 2 cores, measured back to back: 6:38 with 2 processes,
 # 5:33 with 4).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# The tests go out to the processes two at a time, in the order tests/conftest.py gives them
+# (the slowest first): with xdist's default chunks of a quarter of each process's share, one
+# process got every browser test and the run ended on them.
 # More pytest options, e.g. make test PYTEST_ARGS="--durations=20".
 PYTEST_ARGS ?=
 
@@ -46,7 +49,7 @@ PYTEST_ARGS ?=
 # (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
 # pools), and each would compile the package again; pytest caches its rewritten test modules.
 pytest: $(STAMP) browser postgres axe
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load --maxschedchunk 2 $(PYTEST_ARGS)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }

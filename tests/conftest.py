@@ -5,8 +5,8 @@ The server starts with the first test that asks for ``postgres_url`` and stops a
 the session (see :mod:`throwaway_postgres`); each such test gets a database of its own.
 
 The slowest folders run first (:data:`HEAVY_FIRST`): ``make test`` hands tests to its worker
-processes in this order (``--dist load``), so the run ends on short tests and no worker is
-left finishing a long one while the others wait.
+processes in this order, two at a time (``--dist load --maxschedchunk 2``), so the run ends
+on short tests and no worker is left finishing a long one while the others wait.
 """
 
 from __future__ import annotations
@@ -27,16 +27,18 @@ for _size in ("LINES", "COLUMNS"):
 
 HEAVY_FIRST = (
     "tests/e2e/",
+    "tests/test_ray.py",
     "tests/server/",
+    "tests/report/",
     "tests/test_search.py",
     "tests/test_conformance.py",
     "tests/test_bots.py",
     "tests/referee/",
-    "tests/report/",
     "tests/cli/",
     "tests/rl/",
 )
-"""Where the long tests are, longest first (browsers, servers, whole games played many times);
+"""Where the long tests are, longest first (browsers, a Ray cluster, servers, reports, whole
+games played many times);
 everything else follows in the order it was collected. Tests marked ``first`` come before all:
 one that compiles what later tests share, so that it is ready by the time they come."""
 
