@@ -35,11 +35,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
-# One test process a core and one more: the tests keep every core busy from start to end (the
-# browsers most of all), and the extra process runs while another waits on a browser, a server
-# or a socket; each more process costs its own start (imports, a browser, servers). On 2 cores,
-# measured back to back on one checkout: 5:04 with 3 processes, 5:31 with 4.
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# Two test processes a core: many tests wait on a browser, a server or a socket, and another
+# process runs meanwhile. Now that the tests keep both cores busy from start to end, 3 or 4
+# processes on 2 cores measure the same (fresh clones, back to back: 5:36 with 3, 5:31 with 4).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 # The tests go out to the processes two at a time, in the order tests/conftest.py gives them
 # (the slowest first): with xdist's default chunks of a quarter of each process's share, one
 # process got every browser test and the run ended on them.
