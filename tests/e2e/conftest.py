@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 from server.live import FrameChecker, LiveServer, serving
 
 from racedeck.server.process import ServerProcess
@@ -79,3 +80,17 @@ def paused_bots(tmp_path: Path) -> Iterator[LiveServer]:
     """As ``sim_server``, but each bot move waits a second of the server's time: a bot
     decides only when the test moves the time on."""
     yield from _simulated(tmp_path / "racedeck.sqlite", 1.0)
+
+
+@pytest.fixture(scope="module")
+def lobby(browser: Browser, live_server: str) -> Iterator[Page]:
+    """One lobby page shared by a module's tests that only word things in it (each sets the
+    language it words in, and none changes what the page shows): a browser context and a cold
+    page load cost more than most such checks."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        yield page
+    finally:
+        ctx.close()

@@ -6,11 +6,10 @@ words events from their fields)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from racedeck.bots.registry import make_bot
 from racedeck.core.registry import make
@@ -44,19 +43,6 @@ def played(game_id: str, config: dict[str, Any], seed: int = 5) -> tuple[Any, li
     return view_json(table, 0, names), [
         e for _move, events in table.history for e in events_json(table, events, 0, names)
     ]
-
-
-@pytest.fixture(scope="module")
-def lobby(browser: Browser, live_server: str) -> Iterator[Page]:
-    """One lobby page for the module's games: each words its events in the language it sets,
-    and none changes what the page shows."""
-    ctx = browser.new_context()
-    try:
-        page = ctx.new_page()
-        page.goto(live_server + "/")
-        yield page
-    finally:
-        ctx.close()
 
 
 WORD = """async ([game, lang, view, events]) => {

@@ -4,11 +4,10 @@ grammar (French elides "de" before a vowel, and puts a space before a colon)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 WORDS = """async ([code, calls]) => {
   const i18n = await import("/static/i18n.js");
@@ -16,19 +15,6 @@ WORDS = """async ([code, calls]) => {
   return calls.map(([fn, key, arg, vars]) =>
     fn === "tn" ? i18n.tn(key, arg, vars || {}) : i18n.t(key, arg || {}));
 }"""
-
-
-@pytest.fixture(scope="module")
-def lobby(browser: Browser, live_server: str) -> Iterator[Page]:
-    """One lobby page for the module's checks: each sets the language it words in, and none
-    changes what the page shows."""
-    ctx = browser.new_context()
-    try:
-        page = ctx.new_page()
-        page.goto(live_server + "/")
-        yield page
-    finally:
-        ctx.close()
 
 
 def in_page(lobby: Page, script: str, arg: Any) -> Any:
