@@ -26,15 +26,21 @@ def shots_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def snap(page: Page, path: Path) -> None:
-    """A full-page screenshot once the moves on the board have finished animating."""
-    # Endless animations (the halo of the player on turn) do not count; a move does.
-    with contextlib.suppress(PlaywrightTimeout):  # a screenshot mid-move is still worth having
+def moves_finished(page: Page) -> None:
+    """Wait (up to 3 s) until the page's finite animations, the moves on a board, have ended;
+    endless ones (the halo of the player on turn) do not count. For screenshots only: a
+    screenshot mid-move is still worth having, so running out of time is no failure."""
+    with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function(
             "document.getAnimations().every("
             "a => a.effect.getComputedTiming().endTime === Infinity)",
             timeout=3000,
         )
+
+
+def snap(page: Page, path: Path) -> None:
+    """A full-page screenshot once the moves on the board have finished animating."""
+    moves_finished(page)
     page.screenshot(path=str(path), full_page=True)
 
 

@@ -32,6 +32,7 @@ from helpers import (
     create_table,
     invite_link,
     join,
+    moves_finished,
     screenshots_wanted,
     shot_if_wanted,
     shots_dir,
@@ -330,7 +331,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                 if name not in scored and board(p).get_attribute("data-scoring") == "true":
                     scored.add(name)
                     if screenshots_wanted():
-                        p.wait_for_timeout(500)  # the figures' last steps
+                        moves_finished(p)  # the figures' last steps
                         p.screenshot(path=str(shots / f"{name}.png"), full_page=p is bob)
 
         def after(page: Page, what: str) -> None:
