@@ -21,6 +21,7 @@ from racedeck.games.setback.state import START, SetbackState
 __all__ = ["Declarations", "list_declarations", "row_full"]
 
 _Plays = tuple[Play, ...]
+_FoeTable = tuple[list[_Plays], list[list[_Plays]]]
 
 
 def list_declarations(
@@ -151,25 +152,16 @@ class Declarations:
         """Every memo entry and table any state can ask for (see the class's notes)."""
         n, index = self._n, self._index
         all_lanes = range(1, self._cfg.max_lanes + 1)
-        lane_counts = range(self._cfg.max_lanes + 1)
         for tid, kind in enumerate(index.kind):
             amount = index.amount[tid]
             if kind == "MOVE" and amount > 0:
                 for lanes in all_lanes:
                     self._memo[(tid, lanes)] = self._build_move(tid, lanes)
             elif kind == "FOE":
-                # As _build_foe, from one play per target and per (target, lane): with six
-                # players there are a thousand entries of a dozen plays each, and making every
-                # play afresh took most of the time a game took to make.
-                t = index.types[tid]
-                aimed = [(Play(t, target=q),) for q in range(n)]
-                entered = [
-                    [
-                        tuple(Play(t, target=q, lane=ln) for ln in range(lanes))
-                        for lanes in lane_counts
-                    ]
-                    for q in range(n)
-                ]
+                # One table of plays for every entry: with six players there are a thousand
+                # entries of a dozen plays each, and making every play afresh took most of the
+                # time a game took to make.
+                table = self._foe_table(tid, self._cfg.max_lanes)
                 for p in range(n):
                     others = self._others[p]
                     masks = {0}
@@ -180,10 +172,8 @@ class Declarations:
                         }
                     for entering in masks:
                         for lanes in all_lanes:
-                            self._memo[(tid, p, entering, lanes)] = tuple(
-                                play
-                                for q in others
-                                for play in (entered[q][lanes] if entering >> q & 1 else aimed[q])
+                            self._memo[(tid, p, entering, lanes)] = self._build_foe(
+                                tid, p, entering, lanes, table
                             )
             elif kind == "SKIP":
                 for p in range(n):
@@ -242,15 +232,26 @@ class Declarations:
         out = self._memo.get((tid, p, entering, lanes))
         return out if out is not None else self._build_foe(tid, p, entering, lanes)
 
-    def _build_foe(self, tid: int, p: int, entering: int, lanes: int) -> _Plays:
+    def _foe_table(self, tid: int, most_lanes: int) -> _FoeTable:
+        """FOE card ``tid``'s plays at each target: aimed at a token (``[q]``), and into each
+        lane of a token entering the board (``[q][lanes]``, for up to ``most_lanes`` lanes)."""
         t = self._index.types[tid]
-        plays: list[Play] = []
-        for q in self._others[p]:
-            if entering >> q & 1:
-                plays.extend(Play(t, target=q, lane=ln) for ln in range(lanes))
-            else:
-                plays.append(Play(t, target=q))
-        return tuple(plays)
+        aimed: list[_Plays] = [(Play(t, target=q),) for q in range(self._n)]
+        entered = [
+            [tuple(Play(t, target=q, lane=ln) for ln in range(k)) for k in range(most_lanes + 1)]
+            for q in range(self._n)
+        ]
+        return aimed, entered
+
+    def _build_foe(
+        self, tid: int, p: int, entering: int, lanes: int, table: _FoeTable | None = None
+    ) -> _Plays:
+        aimed, entered = table if table is not None else self._foe_table(tid, lanes)
+        return tuple(
+            play
+            for q in self._others[p]
+            for play in (entered[q][lanes] if entering >> q & 1 else aimed[q])
+        )
 
     def _skip(self, s: SetbackState, p: int, tid: int) -> _Plays:
         return self._memo[(tid, p)]
