@@ -340,6 +340,9 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                 # Mid-game, once his choice is in, Bob reloads: his seat and the table come back.
                 reloaded = True
                 expect(board(bob).get_by_test_id("prompt")).not_to_have_text("Sending…")
+                # The board shows the stage and round it is drawing: read them at rest, on both
+                # sides of the reload (his choice may have ended a round, even a stage).
+                settle(bob)
                 before = {
                     k: board(bob).get_attribute(f"data-{k}") for k in ("stage", "round", "phase")
                 }
@@ -349,6 +352,7 @@ def test_two_people_and_a_bot_play_the_base_game_to_the_end(
                 bob.reload()
                 expect(bob.get_by_test_id("status")).to_have_attribute("data-state", "online")
                 expect(board(bob).get_by_test_id("pawn")).to_have_count(3)
+                settle(bob)
                 if board(bob).get_attribute("data-round") == before["round"]:
                     for k, v in before.items():
                         expect(board(bob)).to_have_attribute(f"data-{k}", v or "")
