@@ -103,6 +103,9 @@ export function createViewer(page, env, src, data, words) {
   draw(false);
   return {
     destroy() {
+      // A step not yet kept is kept now: a language switch draws the page again at once,
+      // and the new page must open where this one was.
+      if (keepTimer !== null) savePlace({ step: index });
       clearTimeout(keepTimer);
       destroyed = true;
       controls.destroy();
