@@ -117,6 +117,10 @@ def play_windows(
             p.view = dict(view, legal_actions=[])  # answered: wait for the next view
         for p in [*players, *others]:
             read_waiting(p, 0.01)
+        # A socket on another server shows what it hears of the table at that server's time:
+        # it must have heard of the window before the time moves on (or it opened later there).
+        for o in others:
+            catch_up(server, table_id, o)
         while server.inspect(table_id, _waiting(pass_at_once)):
             server.advance(STEP)
     return lengths, moves
