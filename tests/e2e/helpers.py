@@ -1,7 +1,8 @@
 """Steps the browser tests share: window sizes, screenshots, creating and joining a table.
 
-Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set (``docs/screenshots`` in the
-repository), else to the test's temporary folder.
+Screenshots are taken only when ``$RACEDECK_SCREENSHOTS`` names a folder for them
+(``docs/screenshots`` in the repository): nobody looks at a test's temporary folder, and a
+full page's PNG costs up to a second of the browser's CPU.
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ def moves_finished(page: Page) -> None:
 
 
 def snap(page: Page, path: Path) -> None:
-    """A full-page screenshot once the moves on the board have finished animating."""
+    """Wait for the moves on the board to finish animating, then take a full-page screenshot
+    when screenshots are wanted (:func:`screenshots_wanted`). The wait is kept either way:
+    a test's next step may read the board at rest."""
     moves_finished(page)
-    page.screenshot(path=str(path), full_page=True)
+    if screenshots_wanted():
+        page.screenshot(path=str(path), full_page=True)
 
 
 def create_table(page: Page, base: str, game: str, seats: list[str], **options: str) -> None:
