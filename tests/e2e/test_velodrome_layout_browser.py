@@ -10,7 +10,11 @@ another; nothing is drawn outside the oval's picture. The race start (all eight 
 line, the "Race 1 starts" pill), a callout mid-race and a rider change are waited for and
 checked on their own. Ann's cards are checked to be readable and pressable on a phone.
 
-Screenshots go to ``$RACEDECK_SCREENSHOTS`` when it is set, else to the test's folder.
+The pages prefer reduced motion: the layout is checked where everything comes to rest, and the
+board draws every update alike either way (the riders' moves are seen in
+``test_six_day_race_browser``); animated, the race takes three times the browser's work.
+
+Screenshots are taken when ``$RACEDECK_SCREENSHOTS`` names a folder (see :mod:`helpers`).
 """
 
 from __future__ import annotations
@@ -214,7 +218,7 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
     is open on both phones (a window each, with her browser's token), whose boards draw every
     update as hers does and are checked the same way."""
     shots = shots_dir(tmp_path)
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     ctx.add_init_script(CHECKER)
     others: list[BrowserContext] = []
     try:
@@ -228,7 +232,9 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
         for size in SIZES:
             if size != "desktop":
                 # Her seat again: a window of its own with what her browser keeps (her token).
-                phone = browser.new_context(viewport=SIZES[size], storage_state=ctx.storage_state())
+                phone = browser.new_context(
+                    viewport=SIZES[size], storage_state=ctx.storage_state(), reduced_motion="reduce"
+                )
                 phone.add_init_script(CHECKER)
                 others.append(phone)
                 pages[size] = phone.new_page()
