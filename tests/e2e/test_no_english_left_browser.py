@@ -129,14 +129,15 @@ def test_the_detector_finds_english_and_passes_the_language() -> None:
         assert english_in([leftover], "nl"), leftover
 
 
-def step_replay_to_the_end(page: Page) -> None:
+def step_replay_to_the_end(page: Page, every: EveryLanguage) -> None:
+    """Step the replay from its start to its end, each step shown as ``every`` says."""
     counter = page.get_by_test_id("replay-step")
     expect(counter).to_have_attribute("data-total", re.compile(r"\d+"))
     total = int(counter.get_attribute("data-total") or 0)
-    page.get_by_test_id("replay-next").focus()
     for n in range(1, total + 1):
-        page.keyboard.press("ArrowRight")
+        page.get_by_test_id("replay-next").click()
         expect(counter).to_have_attribute("data-step", str(n))
+        every.show(page)
     expect(page.get_by_test_id("replay-standings")).to_be_visible()
 
 
@@ -189,27 +190,54 @@ def harvest(page: Page, into: dict[str, set[str]]) -> None:
         into.setdefault(code, set()).update(texts)
 
 
+KINDS = """() => {
+  const found = new Set();
+  for (const board of document.querySelectorAll('[data-testid=board], [data-testid=replay-board]'))
+    for (const el of board.querySelectorAll('[data-testid], [data-kind]')) {
+      if (el.dataset.testid) found.add('testid:' + el.dataset.testid);
+      if (el.dataset.kind) found.add('kind:' + el.dataset.kind);
+    }
+  return [...found];
+}"""
+"""The kinds of things the boards show now (a table's, or a replay's): their parts (test ids)
+and their notes' kinds."""
+
+
 class EveryLanguage:
-    """Each time the table moved on (a new line in the log), show the page in all three
-    languages, ending in a different one each time."""
+    """Each time the table moved on (a new line in the log), show the page in another
+    language; in all three, ending in a different one each time, when the board shows a kind
+    of thing (a part, a note's kind) it has not shown before. So every kind of board is seen
+    in every language, the frequent ones many times; and every line of the log is told again
+    in each language by the switches (a switch narrates the game so far afresh)."""
 
     def __init__(self) -> None:
         self.lines = -1
         self.turn = 0
+        self.kinds: set[str] = set()
 
     def __call__(self, page: Page) -> None:
         lines = page.get_by_test_id("log").locator("li").count()
         if lines == self.lines:
             return
-        for code in in_turn(self.turn):
-            use(page, code)
-        self.turn += 1
+        self.show(page)
         self.lines = page.get_by_test_id("log").locator("li").count()
+
+    def show(self, page: Page) -> None:
+        """Show the page as it is now in the next language, or in all three if its boards
+        show a kind of thing not seen before."""
+        kinds = set(page.evaluate(KINDS))
+        if kinds - self.kinds:
+            self.kinds |= kinds
+            for code in in_turn(self.turn):
+                use(page, code)
+        else:
+            use(page, in_turn(self.turn)[-1])
+        self.turn += 1
 
 
 def play_in_every_language(page: Page, game: str, rng: random.Random) -> None:
     """Play the choices offered until the standings show (a bot fills the other seat), the
-    table shown in every language at each of its moves."""
+    table shown in the languages as :class:`EveryLanguage` says at each of its moves."""
     every = EveryLanguage()
     if game == "why-first":
         why_first.play_to_the_end([page], rng, watch=every)
@@ -231,8 +259,8 @@ def play_in_every_language(page: Page, game: str, rng: random.Random) -> None:
 def test_a_whole_game_shows_no_english(
     browser: Browser, live_server: str, tmp_path: Path, game: str
 ) -> None:
-    """One game, shown in Dutch, French and German at each of its moves (the top bar's
-    switch), then its replay stepped through in each."""
+    """One game, shown in Dutch, French or German at each of its moves and every kind of
+    board in all three (the top bar's switch), then its replay stepped through the same way."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     context.add_init_script(
         f"if (!localStorage.getItem('racedeck.lang'))"
@@ -263,18 +291,13 @@ def test_a_whole_game_shows_no_english(
             if page.locator("details.share-box").evaluate("d => !d.open"):
                 page.get_by_test_id("share").click()
             snap(page, shots_dir(tmp_path) / f"no-english-{game}-{code}.png")
-        # The replay of that game, every step of it, in each language (switched back to its
-        # start, as it stays at its step through a switch).
-        use(page, CODES[0])
+        # The replay of that game, every step of it, shown as the game was (a replay stays
+        # at its step through a switch).
         harvest(page, table)
         page.get_by_test_id("standings").get_by_test_id("replay-link").first.click()
-        step_replay_to_the_end(page)
-        for code in CODES[1:]:
-            use(page, code)
-            page.get_by_test_id("replay-next").focus()
-            page.keyboard.press("Home")
-            expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "0")
-            step_replay_to_the_end(page)
+        every = EveryLanguage()
+        every.show(page)
+        step_replay_to_the_end(page, every)
         harvest(page, replayed)
         for code in CODES:
             seen_in_lobby = lobby.get(code, set())
