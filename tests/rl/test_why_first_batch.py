@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from scipy import stats as scipy_stats
 
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import Rng, derive_seed
@@ -226,12 +225,18 @@ def winner_sets_p(a: NDArray[Any], b: NDArray[Any]) -> float:
     rare = [len(x) - sum(row) for x, row in zip((a, b), table, strict=True)]
     if sum(rare):
         table = [[*row, r] for row, r in zip(table, rare, strict=True)]
+    # SciPy is imported where it is used: every test process collects this module, and
+    # importing scipy.stats costs each of them most of a second.
+    from scipy import stats as scipy_stats
+
     return float(scipy_stats.chi2_contingency(table).pvalue)
 
 
 def totals_p(a: NDArray[Any], b: NDArray[Any]) -> float:
     """The smallest two-sample Kolmogorov–Smirnov p-value over the figures' totals, times the
     number of figures (Bonferroni)."""
+    from scipy import stats as scipy_stats  # (see winner_sets_p)
+
     figures = a.shape[1]
     p = min(float(scipy_stats.ks_2samp(a[:, f], b[:, f]).pvalue) for f in range(figures))
     return float(min(1.0, p * figures))

@@ -17,10 +17,13 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+# matplotlib is imported where a plot is drawn: the findings use this module's data classes
+# (Overflow, Interval), and importing matplotlib costs half a second to everyone who reads them.
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "PALETTE",
@@ -179,11 +182,15 @@ def _mark_overflows(
 
 def _percent_axis(ax: Axes) -> None:
     """Shares as percentages on ticks at whole steps (1, 2, 5, 10 …: no 2.5% shown as 2%)."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     ax.yaxis.set_major_locator(MaxNLocator(nbins="auto", steps=[1, 2, 5, 10]))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{round(x * 100, 6):g}%"))
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Axes]:
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(width, height), layout="constrained")
     ax = fig.add_subplot()
     ax.spines[["top", "right"]].set_visible(False)
@@ -511,6 +518,8 @@ def histogram(
             )
         else:
             ax.hist(shown, edges, weights=weights, color=color, edgecolor="white", linewidth=0.5)
+    from matplotlib.ticker import MaxNLocator
+
     ax.xaxis.set_major_locator(MaxNLocator(integer=whole, nbins=12))
     if overflows:
         centres = [
