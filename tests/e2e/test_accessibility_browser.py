@@ -225,7 +225,17 @@ def test_every_game_passes_the_audit_and_plays_by_keyboard(
         create_table(page, live_server, game_id, ["heuristic", "heuristic"], **SHORT[game_id])
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "online")
         audit_at_every_size(page, f"{where}, start", PHONE)
-        assert play_by_keyboard(page, where, [PHONE, DESKTOP]) >= 2
+        chose = play_by_keyboard(page, where, [PHONE, DESKTOP])
+        for _ in range(3):
+            if chose >= 2:
+                break
+            # A short deal may leave Ann no choice of her own (the server makes a move that
+            # is the only one for her): another game, asked for by keyboard too.
+            page.get_by_test_id("play-again").focus()
+            page.keyboard.press("Enter")
+            expect(page.get_by_test_id("standings")).to_be_hidden()
+            chose += play_by_keyboard(page, where, [PHONE, DESKTOP])
+        assert chose >= 2, "the keyboard chose nothing in three games"
         expect(page.get_by_test_id("standings")).to_be_visible()
         # What happened was read out: the log is a live region and holds the game's events.
         log = page.get_by_test_id("log")
