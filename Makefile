@@ -35,10 +35,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/racedeck
 
-# Two test processes a core: many tests wait on a browser, a server or a socket, and another
-# process runs meanwhile. Now that the tests keep both cores busy from start to end, 3 or 4
-# processes on 2 cores measure the same (fresh clones, back to back: 5:36 with 3, 5:31 with 4).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# One test process a core and one more: many tests wait on a browser, a server or a socket, and
+# the extra process runs meanwhile; more processes cost more than they overlap (each collects
+# the tests and starts its own browser, servers and shared fixtures). Measured on this 2-core
+# machine, back to back on one checkout: 4:51 with 2 processes, 4:46 with 3, 4:58 with 4
+# (and 537, 564 and 594 s of CPU).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # The tests go out to the processes two at a time, in the order tests/conftest.py gives them
 # (the slowest first): with xdist's default chunks of a quarter of each process's share, one
 # process got every browser test and the run ended on them.
