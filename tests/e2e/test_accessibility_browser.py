@@ -3,10 +3,11 @@ keyboard alone.
 
 The audit (axe-core, installed by ``make test`` from ``tests/e2e/package-lock.json``) runs on
 the lobby with its options open, a table of each game at its start, in the middle and at its
-end, a Setback BLOCK window, a spectator's page, a finished game in the replay viewer, the
-rules pages, and the lobby and a table in French; at a desktop and a phone size. It fails on
-any violation, whatever its impact (the issue's bar is "no serious or critical", the pages meet
-the rest too), and names each rule with the elements that break it.
+end, a Setback BLOCK window, a spectator's page, a finished game in the replay viewer, and the
+lobby and a table in French; at a desktop and a phone size (the rules pages are audited in
+every language in ``test_rules_pictures_browser``). It fails on any violation, whatever its
+impact (the issue's bar is "no serious or critical", the pages meet the rest too), and names
+each rule with the elements that break it.
 
 Keyboard: a person who uses no pointer creates a table with Tab, arrows and Enter, then plays
 the whole game with Tab and Enter only; every control they need gets the focus, visibly, and
@@ -251,7 +252,9 @@ def test_every_game_passes_the_audit_and_plays_by_keyboard(
         context.close()
 
 
-def test_the_lobby_rules_and_a_spectator_pass_the_audit(browser: Browser, live_server: str) -> None:
+def test_the_lobby_the_replay_viewer_and_a_spectator_pass_the_audit(
+    browser: Browser, live_server: str
+) -> None:
     """Each page audited at a desktop's and a phone's size (the window resized, the page as
     it is)."""
     context = browser.new_context(viewport=DESKTOP)
@@ -264,9 +267,8 @@ def test_the_lobby_rules_and_a_spectator_pass_the_audit(browser: Browser, live_s
         for game_id in SHORT:
             page.get_by_test_id("game-select").select_option(game_id)
             audit_at_every_size(page, f"the lobby, {game_id}'s options", DESKTOP)
-        for game_id in SHORT:
-            page.goto(f"{live_server}/rules/{game_id}")
-            audit_at_every_size(page, f"the rules of {game_id}", DESKTOP)
+        # (The rules pages are audited in every language at both sizes where their pictures
+        # are checked: test_rules_pictures_browser.)
         page.goto(live_server + "/replay")
         expect(page.get_by_test_id("record-drop")).to_be_visible()  # the viewer is drawn
         audit_at_every_size(page, "the replay viewer, empty", DESKTOP)
