@@ -9,7 +9,6 @@ import re
 import urllib.request
 from typing import Any
 
-import pytest
 from helpers import DESKTOP, PHONE, fill_option, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, expect
 
@@ -141,27 +140,29 @@ def test_settings_the_server_refuses_are_shown_on_the_option_they_name(
         page.close()
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_the_form_names_no_ruling_and_shows_no_json(
-    browser: Browser, live_server: str, lang: str, tmp_path: Any
+    browser: Browser, live_server: str, tmp_path: Any
 ) -> None:
     """In every language and game: words, not rule ids or JSON; each option's ruling is a link
-    to its heading on the rules page."""
-    page = browser.new_page(viewport=PHONE if lang == "fr" else DESKTOP)
+    to its heading on the rules page. One page, switched from language to language (the lobby
+    draws its form again), French on a phone's width."""
+    page = browser.new_page(viewport=DESKTOP)
     try:
         page.goto(f"{live_server}/")
-        page.get_by_test_id("lang-switch").select_option(lang)
-        expect(page.locator("html")).to_have_attribute("lang", lang)
-        for game in GAMES:
-            page.get_by_test_id("game-select").select_option(game)
-            page.locator("details.options").evaluate("d => { d.open = true; }")
-            text = page.get_by_test_id("new-table").inner_text()
-            assert not re.search(r"\b(WF|SD|SB)-\d+\b", text), (game, text)
-            assert "[" not in text and "{" not in text, (game, text)
-            links = page.get_by_test_id("option-rule")
-            assert links.count() > 0
-            for href in links.evaluate_all("ls => ls.map(l => l.getAttribute('href'))"):
-                assert re.fullmatch(rf"/rules/{game}#(WF|SD|SB)-\d+", href), href
-            snap_if_wanted(page, shots_dir(tmp_path) / f"new-table-{game}-{lang}.png")
+        for lang in LANGS:
+            page.set_viewport_size(PHONE if lang == "fr" else DESKTOP)
+            page.get_by_test_id("lang-switch").select_option(lang)
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for game in GAMES:
+                page.get_by_test_id("game-select").select_option(game)
+                page.locator("details.options").evaluate("d => { d.open = true; }")
+                text = page.get_by_test_id("new-table").inner_text()
+                assert not re.search(r"\b(WF|SD|SB)-\d+\b", text), (lang, game, text)
+                assert "[" not in text and "{" not in text, (lang, game, text)
+                links = page.get_by_test_id("option-rule")
+                assert links.count() > 0, (lang, game)
+                for href in links.evaluate_all("ls => ls.map(l => l.getAttribute('href'))"):
+                    assert re.fullmatch(rf"/rules/{game}#(WF|SD|SB)-\d+", href), href
+                snap_if_wanted(page, shots_dir(tmp_path) / f"new-table-{game}-{lang}.png")
     finally:
         page.close()
