@@ -12,7 +12,10 @@ checked on their own. Ann's cards are checked to be readable and pressable on a 
 
 The pages prefer reduced motion: the layout is checked where everything comes to rest, and the
 board draws every update alike either way (the riders' moves are seen in
-``test_six_day_race_browser``); animated, the race takes three times the browser's work.
+``test_six_day_race_browser``); animated, the race takes three times the browser's work. Without
+the animations' pauses, updates that arrive together would be drawn over one another before the
+screen shows them (a person sees only the last), so the bots here take a moment for each move,
+as they do at a table of people (``--bot-delay``, 0.6 s there): every oval is on the screen.
 
 Screenshots are taken when ``$RACEDECK_SCREENSHOTS`` names a folder (see :mod:`helpers`).
 """
@@ -20,6 +23,7 @@ Screenshots are taken when ``$RACEDECK_SCREENSHOTS`` names a folder (see :mod:`h
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,8 @@ import pytest
 from helpers import DESKTOP, create_table, shots_dir, snap
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_six_day_race_browser import SHORT_RACE
+
+from racedeck.server.process import ServerProcess
 
 SIZES = {
     "desktop": DESKTOP,
@@ -211,8 +217,22 @@ def check_cards(page: Page, size: str) -> None:
         assert dock["fixed"] and dock["content"] <= dock["shown"] + 1, (size, dock)
 
 
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose bots take 0.3 s a move (see the module docstring); yields its URL."""
+    server = ServerProcess(
+        tmp_path_factory.mktemp("paced") / "racedeck.sqlite",
+        extra=["--bot-delay", "0.3", "--max-creations", "100000"],
+    )
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 def test_the_velodrome_keeps_labels_off_riders_and_numbers(
-    browser: Browser, live_server: str, tmp_path: Path
+    browser: Browser, paced_server: str, tmp_path: Path
 ) -> None:
     """One race, drawn at every size at once: Ann plays it on the desktop, and the same seat
     is open on both phones (a window each, with her browser's token), whose boards draw every
@@ -226,7 +246,7 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
         # Ann moves first (no random first player): the race waits for her with every rider
         # still on the line.
         create_table(
-            ann, live_server, "six-day-race", ["heuristic"] * 3, **SHORT_RACE, random_first="false"
+            ann, paced_server, "six-day-race", ["heuristic"] * 3, **SHORT_RACE, random_first="false"
         )
         pages = {"desktop": ann}
         for size in SIZES:
