@@ -19,6 +19,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 360, "height": 740}
 
+POLL_MS = 100
+"""How often a long wait for the page (the bots' moves, the next thing offered) looks, in ms.
+Playwright's default looks at every animation frame, which keeps the browser drawing 60 frames
+a second for the whole wait: measured, twice the browser's CPU of the same wait polled every
+100 ms. A state that lasts only a moment is caught by a MutationObserver instead."""
+
 
 def shots_dir(tmp_path: Path) -> Path:
     """Where screenshots go: ``$RACEDECK_SCREENSHOTS`` or the test's own folder."""

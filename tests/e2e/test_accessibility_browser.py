@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import test_six_day_race_browser as six_day_race
-from helpers import DESKTOP, PHONE, create_table
+from helpers import DESKTOP, PHONE, POLL_MS, create_table
 from playwright.sync_api import Browser, Page, expect
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -155,7 +155,7 @@ def play_by_keyboard(page: Page, where: str, sizes: list[dict[str, int]] | None 
     audited = window_audited = False
     page.evaluate(COUNT_CHANGES)
     for _ in range(600):
-        page.wait_for_function(f"() => ({OFFERS})() || ({OVER})()", timeout=15000)
+        page.wait_for_function(f"() => ({OFFERS})() || ({OVER})()", timeout=15000, polling=POLL_MS)
         if page.get_by_test_id("standings").is_visible():
             return chose
         if chose == 4 and not audited:

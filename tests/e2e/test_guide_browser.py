@@ -19,7 +19,7 @@ import pytest
 import test_language_browser as language
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
-from helpers import DESKTOP, create_table, shot_if_wanted, shots_dir, snap_if_wanted
+from helpers import DESKTOP, POLL_MS, create_table, shot_if_wanted, shots_dir, snap_if_wanted
 from playwright.sync_api import Browser, Page, Route, expect
 from test_accessibility_browser import audit
 
@@ -96,7 +96,7 @@ def offered(page: Page, selector: str, attr: str) -> list[str]:
 
 
 def wait_for_choice(page: Page, script: str = SOMETHING_TO_DO) -> None:
-    page.wait_for_function(script, timeout=60_000)
+    page.wait_for_function(script, timeout=60_000, polling=POLL_MS)
 
 
 PLAYED_ON = ("why-first", "six-day-race")
@@ -200,6 +200,7 @@ def follow_six_day_race(page: Page) -> None:
         }""",
         arg=first,
         timeout=60_000,
+        polling=POLL_MS,
     )
     wait_for_choice(page)  # the board offers the cards once it has drawn the moves
     values = sorted(set(offered(page, "[data-testid=card]", "value")), key=int)
@@ -359,7 +360,9 @@ def test_on_a_phone_the_coach_never_covers_the_docked_hand(
         coach = page.get_by_test_id("coach")
         expect(coach).to_be_visible()
         page.wait_for_function(
-            "() => document.querySelector('.board.my-turn .dock') !== null", timeout=60_000
+            "() => document.querySelector('.board.my-turn .dock') !== null",
+            timeout=60_000,
+            polling=POLL_MS,
         )
         # The coach is in the page flow above the board, not over it.
         assert coach.evaluate("e => getComputedStyle(e).position") == "static"

@@ -13,7 +13,7 @@ from pathlib import Path
 import test_replay_browser as replay
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
-from helpers import DESKTOP, PHONE, create_table, shots_dir, snap
+from helpers import DESKTOP, PHONE, POLL_MS, create_table, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -120,7 +120,7 @@ def play_to_the_end(page: Page, game: str, rng: random.Random) -> None:
         else:
             setback_turn(page, rng)
         # On to the next thing offered (the bot plays meanwhile), or the end.
-        page.wait_for_function(SOMETHING_TO_DO, timeout=30_000)
+        page.wait_for_function(SOMETHING_TO_DO, timeout=30_000, polling=POLL_MS)
 
 
 SOMETHING_TO_DO = """() => {

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import test_language_browser as language
 import test_why_first_browser as why_first
-from helpers import DESKTOP, create_table, shots_dir, snap
+from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "racedeck" / "server" / "static"
@@ -252,7 +252,7 @@ def play_in_every_language(page: Page, game: str, rng: random.Random) -> None:
         else:
             language.setback_turn(page, rng)
         # On to the next thing offered (the bot plays meanwhile), or the end.
-        page.wait_for_function(language.SOMETHING_TO_DO, timeout=30_000)
+        page.wait_for_function(language.SOMETHING_TO_DO, timeout=30_000, polling=POLL_MS)
 
 
 @pytest.mark.parametrize("game", list(GAMES))

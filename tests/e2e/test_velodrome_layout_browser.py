@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import DESKTOP, create_table, shots_dir, snap
+from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_six_day_race_browser import SHORT_RACE
 
@@ -275,10 +275,10 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
         seen_callout: set[str] = set()
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
-            ann.wait_for_function(OFFERED_OR_OVER, timeout=20000)
+            ann.wait_for_function(OFFERED_OR_OVER, timeout=20000, polling=POLL_MS)
             over = ann.get_by_test_id("standings").is_visible()
             for size, page in pages.items():
-                page.wait_for_function(OFFERED_OR_OVER, timeout=20000)
+                page.wait_for_function(OFFERED_OR_OVER, timeout=20000, polling=POLL_MS)
                 if over:
                     continue
                 result = check_now(page, f"Ann's turn ({size})")
@@ -299,7 +299,7 @@ def test_the_velodrome_keeps_labels_off_riders_and_numbers(
             if aiming:
                 # Her rider lands on the rider change: its note is drawn (and checked).
                 for page in pages.values():
-                    page.wait_for_function("window.__velodrome.kinds.change > 0")
+                    page.wait_for_function("window.__velodrome.kinds.change > 0", polling=POLL_MS)
         else:
             pytest.fail("the race did not end")
         for size, page in pages.items():
