@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import serve
 from playwright.sync_api import Browser, Page
 from server.live import FrameChecker, LiveServer, serving
 
-from racedeck.server.process import ServerProcess
 from racedeck.server.timekeeper import SimulatedClock
 
 CHROMIUM = "/usr/bin/chromium"
@@ -50,17 +50,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server process on 127.0.0.1 with a database of its own; yields its base URL."""
-    folder = tmp_path_factory.mktemp("live-server")
-    # Every test of the process creates its tables from one address.
-    server = ServerProcess(
-        folder / "racedeck.sqlite", extra=["--bot-delay", "0", "--max-creations", "100000"]
-    )
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
+    """A real server process with a database of its own, whose bots move at once; yields its
+    base URL."""
+    yield from serve(tmp_path_factory.mktemp("live-server"), 0)
 
 
 def _simulated(db: Path, bot_delay: float) -> Iterator[LiveServer]:

@@ -1,4 +1,5 @@
-"""Steps the browser tests share: window sizes, screenshots, creating and joining a table.
+"""Steps the browser tests share: window sizes, screenshots, a server process, creating and
+joining a table.
 
 Screenshots are taken only when ``$RACEDECK_SCREENSHOTS`` names a folder for them
 (``docs/screenshots`` in the repository): nobody looks at a test's temporary folder, and a
@@ -11,10 +12,13 @@ import contextlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from racedeck.server.process import ServerProcess
 
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 360, "height": 740}
@@ -127,3 +131,18 @@ def shot_if_wanted(page: Page, path: Path, *, full_page: bool = False) -> None:
     """``page.screenshot`` when screenshots are wanted (:func:`screenshots_wanted`)."""
     if screenshots_wanted():
         page.screenshot(path=str(path), full_page=full_page)
+
+
+def serve(folder: Path, bot_delay: float) -> Iterator[str]:
+    """A real server process on 127.0.0.1 with a database in ``folder``, its bots waiting
+    ``bot_delay`` seconds before each move; yields its base URL, stops it afterwards."""
+    # Every test of the process creates its tables from one address.
+    server = ServerProcess(
+        folder / "racedeck.sqlite",
+        extra=["--bot-delay", str(bot_delay), "--max-creations", "100000"],
+    )
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()

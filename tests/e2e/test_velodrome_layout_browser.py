@@ -28,11 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap
+from helpers import DESKTOP, POLL_MS, create_table, serve, shots_dir, snap
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_six_day_race_browser import SHORT_RACE
-
-from racedeck.server.process import ServerProcess
 
 SIZES = {
     "desktop": DESKTOP,
@@ -220,15 +218,7 @@ def check_cards(page: Page, size: str) -> None:
 @pytest.fixture(scope="module")
 def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose bots take 0.3 s a move (see the module docstring); yields its URL."""
-    server = ServerProcess(
-        tmp_path_factory.mktemp("paced") / "racedeck.sqlite",
-        extra=["--bot-delay", "0.3", "--max-creations", "100000"],
-    )
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
+    yield from serve(tmp_path_factory.mktemp("paced"), 0.3)
 
 
 def test_the_velodrome_keeps_labels_off_riders_and_numbers(
