@@ -230,8 +230,8 @@ def test_every_game_passes_the_audit_and_plays_by_keyboard(
         for _ in range(3):
             if chose >= 2:
                 break
-            # A short deal may leave Ann no choice of her own (the server makes a move that
-            # is the only one for her): another game, asked for by keyboard too.
+            # A short deal may end before Ann has chosen twice (the bots can finish a Setback
+            # of three rows before her first turn): another game, asked for by keyboard too.
             page.get_by_test_id("play-again").focus()
             page.keyboard.press("Enter")
             expect(page.get_by_test_id("standings")).to_be_hidden()
