@@ -1,8 +1,8 @@
 """No English left in Dutch, French or German: every text a page shows while a game is created,
-played to its end and replayed step by step — its words, and the titles, labels and
-placeholders read aloud — is checked against the English catalogue. A piece of an English
-message that the other language does not use itself (a name or a card face, such as "MOVE+1"
-or "FAHRERWECHSEL", is the same in every catalogue) must not appear."""
+played to its end (on a desktop or a phone) and replayed step by step — its words, and the
+titles, labels and placeholders read aloud — is checked against the English catalogue. A piece
+of an English message that the other language does not use itself (a name or a card face, such
+as "MOVE+1" or "FAHRERWECHSEL", is the same in every catalogue) must not appear."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import test_language_browser as language
 import test_why_first_browser as why_first
-from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap
+from helpers import DESKTOP, PHONE, POLL_MS, create_table, shots_dir, snap
 from playwright.sync_api import Browser, Page, expect
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "racedeck" / "server" / "static"
@@ -147,6 +147,11 @@ GAMES = {
     "setback": {"rows": "2", "window_seconds": "0"},
 }
 
+SIZES = {"why-first": DESKTOP, "six-day-race": PHONE, "setback": PHONE}
+"""The screen each game is played on. A phone's boards draw the same words in another shape
+(the upright velodrome, the docked hand), but for one: Why First?'s face-down card backs are
+titled on a desktop only, so it is played there."""
+
 CODES = ("nl", "fr", "de")
 FIRST = {"why-first": "nl", "six-day-race": "fr", "setback": "de"}
 """The language each game's pages first load in: every language loads a table page afresh
@@ -260,8 +265,9 @@ def test_a_whole_game_shows_no_english(
     browser: Browser, live_server: str, tmp_path: Path, game: str
 ) -> None:
     """One game, shown in Dutch, French or German at each of its moves and every kind of
-    board in all three (the top bar's switch), then its replay stepped through the same way."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    board in all three (the top bar's switch), then its replay stepped through the same way;
+    on a desktop or a phone (:data:`SIZES`)."""
+    context = browser.new_context(viewport=SIZES[game], reduced_motion="reduce")
     context.add_init_script(
         f"if (!localStorage.getItem('racedeck.lang'))"
         f" localStorage.setItem('racedeck.lang', '{FIRST[game]}');"
