@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,29 @@ from server.live import (
     settle,
     view_move,
 )
+
+
+def children(pid: int) -> set[int]:
+    """The processes ``pid`` started that are still there (its bot workers, say)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if int(stat[stat.rfind(")") + 2 :].split()[1]) == pid:
+                    found.add(int(entry))
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` that still run (not ended, nor a zombie waiting for its parent)."""
+    running = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            if stat[stat.rfind(")") + 2] != "Z":
+                running.add(pid)
+    return running
 
 
 def open_client(server: ServerProcess, table_id: str, token: str) -> Client:
@@ -127,9 +152,17 @@ def test_sigkill_mid_game_then_finish(tmp_path: Path) -> None:
         assert not any(v is None or v["header"]["terminal"] for v in before.values())
         check(clients)
 
+        assert server.proc is not None
+        left = children(server.proc.pid)
+        assert left, "the bot played: the server has a bot worker"
         server.kill()
         for c in clients:
             c.close()
+        # A killed server's bot worker does not wait for work forever (it looks once a second).
+        deadline = time.monotonic() + 60
+        while alive(left) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(left), "the killed server's bot worker is still there"
         server.start()
 
         clients = [open_client(server, tid, t) for t in tokens]
