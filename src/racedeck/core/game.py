@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from racedeck.core import jsontext
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import Event
-from racedeck.core.header import ViewHeader, header_memo
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -276,21 +276,9 @@ class Game(ABC, Generic[S, A, V]):
     def header(self, state: S, seat: int | None) -> ViewHeader:
         """The part of every view that is common to all games (see :class:`ViewHeader`).
 
-        Everything in it but ``seat`` is public, the same for every seat: inside
-        :func:`~racedeck.core.header.shared_headers` it is built once per state and shared
-        (but for the configuration and the outcome, of which each header has a copy).
+        Everything in it but ``seat`` is public, the same for every seat (which
+        :meth:`views_json` relies on to build it once for all of them).
         """
-        memo = header_memo()
-        if memo is None:
-            return self._public_header(state, seat)
-        known = memo.get(id(state))
-        if known is not None and known[0] is state:
-            return known[1].for_seat(seat, jsontext.loads(self._config_text))
-        header = self._public_header(state, seat)
-        memo[id(state)] = (state, header)
-        return header
-
-    def _public_header(self, state: S, seat: int | None) -> ViewHeader:
         outcome = self.outcome(state)
         return ViewHeader(
             game=self.spec.id,
