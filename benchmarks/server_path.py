@@ -3,6 +3,7 @@
     python benchmarks/server_path.py                  # 4-seat Why First?, 20,000 actions
     python benchmarks/server_path.py --profile 25     # and the 25 costliest functions
     python benchmarks/server_path.py --db postgresql://postgres@127.0.0.1:5432/racedeck
+    python benchmarks/server_path.py --game setback --option window_seconds=0
 
 A :class:`~racedeck.server.service.TableService` over a fresh SQLite file holds ``--tables``
 tables whose every seat has a connection (an outbox, no socket). Each seat asked to act sends a
@@ -15,6 +16,11 @@ With ``--db postgresql://…`` the service runs as one process of a cluster does
 notices); it prints, besides this process's CPU, PostgreSQL's own CPU per action (its server
 processes' CPU time from ``/proc``, when the server runs on this machine) and its transactions
 per action (``pg_stat_database``).
+
+``--option KEY=VALUE`` sets a game option (``VALUE`` read as JSON, else as text). Setback needs
+``window_seconds=0``: a BLOCK window stays open that many seconds (SB-9) and the loop runs for
+less than that, so with the default every table soon waits on a window that never closes and
+the figures are those of refused actions.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import json
 import os
 import pstats
 import random
@@ -30,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -42,7 +50,12 @@ from racedeck.store.tables import TableStore  # noqa: E402
 
 
 async def run(
-    game: str, players: int, tables: int, actions: int, db: str | None = None
+    game: str,
+    players: int,
+    tables: int,
+    actions: int,
+    db: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[int, float, int]:
     """Play ``actions`` actions; returns how many were accepted, the seconds and the bytes."""
     folder = Path(tempfile.mkdtemp(prefix="racedeck-path-"))
@@ -56,7 +69,7 @@ async def run(
             CreateTable.model_validate(
                 {
                     "game": game,
-                    "config": {"players": players},
+                    "config": {**(options or {}), "players": players},
                     "seats": [{"kind": "human"}] * players,
                 }
             )
@@ -135,6 +148,17 @@ def _database_work(db: str | None) -> tuple[float, int] | None:
     return cpu, int(row[0]) if row else 0
 
 
+def _option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` as a game option: the value read as JSON (numbers, lists), else text."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise SystemExit(f"--option wants KEY=VALUE, not {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="why-first")
@@ -143,12 +167,20 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, VALUE as JSON or else text (repeat for more)",
+    )
     args = parser.parse_args()
+    options = dict(_option(text) for text in args.option)
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
     accepted, elapsed, sent = asyncio.run(
-        run(args.game, args.players, args.tables, args.actions, args.db)
+        run(args.game, args.players, args.tables, args.actions, args.db, options)
     )
     if profiler is not None:
         profiler.disable()

@@ -88,16 +88,19 @@ def check_state(game: Game[Any, Any, Any], state: Any, step: int | None = None) 
 
     # Views of every seat and of a spectator.
     round_trip = {None, *(range(n) if step is None else [step % n])}
+    as_json: dict[int | None, Any] = {}
     for seat in [None, *range(n)]:
         view = game.observe(state, seat)
         assert view.seat == seat
         expected = tuple(game.legal_actions(state, seat)) if seat is not None else ()
         assert tuple(view.legal_actions) == expected
         if seat in round_trip:
-            vobj = view.to_json()
+            vobj = as_json[seat] = view.to_json()
             back = roundtrip(vobj)
             assert back == vobj, "a view's JSON form is plain JSON"
             assert game.view_from_json(back).to_json() == vobj
+    # Several audiences' views at once are each what observe gives it.
+    assert game.views_json(state, as_json) == as_json
 
     # Outcome.
     outcome = game.outcome(state)

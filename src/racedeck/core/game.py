@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from racedeck.core import jsontext
 from racedeck.core.errors import GameOver, IllegalAction, NotYourTurn
 from racedeck.core.events import Event
-from racedeck.core.header import ViewHeader, header_memo
+from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -190,6 +190,55 @@ class Game(ABC, Generic[S, A, V]):
     def observe(self, state: S, seat: int | None) -> V:
         """Return ``seat``'s view, or the spectator view for ``None``."""
 
+    def views_json(self, state: S, audiences: Iterable[int | None]) -> dict[int | None, JSONObject]:
+        """The JSON views of several audiences of ``state`` at once (a seat, ``None``: the
+        spectators), each equal to ``observe(state, audience).to_json()``, in the order given.
+
+        A server sends every seat a view of the same state, and nearly all of a view is public.
+        Where the game says which keys are a seat's own (:meth:`seat_view_json`), the
+        spectators' view is made once and each seat's is that view with its own keys laid over
+        it and its seat in the header. Each returned view's object and its ``"header"`` object
+        are its own, to change or replace; every value inside them may be the same object in
+        several views, so nothing may change it. The headers are all the same but for
+        ``"seat"``.
+
+        The equality with :meth:`observe` is a property test of every game
+        (``tests/core/test_views.py``); so a seat's view here never holds another seat's
+        secret whenever :meth:`observe`'s does not.
+        """
+        wanted = list(dict.fromkeys(audiences))
+        if len(wanted) < 2:
+            # Nothing to share: the spectators' view would be made for nothing.
+            return {a: self.observe(state, a).to_json() for a in wanted}
+        public: JSONObject | None = None
+        out: dict[int | None, JSONObject] = {}
+        for audience in wanted:
+            own = None if audience is None else self.seat_view_json(state, audience)
+            if audience is not None and own is None:
+                out[audience] = self.observe(state, audience).to_json()
+                continue
+            if public is None:
+                public = self.observe(state, None).to_json()
+            # The seat's keys are the spectators' too, so laid over them they keep their
+            # places: the object is the one observe would give, key order included.
+            view = {**public, **own} if own else dict(public)
+            view["header"] = {**public["header"], "seat": audience}
+            out[audience] = view
+        return out
+
+    def seat_view_json(self, state: S, seat: int) -> JSONObject | None:
+        """The keys of ``seat``'s JSON view that differ from the spectators', with its values
+        (the header aside), or ``None``: the game does not say (the default), and
+        :meth:`views_json` makes the whole view.
+
+        A game that implements it makes :meth:`views_json` cheaper: every other key of the
+        seat's view must be the spectators' exactly, and every key returned must be one of
+        theirs (``"seat"``, the seat's cards, its ``"legal_actions"`` …). Raises
+        :class:`~racedeck.core.errors.IllegalAction` for a seat the game does not have, as
+        :meth:`observe` does.
+        """
+        return None
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """Return the outcome of a finished game, ``None`` while it goes on."""
@@ -227,21 +276,9 @@ class Game(ABC, Generic[S, A, V]):
     def header(self, state: S, seat: int | None) -> ViewHeader:
         """The part of every view that is common to all games (see :class:`ViewHeader`).
 
-        Everything in it but ``seat`` is public, the same for every seat: inside
-        :func:`~racedeck.core.header.shared_headers` it is built once per state and shared
-        (but for the configuration and the outcome, of which each header has a copy).
+        Everything in it but ``seat`` is public, the same for every seat (which
+        :meth:`views_json` relies on to build it once for all of them).
         """
-        memo = header_memo()
-        if memo is None:
-            return self._public_header(state, seat)
-        known = memo.get(id(state))
-        if known is not None and known[0] is state:
-            return known[1].for_seat(seat, jsontext.loads(self._config_text))
-        header = self._public_header(state, seat)
-        memo[id(state)] = (state, header)
-        return header
-
-    def _public_header(self, state: S, seat: int | None) -> ViewHeader:
         outcome = self.outcome(state)
         return ViewHeader(
             game=self.spec.id,

@@ -2,41 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
 from racedeck.core.frozen import thaw
 from racedeck.core.jsontypes import JSONObject
 
-__all__ = ["ViewHeader", "header_memo", "shared_headers"]
-
-Memo = dict[int, tuple[Any, "ViewHeader"]]
-"""Headers built in a :func:`shared_headers` block, by the ``id`` of their state (kept)."""
-_memo: ContextVar[Memo | None] = ContextVar("header_memo", default=None)
-
-
-@contextmanager
-def shared_headers() -> Iterator[None]:
-    """Within the block (in this context), the views of one state share one public header.
-
-    A server sends every seat a view of the same state at once, and the header is a third of
-    a view's cost. The states seen are held only for the block: a game object keeps nothing
-    (it is shared by bots, and a state holds every secret).
-    """
-    token = _memo.set(_memo.get() or {})
-    try:
-        yield
-    finally:
-        _memo.reset(token)
-
-
-def header_memo() -> Memo | None:
-    """The headers built so far in the current :func:`shared_headers` block (by the state's
-    ``id``, with the state), or ``None`` outside one."""
-    return _memo.get()
+__all__ = ["ViewHeader"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,26 +35,6 @@ class ViewHeader:
     scores: tuple[float, ...]
     terminal: bool
     outcome: JSONObject | None
-
-    def for_seat(self, seat: int | None, config: JSONObject) -> ViewHeader:
-        """This header as ``seat`` gets it, with ``config`` (a copy of its own) and a copy of
-        the outcome: everything else is the same for every seat, and immutable."""
-        return ViewHeader(
-            self.game,
-            self.title,
-            self.rules_version,
-            config,
-            seat,
-            self.seat_names,
-            self.move,
-            self.phase,
-            self.acting,
-            self.waiting,
-            self.score_names,
-            self.scores,
-            self.terminal,
-            None if self.outcome is None else thaw(self.outcome),
-        )
 
     def to_json(self) -> JSONObject:
         """Return the JSON form (a fresh object the caller may change)."""

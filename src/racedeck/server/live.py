@@ -1,8 +1,8 @@
 """A game in progress at a server table as the service sends it out.
 
-:func:`view_json` and :func:`events_json` are the only places a view or an event becomes
-JSON for the wire: every view's header names the seats as the people chose, every event gets
-its words.
+:func:`views_json` (:func:`view_json` for one audience) and :func:`events_json` are the only
+places a view or an event becomes JSON for the wire: every view's header names the seats as the
+people chose, every event gets its words.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ __all__ = [
     "history_json",
     "public_summary",
     "view_json",
+    "views_json",
 ]
 
 log = logging.getLogger("racedeck.server")
@@ -29,18 +30,43 @@ log = logging.getLogger("racedeck.server")
 
 def view_json(table: Table, seat: int | None, names: Sequence[str]) -> JSONObject:
     """``seat``'s view as sent: the game's JSON, its header naming the seats as people chose."""
-    out: JSONObject = table.view(seat).to_json()
-    header = out["header"]
-    header["waiting"] = _with_names(str(header.get("waiting", "")), table.game.seat_names(), names)
-    header["seat_names"] = list(names)
+    return views_json(table, (seat,), names)[seat]
+
+
+def views_json(
+    table: Table, audiences: Iterable[int | None], names: Sequence[str]
+) -> dict[int | None, JSONObject]:
+    """The views of several audiences as sent, :func:`view_json` of each: the game makes the
+    public part once (:meth:`~racedeck.core.game.Game.views_json`), and it is named once.
+
+    The views share every value under their headers and under themselves: they are only read
+    after this (by the encoder, and by the frame observers of the tests).
+    """
+    views = table.game.views_json(table.state, audiences)
+    named: JSONObject | None = None
+    for view in views.values():
+        header = view["header"]
+        if named is None:
+            named = _named(header, table.game.seat_names(), names)
+        # Every header of one state is the same but for its seat (Game.views_json).
+        view["header"] = {**named, "seat": header["seat"]}
+    return views
+
+
+def _named(header: JSONObject, defaults: Sequence[str], names: Sequence[str]) -> JSONObject:
+    """A copy of ``header`` naming the seats ``names`` rather than the game's ``defaults``
+    (what it holds is not changed: other views may hold it too)."""
+    out = dict(header)
+    out["waiting"] = _with_names(str(header.get("waiting", "")), defaults, names)
+    out["seat_names"] = list(names)
     score_names = list(header.get("score_names", []))
-    header["score_names"] = list(names) + score_names[len(names) :]
+    out["score_names"] = list(names) + score_names[len(names) :]
     outcome = header.get("outcome")
     if isinstance(outcome, dict):
         # The standings name the people too (contestants the engine plays, Leo, keep theirs).
         engine_names = list(outcome.get("names", []))
-        outcome["names"] = list(names) + engine_names[len(names) :]
-    out["header"] = header
+        outcome = {**outcome, "names": list(names) + engine_names[len(names) :]}
+        out["outcome"] = outcome
     return out
 
 

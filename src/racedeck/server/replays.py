@@ -38,7 +38,7 @@ from racedeck.server.bots import check_bot_name
 from racedeck.server.catalog import finished_record
 from racedeck.server.http_errors import error_responses
 from racedeck.server.limits import client_address
-from racedeck.server.live import view_json
+from racedeck.server.live import views_json
 from racedeck.server.messages import JSONDict, Name, NestedTooDeeply, StrictModel, load_json
 from racedeck.server.rooms import Room, ServiceError, hash_token
 from racedeck.server.service import TableService
@@ -115,9 +115,8 @@ def _views(table: Table, names: list[str]) -> list[JSONObject]:
     """The spectators' view, then every seat's, as the players' browsers drew them (without
     the choices: nothing in a replay is played)."""
     out = []
-    for seat in (None, *range(table.game.num_players)):
-        view = view_json(table, seat, names)
-        view["legal_actions"] = []
+    for view in views_json(table, (None, *range(table.game.num_players)), names).values():
+        view["legal_actions"] = []  # the view's own object: its values are shared
         out.append(view)
     return out
 

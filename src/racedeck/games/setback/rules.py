@@ -62,7 +62,7 @@ from racedeck.games.setback.state import (
     WINDOW,
     SetbackState,
 )
-from racedeck.games.setback.view import SetbackView
+from racedeck.games.setback.view import SetbackView, own_json
 
 __all__ = ["Setback"]
 
@@ -757,7 +757,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             rows_removed=state.rows_removed,
             tokens=tuple((state.row[q], state.lane[q]) for q in range(self.n)),
             protected=tuple(self.on_block(state, q) for q in range(self.n)),
-            hand=tuple(names[c] for c in state.hands[seat]) if seat is not None else (),
+            hand=self._hand(state, seat) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in state.hands),
             draw_size=len(state.draw),
             discard=tuple(names[c] for c in state.discard),
@@ -781,18 +781,33 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             ),
             blocks=tuple(b["by"] for b in state.stack[1:]),
             block_cards=tuple(names[b["card"]] for b in state.stack[1:]),
-            answer=self._own_answer(state, seat) if window else "",
+            answer=self._own_answer(state, seat),
             context=freeze(state.context),
             to_act=None if window or state.phase == OVER else state.pending[0],
             winner=state.winner,
             legal_actions=self.legal_actions(state, seat) if seat is not None else (),
         )
 
+    def seat_view_json(self, state: SetbackState, seat: int) -> JSONObject:
+        """The keys of ``seat``'s JSON view that are its own (see :meth:`Game.views_json`):
+        ``seat``, ``hand``, ``answer`` (SB-9) and ``legal_actions``."""
+        seat = self.check_seat(seat)
+        return own_json(
+            seat,
+            self._hand(state, seat),
+            self._own_answer(state, seat),
+            self.legal_actions(state, seat),
+        )
+
+    def _hand(self, state: SetbackState, seat: int) -> tuple[str, ...]:
+        names = self._card_names
+        return tuple(names[c] for c in state.hands[seat])
+
     def _own_answer(self, state: SetbackState, seat: int | None) -> str:
         """What ``seat`` answered in the open window (``block`` or ``pass``); ``""`` while it
-        is still asked, when it is not asked, and for a spectator. A seat knows its own answer;
-        nobody else sees it (SB-9 amended again)."""
-        if seat is None or seat in state.asked:
+        is still asked, when it is not asked, outside a window and for a spectator. A seat
+        knows its own answer; nobody else sees it (SB-9 amended again)."""
+        if seat is None or state.phase != WINDOW or seat in state.asked:
             return ""
         if seat in state.blockers:
             return "block"

@@ -11,7 +11,19 @@ from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.setback.actions import SetbackAction, action_from_json
 
-__all__ = ["SetbackView"]
+__all__ = ["SetbackView", "own_json"]
+
+
+def own_json(
+    seat: int | None, hand: tuple[str, ...], answer: str, legal_actions: tuple[SetbackAction, ...]
+) -> JSONObject:
+    """The keys of the JSON view (:meth:`SetbackView.to_json`) that only ``seat`` sees."""
+    return {
+        "seat": seat,
+        "hand": list(hand),
+        "answer": answer,
+        "legal_actions": [a.to_json() for a in legal_actions],
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from racedeck.games.six_day_race.scoring import (
     sprint_awards,
 )
 from racedeck.games.six_day_race.state import OVER, RiderResult, SixDayRaceState
-from racedeck.games.six_day_race.view import SixDayRaceView
+from racedeck.games.six_day_race.view import SixDayRaceView, own_json
 
 __all__ = ["SixDayRace"]
 
@@ -458,9 +458,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         The view is a value: tuples all the way down (race results are frozen), so nothing a
         client does to it can reach the state.
         """
+        my_hands: tuple[tuple[int, tuple[int, ...]], ...] = ()
+        legal: tuple[PlayCard, ...] = ()
         if seat is not None:
             seat = self.check_seat(seat)
-        mine = self.riders_of(seat) if seat is not None else ()
+            my_hands, legal = self._own(state, seat)
         return SixDayRaceView(
             header=self.header(state, seat),
             seat=seat,
@@ -475,7 +477,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             current=state.current,
             final_queue=None if state.final_queue is None else tuple(state.final_queue),
             hand_sizes=tuple(len(h) for h in state.hands),
-            my_hands=tuple((r, tuple(state.hands[r])) for r in mine),
+            my_hands=my_hands,
             deck_sizes=(len(state.deck_low), len(state.deck_high)),
             discard_low=tuple(state.discard_low),
             discard_high=tuple(state.discard_high),
@@ -488,12 +490,25 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             results=state.results,  # tuples of frozen results: nothing to change
             laps=tuple(state.laps),
             points=tuple(state.points),
-            legal_actions=self.legal_actions(state, seat) if seat is not None else (),
+            legal_actions=legal,
             line=self.line,
             sprints=tuple(self.cfg.sprints),
             rider_change=self.cfg.rider_change,
             crash=self.cfg.crash,
         )
+
+    def seat_view_json(self, state: SixDayRaceState, seat: int) -> JSONObject:
+        """The keys of ``seat``'s JSON view that are its own (see :meth:`Game.views_json`):
+        ``seat``, ``my_hands`` (its riders' hands) and ``legal_actions``."""
+        seat = self.check_seat(seat)
+        return own_json(seat, *self._own(state, seat))
+
+    def _own(
+        self, state: SixDayRaceState, seat: int
+    ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[PlayCard, ...]]:
+        """What only ``seat`` sees: its riders' hands, and its legal plays."""
+        hands = tuple((r, tuple(state.hands[r])) for r in self.riders_of(seat))
+        return hands, self.legal_actions(state, seat)
 
     def sample_state(self, view: SixDayRaceView, rng: Rng) -> SixDayRaceState:
         """A state consistent with ``view``: other riders' grey hands, both decks' order and the

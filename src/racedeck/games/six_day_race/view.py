@@ -10,7 +10,24 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.games.six_day_race.actions import PlayCard, action_from_json
 from racedeck.games.six_day_race.state import RiderResult
 
-__all__ = ["SixDayRaceView"]
+__all__ = ["SixDayRaceView", "own_json"]
+
+
+def own_json(
+    seat: int | None,
+    my_hands: tuple[tuple[int, tuple[int, ...]], ...],
+    legal_actions: tuple[PlayCard, ...],
+) -> JSONObject:
+    """The keys of the JSON view (:meth:`SixDayRaceView.to_json`) that only ``seat`` sees."""
+    return {
+        "seat": seat,
+        "my_hands": _hands_json(my_hands),
+        "legal_actions": [a.to_json() for a in legal_actions],
+    }
+
+
+def _hands_json(hands: tuple[tuple[int, tuple[int, ...]], ...]) -> list[Any]:
+    return [[r, list(cards)] for r, cards in hands]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +99,7 @@ class SixDayRaceView:
             "current": self.current,
             "final_queue": None if self.final_queue is None else list(self.final_queue),
             "hand_sizes": list(self.hand_sizes),
-            "my_hands": [[r, list(cards)] for r, cards in self.my_hands],
+            "my_hands": _hands_json(self.my_hands),
             "deck_sizes": list(self.deck_sizes),
             "discard_low": list(self.discard_low),
             "discard_high": list(self.discard_high),

@@ -39,7 +39,7 @@ from racedeck.games.why_first.scoring import (
     winners,
 )
 from racedeck.games.why_first.state import COMMIT, MOVE, OVER, WhyFirstState
-from racedeck.games.why_first.view import WhyFirstView
+from racedeck.games.why_first.view import Own, WhyFirstView, own_json
 
 __all__ = ["WhyFirst"]
 
@@ -496,26 +496,12 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
         In the base game the view shows card values only, never white numbers (WF-2).
         """
-        if seat is not None:
-            seat = self.check_seat(seat)
         values = self.values
         tactical = self.tactical
-        hand: tuple[int, ...] = ()
-        hand_values: tuple[int, ...] = ()
-        my_commit: tuple[int, int] | int | None = None
-        legal: tuple[WhyFirstAction, ...] = ()
+        own = Own((), (), None, ())
         if seat is not None:
-            cards = state.hands[seat]
-            commit = state.commits[seat]
-            if tactical:
-                hand = tuple(cards)
-                hand_values = tuple(values[c - 1] for c in cards)
-                my_commit = commit
-            else:
-                hand_values = tuple(sorted(values[c - 1] for c in cards))
-                if commit is not None:
-                    my_commit = (values[commit[0] - 1], commit[1])
-            legal = self.legal_actions(state, seat)
+            seat = self.check_seat(seat)
+            own = self._own(state, seat)
         return WhyFirstView(
             seat=seat,
             header=self.header(state, seat),
@@ -536,14 +522,40 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             revealed=tuple(state.revealed) if tactical else (),
             revealed_values=tuple(values[c - 1] for c in state.revealed),
             move_queue=tuple(state.move_queue),
-            hand=hand,
-            hand_values=hand_values,
-            my_commit=my_commit,
-            legal_actions=legal,
+            hand=own.hand,
+            hand_values=own.hand_values,
+            my_commit=own.my_commit,
+            legal_actions=own.legal_actions,
             card_values=values,
             track=(self.low, self.high),
             stages=self.cfg.stages,
             hand_size=self.cfg.hand_size,
+        )
+
+    def seat_view_json(self, state: WhyFirstState, seat: int) -> JSONObject:
+        """The keys of ``seat``'s JSON view that are its own (see :meth:`Game.views_json`):
+        ``seat``, ``hand``, ``hand_values``, ``my_commit`` and ``legal_actions``."""
+        seat = self.check_seat(seat)
+        return own_json(seat, self._own(state, seat))
+
+    def _own(self, state: WhyFirstState, seat: int) -> Own:
+        """What only ``seat`` sees of ``state``: white numbers only in the tactical variant,
+        values sorted in the base game so that equal cards cannot be told apart (WF-2)."""
+        values = self.values
+        cards = state.hands[seat]
+        commit = state.commits[seat]
+        if self.tactical:
+            return Own(
+                tuple(cards),
+                tuple(values[c - 1] for c in cards),
+                commit,
+                self.legal_actions(state, seat),
+            )
+        return Own(
+            (),
+            tuple(sorted(values[c - 1] for c in cards)),
+            None if commit is None else (values[commit[0] - 1], commit[1]),
+            self.legal_actions(state, seat),
         )
 
     # -- the view header ---------------------------------------------------------------------

@@ -3,17 +3,41 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from racedeck.core.header import ViewHeader
 from racedeck.core.jsontypes import JSONObject
 from racedeck.games.why_first.actions import WhyFirstAction, action_from_json
 
-__all__ = ["Revealed", "WhyFirstView"]
+__all__ = ["Own", "Revealed", "WhyFirstView", "own_json"]
 
 Revealed = tuple[int, int | None, int, int]
 """A revealed card in a view: ``(by, card, value, target)``; ``card`` (the white number) is
 ``None`` in the base game and ``target`` is −1 while a tactical card has not moved yet."""
+
+
+class Own(NamedTuple):
+    """The fields of a :class:`WhyFirstView` that only its seat sees (empty for spectators)."""
+
+    hand: tuple[int, ...]
+    hand_values: tuple[int, ...]
+    my_commit: tuple[int, int] | int | None
+    legal_actions: tuple[WhyFirstAction, ...]
+
+
+def own_json(seat: int | None, own: Own) -> JSONObject:
+    """The keys of the JSON view (:meth:`WhyFirstView.to_json`) that only ``seat`` sees."""
+    return {
+        "seat": seat,
+        "hand": list(own.hand),
+        "hand_values": list(own.hand_values),
+        "my_commit": _commit_json(own.my_commit),
+        "legal_actions": [a.to_json() for a in own.legal_actions],
+    }
+
+
+def _commit_json(commit: tuple[int, int] | int | None) -> Any:
+    return list(commit) if isinstance(commit, tuple) else commit
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +94,6 @@ class WhyFirstView:
 
     def to_json(self) -> JSONObject:
         """Return the JSON form ``{"header": ..., ...}`` (see ``docs/json.md``)."""
-        commit = self.my_commit
         return {
             "header": self.header.to_json(),
             "seat": self.seat,
@@ -91,7 +114,7 @@ class WhyFirstView:
             "move_queue": [list(m) for m in self.move_queue],
             "hand": list(self.hand),
             "hand_values": list(self.hand_values),
-            "my_commit": list(commit) if isinstance(commit, tuple) else commit,
+            "my_commit": _commit_json(self.my_commit),
             "legal_actions": [a.to_json() for a in self.legal_actions],
             "card_values": list(self.card_values),
             "track": list(self.track),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, cast
 
-from racedeck.server.live import view_json
+from racedeck.server.live import views_json
 from racedeck.server.referee.messages import AskBot, SaveClock, SetTimer
 from racedeck.server.referee.window import UNTIMED_WINDOW, Window
 
@@ -106,6 +106,7 @@ class Automation:
         if table.is_over:
             return
         seats = [s for s in table.pending if ref.window is None or s not in ref.window.sealed]
+        asked: dict[int, str] = {}
         for seat in seats:
             bot = ref.bot_of(seat)
             if bot is None:
@@ -115,6 +116,13 @@ class Automation:
                 for s, g, m, _ in ref.asks.values()
             ):
                 continue  # its answer to an earlier move still holds (WF-4)
+            asked[seat] = bot
+        if not asked:
+            return
+        # Bots asked at once (a simultaneous commit, WF-4) see one state: its public part is
+        # made once for all of them.
+        views = views_json(table, asked, ref.names)
+        for seat, bot in asked.items():
             ref._next_ask += 1
             ref.asks[ref._next_ask] = (seat, ref.game_no, table.move, bot)
             ref._out.append(
@@ -122,7 +130,7 @@ class Automation:
                     ask=ref._next_ask,
                     seat=seat,
                     bot=bot,
-                    view=view_json(table, seat, ref.names),
+                    view=views[seat],
                     seed=bot_seed(ref.seed, ref.game_no, seat, table.move),
                 )
             )

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 from racedeck.core.errors import RacedeckError, StaleMove
 from racedeck.core.events import Event
 from racedeck.core.fairness import commitment
-from racedeck.core.header import shared_headers
 from racedeck.core.jsontypes import JSONObject
 from racedeck.plugins import optional_plugin
 from racedeck.server.face_down import Published
 from racedeck.server.frames import EventFeeds
-from racedeck.server.live import public_summary, view_json
+from racedeck.server.live import public_summary, views_json
 
 if TYPE_CHECKING:
     from racedeck.server.referee.referee import Referee
@@ -110,9 +109,7 @@ def update_frames(
     feeds = EventFeeds(table, events, names)
     clock = ref.clock_json(now)
     out: dict[int | None, JSONObject] = {}
-    with shared_headers():
-        views = {seat: view_json(table, seat, names) for seat in ref.audiences()}
-    for seat, view in views.items():
+    for seat, view in views_json(table, ref.audiences(), names).items():
         frame: JSONObject = {
             "type": "update",
             "game_no": ref.game_no,
