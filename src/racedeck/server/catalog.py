@@ -75,16 +75,9 @@ def lobby(service: TableService) -> list[JSONObject]:
     )
     open_ = [r for r in listed if r.status == "open"]
     playing = [r for r in listed if r.status == "playing"]
-    return [_without_commitments(r.referee.info(now)) for r in (open_ + playing)[:LOBBY_SIZE]]
-
-
-def _without_commitments(info: JSONObject) -> JSONObject:
-    """A lobby entry: the table's facts without its face-down commitments (a game's worth of
-    hashes per table would make the lobby's list heavy, and the lobby has no use for them)."""
-    fair = info.get("fair")
-    if isinstance(fair, dict):
-        info["fair"] = {k: v for k, v in fair.items() if k != "commitments"}
-    return info
+    # Each entry without its face-down commitments: a game's worth of hashes per table would
+    # make the list heavy (and cost a dict each to make), and the lobby has no use for them.
+    return [r.referee.info(now, commitments=False) for r in (open_ + playing)[:LOBBY_SIZE]]
 
 
 def finished_games(service: TableService, room: Room) -> list[JSONObject]:

@@ -40,27 +40,33 @@ def error_frame(exc: RacedeckError, client_id: str | None) -> JSONObject:
     return frame
 
 
-def fair_info(ref: Referee, seat: int | None = None) -> JSONObject | None:
+def fair_info(ref: Referee, seat: int | None = None, commitments: bool = True) -> JSONObject | None:
     """The commitment to the current game's server seed; once the game is over, the server
     seed and the client seeds too (``None`` for a table from before fair deals). The
-    face-down commitments carry the salts of ``seat``'s own (``None``: of the opened only)."""
+    face-down commitments carry the salts of ``seat``'s own (``None``: of the opened only);
+    ``commitments=False`` leaves them out (a lobby entry: a game's worth of hashes a table)."""
     if not ref.server_seed:
         return None
     over = ref.table is not None and ref.table.is_over
-    return {
+    out: JSONObject = {
         "commitment": commitment(ref.server_seed),
         "server_seed": ref.server_seed if over else None,
         "client_seeds": list(ref.client_seeds) if over else None,
         "next_commitment": (
             commitment(ref.next_server_seed) if over and ref.next_server_seed else None
         ),
-        "commitments": ref.ledger.public_json(seat) if ref.ledger is not None else [],
     }
+    if commitments:
+        out["commitments"] = ref.ledger.public_json(seat) if ref.ledger is not None else []
+    return out
 
 
-def table_info(ref: Referee, now: float, seat: int | None = None) -> JSONObject:
+def table_info(
+    ref: Referee, now: float, seat: int | None = None, commitments: bool = True
+) -> JSONObject:
     """Public facts about a table: no token, no seed, nothing a seat's view hides (but the
-    salts of ``seat``'s own face-down commitments, for that seat's welcome)."""
+    salts of ``seat``'s own face-down commitments, for that seat's welcome); without the
+    face-down commitments when ``commitments`` is false (:func:`fair_info`)."""
     spec = ref.game.spec
     connected = ref.connected_seats()
     return {
@@ -88,7 +94,7 @@ def table_info(ref: Referee, now: float, seat: int | None = None) -> JSONObject:
         "spectators": sum(1 for seat in ref.conns.values() if seat is None),
         "invite_url": f"{ref.public_url}/t/{ref.id}",
         "win_rule": win_rule(spec.id),
-        "fair": fair_info(ref, seat),
+        "fair": fair_info(ref, seat, commitments),
         "fork": ref.origin if ref.game_no == 1 else None,
         "clock": ref.clock_json(now),
     }

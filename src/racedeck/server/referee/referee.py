@@ -400,7 +400,8 @@ class Referee(Lifecycle, Automation, Sockets):
     def _send_table(self, now: float, skip: int | None = None) -> None:
         self._send(Everyone(skip), {"type": "table", "table": self.info(now)})
 
-    def info(self, now: float, seat: int | None = None) -> JSONObject:
+    def info(self, now: float, seat: int | None = None, commitments: bool = True) -> JSONObject:
         """Public facts about the table (see :func:`racedeck.server.referee.frames.table_info`;
-        ``seat``: the welcome of that seat, with the salts of its own face-down commitments)."""
-        return table_info(self, now, seat)
+        ``seat``: the welcome of that seat, with the salts of its own face-down commitments;
+        ``commitments=False``: without the face-down commitments, as the lobby lists it)."""
+        return table_info(self, now, seat, commitments)
