@@ -221,8 +221,8 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             s = state.clone()
         ev: list[Event] = []
         if s.phase == COMMIT:
-            ev.append(Event("card_committed", {"seat": seat}))
-            ev.append(Event("card_chosen", self._chosen(s, seat, action), audience=seat))
+            ev.append(Event.fresh("card_committed", {"seat": seat}))
+            ev.append(Event.fresh("card_chosen", self._chosen(s, seat, action), audience=seat))
         self._step(s, seat, action, ev)
         return Transition(s, tuple(ev))
 
@@ -278,9 +278,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.last_reveal = []
         s.revealed = []
         if ev is not None:
-            ev.append(Event("stage_started", {"stage": s.stage + 1}))
+            ev.append(Event.fresh("stage_started", {"stage": s.stage + 1}))
             for seat in self._seats:
-                ev.append(Event("hand_dealt", self._dealt(s, seat), audience=seat))
+                ev.append(Event.fresh("hand_dealt", self._dealt(s, seat), audience=seat))
         self._start_round(s, ev)
 
     def _dealt(self, s: WhyFirstState, seat: int) -> dict[str, object]:
@@ -309,7 +309,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 for seat in self._seats:
                     s.commits[seat] = (s.hands[seat][0], seat)
             if ev is not None:
-                ev.append(Event("last_round_automatic", {"round": s.round + 1}))
+                ev.append(Event.fresh("last_round_automatic", {"round": s.round + 1}))
             self._reveal(s, ev)
         else:
             s.phase = COMMIT
@@ -343,7 +343,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 # tell which equal cards stayed in the hand (WF-2: they mean nothing here).
                 cards = [{"by": by, "value": values[c - 1], "target": t} for by, c, t in reveal]
             ev.append(
-                Event(
+                Event.fresh(
                     "cards_revealed",
                     {"stage": s.stage + 1, "round": s.round + 1, "cards": cards},
                 )
@@ -388,7 +388,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             positions[fig] = after
             if ev is not None:
                 ev.append(
-                    Event(
+                    Event.fresh(
                         "figure_moved",
                         {
                             "figure": fig,
@@ -422,7 +422,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.last_reveal = [(by, c, figure if c == card else t) for by, c, t in s.last_reveal]
         if ev is not None:
             ev.append(
-                Event(
+                Event.fresh(
                     "figure_moved",
                     {
                         "figure": figure,
@@ -453,14 +453,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         if ev is not None:
             space = scoring_space(s.positions)
             ev.append(
-                Event(
+                Event.fresh(
                     "stage_scored",
                     {
                         "stage": s.stage + 1,
                         "positions": s.positions[:],
                         "space": space,
                         "scorers": [f for f, p in enumerate(s.positions) if p == space],
-                        "points": points,
+                        "points": points[:],  # the list itself joins stage_history
                         "totals": s.totals[:],
                     },
                 )
@@ -473,7 +473,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             if ev is not None:
                 outcome = self.outcome(s)
                 assert outcome is not None
-                ev.append(Event("game_over", outcome.to_json()))
+                ev.append(Event.fresh("game_over", outcome.to_json()))
         else:
             self._start_stage(s, ev)
 
