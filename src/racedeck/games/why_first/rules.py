@@ -69,6 +69,29 @@ def _place_options(
     return options
 
 
+@lru_cache(maxsize=64)
+def _commit_events(
+    players: int, values: tuple[int, ...], figures: int, tactical: bool
+) -> tuple[tuple[Event, ...], dict[tuple[int, ...], Event]]:
+    """The events of a commit (WF-4) a configuration can make: ``card_committed`` by seat, and
+    ``card_chosen`` by ``(seat, value, target)`` in the base game, ``(seat, card)`` in the
+    tactical variant. Events are values: made once per configuration and shared (read only)
+    by every game and every step made so, as the options above are."""
+    committed = tuple(Event("card_committed", {"seat": seat}) for seat in range(players))
+    chosen: dict[tuple[int, ...], Event] = {}
+    for seat in range(players):
+        if tactical:
+            for card, value in enumerate(values, 1):
+                data = {"seat": seat, "card": card, "value": value}
+                chosen[seat, card] = Event("card_chosen", data, seat)
+        else:
+            for value in sorted(set(values)):
+                for target in range(figures):
+                    data = {"seat": seat, "value": value, "target": target}
+                    chosen[seat, value, target] = Event("card_chosen", data, seat)
+    return committed, chosen
+
+
 class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     """*Why First?* under one configuration (see :class:`WhyFirstConfig`)."""
 
@@ -96,6 +119,10 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         self._value_bit = [0] + [1 << distinct.index(v) for v in self.values]
         self._place_options = (
             {} if self.tactical else _place_options(tuple(distinct), config.hand_size, self.figures)
+        )
+        # The two events of nearly every checked step, made once (see _commit_events).
+        self._committed, self._chosen = _commit_events(
+            self.n, self.values, self.figures, self.tactical
         )
         # Commits leave the pending seats in ascending order, so every pending tuple is an
         # ascending subset of the seats: what remains when one of them commits, for all.
@@ -219,19 +246,20 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             s = state.copy_for_commit()
         else:
             s = state.clone()
-        ev: list[Event] = []
+        ev: list[Event]
         if s.phase == COMMIT:
-            ev.append(Event.fresh("card_committed", {"seat": seat}))
-            ev.append(Event.fresh("card_chosen", self._chosen(s, seat, action), audience=seat))
+            # What `seat` committed goes to `seat` alone, in the words of its own view (values
+            # only in the base game); the events come made (see _commit_events).
+            if type(action) is PlaceCard:
+                chosen = self._chosen[seat, action.value, action.target]
+            else:
+                assert type(action) is CommitCard
+                chosen = self._chosen[seat, action.card]
+            ev = [self._committed[seat], chosen]
+        else:
+            ev = []
         self._step(s, seat, action, ev)
         return Transition(s, tuple(ev))
-
-    def _chosen(self, s: WhyFirstState, seat: int, action: WhyFirstAction) -> dict[str, int]:
-        """What ``seat`` committed, in the words of its own view (values only in the base game)."""
-        if type(action) is PlaceCard:
-            return {"seat": seat, "value": action.value, "target": action.target}
-        assert type(action) is CommitCard
-        return {"seat": seat, "card": action.card, "value": self.values[action.card - 1]}
 
     def apply_unchecked(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> None:
         """Fast path: apply a legal action in place, without checks or events."""
