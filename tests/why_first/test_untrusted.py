@@ -23,7 +23,7 @@ from racedeck.core.errors import (
 )
 from racedeck.core.events import PUBLIC, feed
 from racedeck.core.rng import Rng
-from racedeck.games.why_first import SPEC, PlaceCard, WhyFirst, WhyFirstState
+from racedeck.games.why_first import SPEC, CommitCard, PlaceCard, WhyFirst, WhyFirstState
 
 from .builders import build, card
 
@@ -141,6 +141,30 @@ def test_public_events_hold_no_secret(variant: str) -> None:
     assert [e.kind for e in feed(t.events, 0)] == ["card_committed"]
     assert [e.kind for e in feed(t.events, 1)] == ["card_committed", "card_chosen"]
     assert all(e.audience in (PUBLIC, 1) for e in t.events)
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "base"), (3, "tactical")])
+def test_every_commit_tells_its_seat_alone_what_it_chose(players: int, variant: str) -> None:
+    """Every legal commit along random games: everyone learns that the seat committed; the
+    seat alone learns the value and target it chose (the base game shows values only, WF-2) or
+    the card and its value (tactical)."""
+    g = make(players, variant=variant)
+    rng = random.Random(3)
+    for seed in range(3):
+        s = g.new_initial_state(seed)
+        while not s.is_terminal:
+            seat = rng.choice(s.pending)
+            for action in g.legal_actions(s, seat) if s.phase == "commit" else ():
+                committed, chosen = g.step(s, seat, action).events[:2]
+                assert committed.to_json() == {"kind": "card_committed", "seat": seat}
+                if isinstance(action, PlaceCard):
+                    told = {"seat": seat, "value": action.value, "target": action.target}
+                else:
+                    assert isinstance(action, CommitCard)
+                    value = g.values[action.card - 1]
+                    told = {"seat": seat, "card": action.card, "value": value}
+                assert chosen.to_json() == {"kind": "card_chosen", **told, "audience": seat}
+            s = g.step(s, seat, rng.choice(g.legal_actions(s, seat))).state
 
 
 @pytest.mark.parametrize("variant", ["base", "tactical"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from racedeck.core.frozen import freeze, thaw
+from racedeck.core.frozen import freeze, freeze_owned, thaw
 from racedeck.core.jsontypes import JSONObject
 
 __all__ = ["PUBLIC", "RECORD", "Audience", "Event", "feed"]
@@ -31,7 +31,8 @@ class Event:
     ``kind`` is a stable identifier (``"figure_moved"``); ``data`` holds JSON-ready details that
     UIs animate and narrate (each game's ``describe_event`` gives the words); ``audience`` says
     who may see it. Events are immutable: ``data`` is a read-only deep copy of what was given,
-    so no view, feed or record can change what another holds.
+    so no view, feed or record can change what another holds. The rules engines make their
+    events with :meth:`fresh`, which hands the details over instead of copying them.
     """
 
     __slots__ = ("_data", "audience", "kind")
@@ -45,11 +46,33 @@ class Event:
     ) -> None:
         if type(audience) is not int and audience != PUBLIC and audience != RECORD:
             raise ValueError(f"event audience must be a seat, {PUBLIC!r} or {RECORD!r}")
-        # The slots' own setters: object.__setattr__ looks each name up first, and the rules
-        # engines make three or four events per move on their checked path.
+        # The slots' own setters (here and in fresh): object.__setattr__ looks each name up
+        # first, and the checked path makes three or four events per move.
         _set_kind(self, kind)
         _set_audience(self, audience)
         _set_data(self, freeze(data) if data else _NO_DATA)
+
+    @classmethod
+    def fresh(cls, kind: str, data: dict[str, Any], audience: Audience = PUBLIC) -> Event:
+        """The event ``Event(kind, data, audience)``, made without copying ``data`` now.
+
+        For details built for this event alone, which the caller hands over: it keeps no
+        reference to ``data`` or to anything inside it, and changes none of it afterwards (the
+        rules engines build each event's details as a new dict of new lists). The read-only
+        form is made when :attr:`data` is first read, and :meth:`to_json` copies straight from
+        ``data``: the checked path makes three or four events per move, and many are never read
+        (``Game.apply`` drops them all) or only turned into JSON. Seen from outside, the event
+        is the same.
+        """
+        if type(audience) is not int and audience != PUBLIC and audience != RECORD:
+            raise ValueError(f"event audience must be a seat, {PUBLIC!r} or {RECORD!r}")
+        event = _new(cls)
+        _set_kind(event, kind)
+        _set_audience(event, audience)
+        # A plain dict in the slot marks details not frozen yet; any other mapping is frozen
+        # (copied) now, as the constructor does.
+        _set_data(event, data if type(data) is dict else freeze(data) if data else _NO_DATA)
+        return event
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("events are immutable")
@@ -57,7 +80,12 @@ class Event:
     @property
     def data(self) -> Mapping[str, Any]:
         """The details, read-only (nested lists are tuples)."""
-        return self._data
+        data = self._data
+        if type(data) is dict:
+            # Handed over to :meth:`fresh` and read for the first time: frozen once, kept.
+            data = freeze_owned(data)
+            _set_data(self, data)
+        return data
 
     @property
     def is_public(self) -> bool:
@@ -109,6 +137,7 @@ class Event:
 _set_kind = vars(Event)["kind"].__set__
 _set_audience = vars(Event)["audience"].__set__
 _set_data = vars(Event)["_data"].__set__
+_new = object.__new__
 _NO_DATA: Mapping[str, Any] = freeze({})
 
 

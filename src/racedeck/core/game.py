@@ -103,7 +103,7 @@ A = TypeVar("A")
 V = TypeVar("V", bound=View)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Transition(Generic[S]):
     """The result of a checked transition: the new state and the events that explain it.
 
@@ -113,6 +113,16 @@ class Transition(Generic[S]):
 
     state: S
     events: tuple[Event, ...]
+
+    def __init__(self, state: S, events: tuple[Event, ...]) -> None:
+        # The slots' own setters: a frozen dataclass's own __init__ sets each field through
+        # object.__setattr__, which looks the name up first, and every checked step makes one.
+        _set_state(self, state)
+        _set_events(self, events)
+
+
+_set_state = vars(Transition)["state"].__set__
+_set_events = vars(Transition)["events"].__set__
 
 
 @lru_cache(maxsize=64)

@@ -44,7 +44,9 @@ def to_start(s: SetbackState, q: int, ev: _Events, why: str) -> None:
     s.row[q] = START
     s.lane[q] = START
     if ev is not None:
-        ev.append(Event("token_moved", {"player": q, "from": before, "to": "START", "why": why}))
+        ev.append(
+            Event.fresh("token_moved", {"player": q, "from": before, "to": "START", "why": why})
+        )
 
 
 def finish(s: SetbackState, q: int, ev: _Events, why: str) -> None:
@@ -56,8 +58,10 @@ def finish(s: SetbackState, q: int, ev: _Events, why: str) -> None:
     if first:
         s.winner = q  # SB-5: when several reach FINISH, the first wins
     if ev is not None:
-        ev.append(Event("token_moved", {"player": q, "from": before, "to": "FINISH", "why": why}))
-        ev.append(Event("finished", {"player": q, "wins": first}))
+        ev.append(
+            Event.fresh("token_moved", {"player": q, "from": before, "to": "FINISH", "why": why})
+        )
+        ev.append(Event.fresh("finished", {"player": q, "wins": first}))
 
 
 def place(
@@ -80,7 +84,7 @@ def place(
     s.skip_spent[q] = False  # SB-10: a new arrival arms a board SKIP again
     if ev is not None:
         ev.append(
-            Event("token_moved", {"player": q, "from": before, "to": [row, lane], "why": why})
+            Event.fresh("token_moved", {"player": q, "from": before, "to": [row, lane], "why": why})
         )
     if other >= 0:
         bump(s, other, direction, ev, transit, edge_bump)
@@ -130,7 +134,7 @@ def move_by(
     if s.row[q] == START:
         if amount <= 0:
             if ev is not None:
-                ev.append(Event("no_effect", {"player": q, "why": "on START"}))
+                ev.append(Event.fresh("no_effect", {"player": q, "why": "on START"}))
             return
         row, lane = amount - 1, entry_lane
     else:

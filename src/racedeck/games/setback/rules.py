@@ -133,9 +133,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.skip_cards = [[] for _ in range(self.n)]
         s.skip_spent = [False] * self.n
         s.current = s.rng.below(self.n)
-        ev: list[Event] = [Event("game_started", {"first": s.current, "lanes": lanes})]
+        ev: list[Event] = [Event.fresh("game_started", {"first": s.current, "lanes": lanes})]
         ev += [
-            Event("hand_dealt", {"player": q, "cards": self._names(s.hands[q])}, audience=q)
+            Event.fresh("hand_dealt", {"player": q, "cards": self._names(s.hands[q])}, audience=q)
             for q in range(self.n)
         ]
         self._start_turn(s, ev)
@@ -233,10 +233,10 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.phase = OVER
         s.pending = ()
         if ev is not None:
-            ev.append(Event("move_limit", {"moves": s.move}))
+            ev.append(Event.fresh("move_limit", {"moves": s.move}))
             outcome = self.outcome(s)
             assert outcome is not None
-            ev.append(Event("game_over", outcome.to_json()))
+            ev.append(Event.fresh("game_over", outcome.to_json()))
 
     def _act(self, s: SetbackState, seat: int, action: SetbackAction, ev: _Events) -> None:
         if s.phase == WINDOW:
@@ -260,7 +260,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             card = s.hands[seat].pop()
             s.discard.append(card)
             if ev is not None:
-                ev.append(Event("block_discarded", {"player": seat}))
+                ev.append(Event.fresh("block_discarded", {"player": seat}))
             self._end_turn(s, ev, draw=True)
         else:
             assert isinstance(action, EndHand)
@@ -273,12 +273,12 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.hand_played = 0
         s.nonfree_played = False
         if ev is not None:
-            ev.append(Event("turn_started", {"player": p}))
+            ev.append(Event.fresh("turn_started", {"player": p}))
         if s.skip_cards[p]:
             # SB-10: a SKIP in front of the player: discarding it is the whole turn.
             s.discard.append(s.skip_cards[p].pop(0))
             if ev is not None:
-                ev.append(Event("turn_skipped", {"player": p, "why": "skip card"}))
+                ev.append(Event.fresh("turn_skipped", {"player": p, "why": "skip card"}))
             self._end_turn(s, ev, draw=False)
             return
         if s.row[p] == START:
@@ -367,8 +367,8 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             drawn += 1
         if ev is not None and drawn:
             got = self._names(s.hands[p][-drawn:])
-            ev.append(Event("cards_drawn", {"player": p, "count": drawn}))
-            ev.append(Event("cards_received", {"player": p, "cards": got}, audience=p))
+            ev.append(Event.fresh("cards_drawn", {"player": p, "count": drawn}))
+            ev.append(Event.fresh("cards_received", {"player": p, "cards": got}, audience=p))
         s.hands[p].sort()
 
     def _refill(self, s: SetbackState, ev: _Events) -> bool:
@@ -379,7 +379,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.discard = []
         s.rng.shuffle(s.draw)
         if ev is not None:
-            ev.append(Event("discards_reshuffled", {"cards": len(s.draw)}))
+            ev.append(Event.fresh("discards_reshuffled", {"cards": len(s.draw)}))
         return True
 
     # -- declarations and the BLOCK window -------------------------------------------------------
@@ -390,7 +390,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.source = source
         s.stack = [{"by": p, "source": source, "card": card, "play": play}]
         if ev is not None:
-            ev.append(Event("declared", {"player": p, "source": source, "play": play.to_json()}))
+            ev.append(
+                Event.fresh("declared", {"player": p, "source": source, "play": play.to_json()})
+            )
         self._open_window(s, ev)
 
     def _window_asked(self, s: SetbackState) -> list[int]:
@@ -415,11 +417,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.blockers = []
         s.pending = tuple(asked)
         if ev is not None:
-            ev.append(Event("window_opened", {"blocks": len(s.stack) - 1}))
+            ev.append(Event.fresh("window_opened", {"blocks": len(s.stack) - 1}))
             # For the record only (measures): how many of those asked could BLOCK.
             blocks, hands = self._index.blocks, s.hands
             holders = sum(1 for q in asked if not blocks.isdisjoint(hands[q]))
-            ev.append(Event("window_asked", {"holders": holders}, audience=RECORD))
+            ev.append(Event.fresh("window_asked", {"holders": holders}, audience=RECORD))
 
     def _answer(self, s: SetbackState, q: int, block: bool, ev: _Events) -> None:
         """SB-9 amended again: ``q`` answers the open window, BLOCK or pass, at once with the
@@ -437,7 +439,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.blockers = []
         if ev is not None:
             # For the record only (measures): how many answered BLOCK, one of them played.
-            ev.append(Event("window_answered", {"blocks": len(blockers)}, audience=RECORD))
+            ev.append(Event.fresh("window_answered", {"blocks": len(blockers)}, audience=RECORD))
         if not blockers:
             self._close_window(s, ev)
             return
@@ -452,7 +454,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.hands[q].remove(card)  # SB-9: a BLOCK played out of turn is not replaced
         s.stack.append({"by": q, "card": card})
         if ev is not None:
-            ev.append(Event("block_played", {"player": q, "blocks": len(s.stack) - 1}))
+            ev.append(Event.fresh("block_played", {"player": q, "blocks": len(s.stack) - 1}))
         self._open_window(s, ev)  # SB-9: a BLOCK can be blocked in a window of its own
 
     def _close_window(self, s: SetbackState, ev: _Events) -> None:
@@ -464,13 +466,13 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         s.asked = []
         if ev is not None:
             # Always, BLOCK or not: when a window closes must not depend on who holds one.
-            ev.append(Event("window_closed", {"blocks": blocks, "cancelled": cancelled}))
+            ev.append(Event.fresh("window_closed", {"blocks": blocks, "cancelled": cancelled}))
         play = item["play"]
         if cancelled:
             if item["source"] == "hand":
                 s.discard.append(item["card"])  # a cancelled board card stays on the board
             if ev is not None:
-                ev.append(Event("cancelled", {"player": item["by"], "play": play.to_json()}))
+                ev.append(Event.fresh("cancelled", {"player": item["by"], "play": play.to_json()}))
             self._after_effect(s, ev)
             return
         self._resolve(s, item["by"], play, item["source"], item["card"], ev)
@@ -491,7 +493,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         elif kind == "FOE":
             if self.on_block(s, play.target):
                 if ev is not None:
-                    ev.append(Event("no_effect", {"player": play.target, "why": "on BLOCK"}))
+                    ev.append(Event.fresh("no_effect", {"player": play.target, "why": "on BLOCK"}))
             else:
                 move_by(s, play.target, t.amount, play.lane, ev, "FOE")
         elif kind == "ALL":
@@ -515,7 +517,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 s.lane[a], s.lane[b] = s.lane[b], s.lane[a]
                 s.skip_spent[a] = s.skip_spent[b] = False
                 if ev is not None:
-                    ev.append(Event("traded", {"a": a, "b": b}))
+                    ev.append(Event.fresh("traded", {"a": a, "b": b}))
         elif kind == "CUT":
             if play.target >= 0:
                 q, x = play.target, play.other
@@ -532,7 +534,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 return
         elif kind == "SKIP" and source == "board":
             if ev is not None:
-                ev.append(Event("turn_skipped", {"player": p, "why": "board skip"}))
+                ev.append(Event.fresh("turn_skipped", {"player": p, "why": "board skip"}))
             s.context = {}
             self._end_turn(s, ev, draw=False)
             return
@@ -540,11 +542,11 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             q = play.target
             if self.on_block(s, q):
                 if ev is not None:
-                    ev.append(Event("no_effect", {"player": q, "why": "on BLOCK"}))
+                    ev.append(Event.fresh("no_effect", {"player": q, "why": "on BLOCK"}))
             else:
                 s.skip_cards[q].append(card)
                 if ev is not None:
-                    ev.append(Event("skip_placed", {"player": q}))
+                    ev.append(Event.fresh("skip_placed", {"player": q}))
         self._after_effect(s, ev)
 
     def _after_effect(self, s: SetbackState, ev: _Events) -> None:
@@ -555,7 +557,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             if ev is not None:
                 outcome = self.outcome(s)
                 assert outcome is not None
-                ev.append(Event("game_over", outcome.to_json()))
+                ev.append(Event.fresh("game_over", outcome.to_json()))
             return
         self._remove_rows(s, ev)
         if s.source == "board":
@@ -571,7 +573,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             for q in range(self.n):
                 s.row[q] -= 1
             if ev is not None:
-                ev.append(Event("row_removed", {"removed": s.rows_removed}))
+                ev.append(Event.fresh("row_removed", {"removed": s.rows_removed}))
 
     # -- REVAMP ----------------------------------------------------------------------------------
 
@@ -589,7 +591,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
                 if s.row[q] >= 0 and s.row[q] < s.rows:
                     s.lane[q] += 1
         if ev is not None:
-            ev.append(Event("lane_added", {"player": p, "lane": index}))
+            ev.append(Event.fresh("lane_added", {"player": p, "lane": index}))
         s.context = {"kind": "join", "player": p, "lane": index}
         self._next_step(s, ev)
 
@@ -606,7 +608,9 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
         for q in displaced:
             s.lane[q] = START  # off the board until placed; its row is kept
         if ev is not None:
-            ev.append(Event("lane_removed", {"player": p, "lane": lane, "displaced": displaced}))
+            # A copy: the list itself becomes the context's queue, emptied as tokens are placed.
+            moved = {"player": p, "lane": lane, "displaced": displaced[:]}
+            ev.append(Event.fresh("lane_removed", moved))
         s.context = {"kind": "place", "player": p, "left": displaced}
         self._next_step(s, ev)
 
@@ -670,7 +674,7 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
             s.lane[q] = step.lane
             s.skip_spent[q] = False
             if ev is not None:
-                ev.append(Event("token_placed", {"player": q, "to": [s.row[q], step.lane]}))
+                ev.append(Event.fresh("token_placed", {"player": q, "to": [s.row[q], step.lane]}))
         else:
             if step.lane >= 0:
                 row = 0 if s.row[q] == START else s.row[q]

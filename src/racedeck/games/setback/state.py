@@ -112,14 +112,15 @@ class SetbackState:
         """Return an independent copy."""
         s = SetbackState.__new__(SetbackState)
         s.players = self.players
-        s.grid = [r[:] for r in self.grid]
+        # Nested lists copied by map(list.copy): no Python loop, as a comprehension has.
+        s.grid = list(map(list.copy, self.grid))
         s.rows_removed = self.rows_removed
         s.row = self.row[:]
         s.lane = self.lane[:]
-        s.hands = [h[:] for h in self.hands]
+        s.hands = list(map(list.copy, self.hands))
         s.draw = self.draw[:]
         s.discard = self.discard[:]
-        s.skip_cards = [k[:] for k in self.skip_cards]
+        s.skip_cards = list(map(list.copy, self.skip_cards))
         s.skip_spent = self.skip_spent[:]
         s.current = self.current
         s.phase = self.phase

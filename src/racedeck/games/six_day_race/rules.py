@@ -134,7 +134,10 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         if seat not in s.pending or type(action) is not PlayCard or type(action.value) is not int:
             return False
         value = action.value
-        return any(c % 10 == value for c in s.hands[s.current])
+        for c in s.hands[s.current]:  # noqa: SIM110 - a plain loop is faster than any(genexpr) here
+            if c % 10 == value:
+                return True
+        return False
 
     def step(
         self, state: SixDayRaceState, seat: int, action: PlayCard
@@ -177,7 +180,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s.positions[rider] = dest
         if ev is not None:
             ev.append(
-                Event(
+                Event.fresh(
                     "card_played",
                     {
                         "rider": rider,
@@ -200,7 +203,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                     points = self.cfg.sprint_points
                     place = len(order)
                     ev.append(
-                        Event(
+                        Event.fresh(
                             "sprint",
                             {
                                 "sprint": i + 1,
@@ -213,20 +216,20 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         if dest >= self.line:
             s.finishers.append(rider)
             if ev is not None:
-                ev.append(Event("crossed_line", {"rider": rider, "place": len(s.finishers)}))
+                ev.append(Event.fresh("crossed_line", {"rider": rider, "place": len(s.finishers)}))
             if s.final_queue is None:
                 # SD-9: every other rider gets exactly one more turn, in seat order.
                 idx = s.order.index(rider)
                 count = len(s.order)
                 s.final_queue = [s.order[(idx + j) % count] for j in range(1, count)]
                 if ev is not None:
-                    ev.append(Event("final_turns", {"riders": s.final_queue[:]}))
+                    ev.append(Event.fresh("final_turns", {"riders": s.final_queue[:]}))
         elif dest == self.cfg.rider_change:
             self._change_rider(s, rider, ev)
         elif dest == self.cfg.crash:
             s.crashed[rider] = True  # SD-7
             if ev is not None:
-                ev.append(Event("crash", {"rider": rider}))
+                ev.append(Event.fresh("crash", {"rider": rider}))
         self._next_turn(s, ev)
 
     def _discard(self, s: SixDayRaceState, card: int) -> None:
@@ -254,13 +257,15 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             # Everyone sees the hand go and how many cards come from each deck; only the
             # rider's player sees which (SD-3: the decks are face down).
             ev.append(
-                Event(
+                Event.fresh(
                     "rider_change",
                     {"rider": rider, "discarded": discarded, "drawn": [drawn_low, drawn_high]},
                 )
             )
             ev.append(
-                Event("cards_drawn", {"rider": rider, "cards": hand[:]}, audience=self.owner(rider))
+                Event.fresh(
+                    "cards_drawn", {"rider": rider, "cards": hand[:]}, audience=self.owner(rider)
+                )
             )
 
     def _draw(self, s: SixDayRaceState, pile: int, count: int, hand: list[int], ev: _Events) -> int:
@@ -277,7 +282,9 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 discard.clear()
                 s.rng.shuffle(deck)
                 if ev is not None:
-                    ev.append(Event("deck_refilled", {"deck": "1-3" if pile == LOW else "4-6"}))
+                    ev.append(
+                        Event.fresh("deck_refilled", {"deck": "1-3" if pile == LOW else "4-6"})
+                    )
             hand.append(deck.pop())
             drawn += 1
         return drawn
@@ -299,11 +306,11 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
             if s.crashed[rider]:
                 s.crashed[rider] = False  # SD-7: this turn is the one lost
                 if ev is not None:
-                    ev.append(Event("turn_lost", {"rider": rider}))
+                    ev.append(Event.fresh("turn_lost", {"rider": rider}))
                 continue
             if not hands[rider]:
                 if ev is not None:
-                    ev.append(Event("passed", {"rider": rider}))  # SD-4
+                    ev.append(Event.fresh("passed", {"rider": rider}))  # SD-4
                 continue
             s.current = rider
             s.pending = (rider % self.n,)
@@ -332,11 +339,13 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s.sprint_order = [[] for _ in self.cfg.sprints]
         s.finishers = []
         if ev is not None:
-            ev.append(Event("race_started", {"race": s.race + 1, "order": s.order[:]}))
+            ev.append(Event.fresh("race_started", {"race": s.race + 1, "order": s.order[:]}))
             # SD-2: hands are private; each player is told its own riders' hands.
             for seat in range(self.n):
                 hands = [[r, s.hands[r][:]] for r in self.riders_of(seat)]
-                ev.append(Event("hands_dealt", {"race": s.race + 1, "hands": hands}, audience=seat))
+                ev.append(
+                    Event.fresh("hands_dealt", {"race": s.race + 1, "hands": hands}, audience=seat)
+                )
         self._next_turn(s, ev)
 
     def _end_race(self, s: SixDayRaceState, ev: _Events, reason: str) -> None:
@@ -373,7 +382,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         s.pending = ()
         if ev is not None:
             ev.append(
-                Event(
+                Event.fresh(
                     "race_scored",
                     {
                         "race": s.race + 1,
@@ -390,7 +399,7 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
                 outcome = self.outcome(s)
                 assert outcome is not None
                 laps, _ = self.standings(s)
-                ev.append(Event("game_over", {**outcome.to_json(), "laps": laps}))
+                ev.append(Event.fresh("game_over", {**outcome.to_json(), "laps": laps}))
             return
         previous = [self.owner(r) for r in s.order[: self.n]]
         # SD-11 Amended: ties go to more laps lost over the series so far, this race included

@@ -162,7 +162,8 @@ class SixDayRaceState:
         s.race = self.race
         s.phase = self.phase
         s.positions = self.positions[:]
-        s.hands = [h[:] for h in self.hands]
+        # Nested lists copied by map(list.copy): no Python loop, as a comprehension has.
+        s.hands = list(map(list.copy, self.hands))
         s.crashed = self.crashed[:]
         s.order = self.order[:]
         s.turn = self.turn
@@ -175,7 +176,7 @@ class SixDayRaceState:
         s.discard_green = self.discard_green[:]
         s.played = self.played[:]  # tuples: a play replaces its rider's entry
         s.drawn = self.drawn[:]
-        s.sprint_order = [o[:] for o in self.sprint_order]
+        s.sprint_order = list(map(list.copy, self.sprint_order))
         s.finishers = self.finishers[:]
         s.results = self.results  # race results are never changed once written
         s.laps = self.laps[:]

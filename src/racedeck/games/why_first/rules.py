@@ -69,6 +69,29 @@ def _place_options(
     return options
 
 
+@lru_cache(maxsize=64)
+def _commit_events(
+    players: int, values: tuple[int, ...], figures: int, tactical: bool
+) -> tuple[tuple[Event, ...], dict[tuple[int, ...], Event]]:
+    """The events of a commit (WF-4) a configuration can make: ``card_committed`` by seat, and
+    ``card_chosen`` by ``(seat, value, target)`` in the base game, ``(seat, card)`` in the
+    tactical variant. Events are values: made once per configuration and shared (read only)
+    by every game and every step made so, as the options above are."""
+    committed = tuple(Event("card_committed", {"seat": seat}) for seat in range(players))
+    chosen: dict[tuple[int, ...], Event] = {}
+    for seat in range(players):
+        if tactical:
+            for card, value in enumerate(values, 1):
+                data = {"seat": seat, "card": card, "value": value}
+                chosen[seat, card] = Event("card_chosen", data, seat)
+        else:
+            for value in sorted(set(values)):
+                for target in range(figures):
+                    data = {"seat": seat, "value": value, "target": target}
+                    chosen[seat, value, target] = Event("card_chosen", data, seat)
+    return committed, chosen
+
+
 class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
     """*Why First?* under one configuration (see :class:`WhyFirstConfig`)."""
 
@@ -96,6 +119,10 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         self._value_bit = [0] + [1 << distinct.index(v) for v in self.values]
         self._place_options = (
             {} if self.tactical else _place_options(tuple(distinct), config.hand_size, self.figures)
+        )
+        # The two events of nearly every checked step, made once (see _commit_events).
+        self._committed, self._chosen = _commit_events(
+            self.n, self.values, self.figures, self.tactical
         )
         # Commits leave the pending seats in ascending order, so every pending tuple is an
         # ascending subset of the seats: what remains when one of them commits, for all.
@@ -219,19 +246,20 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             s = state.copy_for_commit()
         else:
             s = state.clone()
-        ev: list[Event] = []
+        ev: list[Event]
         if s.phase == COMMIT:
-            ev.append(Event("card_committed", {"seat": seat}))
-            ev.append(Event("card_chosen", self._chosen(s, seat, action), audience=seat))
+            # What `seat` committed goes to `seat` alone, in the words of its own view (values
+            # only in the base game); the events come made (see _commit_events).
+            if type(action) is PlaceCard:
+                chosen = self._chosen[seat, action.value, action.target]
+            else:
+                assert type(action) is CommitCard
+                chosen = self._chosen[seat, action.card]
+            ev = [self._committed[seat], chosen]
+        else:
+            ev = []
         self._step(s, seat, action, ev)
         return Transition(s, tuple(ev))
-
-    def _chosen(self, s: WhyFirstState, seat: int, action: WhyFirstAction) -> dict[str, int]:
-        """What ``seat`` committed, in the words of its own view (values only in the base game)."""
-        if type(action) is PlaceCard:
-            return {"seat": seat, "value": action.value, "target": action.target}
-        assert type(action) is CommitCard
-        return {"seat": seat, "card": action.card, "value": self.values[action.card - 1]}
 
     def apply_unchecked(self, state: WhyFirstState, seat: int, action: WhyFirstAction) -> None:
         """Fast path: apply a legal action in place, without checks or events."""
@@ -278,9 +306,9 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.last_reveal = []
         s.revealed = []
         if ev is not None:
-            ev.append(Event("stage_started", {"stage": s.stage + 1}))
+            ev.append(Event.fresh("stage_started", {"stage": s.stage + 1}))
             for seat in self._seats:
-                ev.append(Event("hand_dealt", self._dealt(s, seat), audience=seat))
+                ev.append(Event.fresh("hand_dealt", self._dealt(s, seat), audience=seat))
         self._start_round(s, ev)
 
     def _dealt(self, s: WhyFirstState, seat: int) -> dict[str, object]:
@@ -309,7 +337,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 for seat in self._seats:
                     s.commits[seat] = (s.hands[seat][0], seat)
             if ev is not None:
-                ev.append(Event("last_round_automatic", {"round": s.round + 1}))
+                ev.append(Event.fresh("last_round_automatic", {"round": s.round + 1}))
             self._reveal(s, ev)
         else:
             s.phase = COMMIT
@@ -343,7 +371,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
                 # tell which equal cards stayed in the hand (WF-2: they mean nothing here).
                 cards = [{"by": by, "value": values[c - 1], "target": t} for by, c, t in reveal]
             ev.append(
-                Event(
+                Event.fresh(
                     "cards_revealed",
                     {"stage": s.stage + 1, "round": s.round + 1, "cards": cards},
                 )
@@ -388,7 +416,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             positions[fig] = after
             if ev is not None:
                 ev.append(
-                    Event(
+                    Event.fresh(
                         "figure_moved",
                         {
                             "figure": fig,
@@ -422,7 +450,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         s.last_reveal = [(by, c, figure if c == card else t) for by, c, t in s.last_reveal]
         if ev is not None:
             ev.append(
-                Event(
+                Event.fresh(
                     "figure_moved",
                     {
                         "figure": figure,
@@ -453,14 +481,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
         if ev is not None:
             space = scoring_space(s.positions)
             ev.append(
-                Event(
+                Event.fresh(
                     "stage_scored",
                     {
                         "stage": s.stage + 1,
                         "positions": s.positions[:],
                         "space": space,
                         "scorers": [f for f, p in enumerate(s.positions) if p == space],
-                        "points": points,
+                        "points": points[:],  # the list itself joins stage_history
                         "totals": s.totals[:],
                     },
                 )
@@ -473,7 +501,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             if ev is not None:
                 outcome = self.outcome(s)
                 assert outcome is not None
-                ev.append(Event("game_over", outcome.to_json()))
+                ev.append(Event.fresh("game_over", outcome.to_json()))
         else:
             self._start_stage(s, ev)
 

@@ -87,8 +87,9 @@ class WhyFirstState:
         s.phase = self.phase
         s.positions = self.positions[:]
         s.totals = self.totals[:]
-        s.stage_history = [row[:] for row in self.stage_history]
-        s.hands = [h[:] for h in self.hands]
+        # Nested lists copied by map(list.copy): no Python loop, as a comprehension has.
+        s.stage_history = list(map(list.copy, self.stage_history))
+        s.hands = list(map(list.copy, self.hands))
         s.leo_cards = self.leo_cards[:]
         s.commits = self.commits[:]
         s.move_queue = self.move_queue[:]
@@ -104,8 +105,8 @@ class WhyFirstState:
         """Give this state its own lists again (before it is changed in place)."""
         self.positions = self.positions[:]
         self.totals = self.totals[:]
-        self.stage_history = [row[:] for row in self.stage_history]
-        self.hands = [h[:] for h in self.hands]
+        self.stage_history = list(map(list.copy, self.stage_history))
+        self.hands = list(map(list.copy, self.hands))
         self.leo_cards = self.leo_cards[:]
         self.commits = self.commits[:]
         self.move_queue = self.move_queue[:]
