@@ -7,8 +7,9 @@ STAMP := $(VENV)/.installed-dev
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# The browser tests drive Debian's Chromium; apt-get needs root (CI runs as root).
-CHROMIUM := /usr/bin/chromium
+# The browser tests drive Debian's Chromium headless shell (tests/e2e/conftest.py);
+# apt-get needs root (CI runs as root).
+CHROMIUM := /usr/lib/chromium/chromium-headless-shell
 # The PostgreSQL tests start a throwaway server of Debian's package (unless
 # RACEDECK_TEST_POSTGRES names a server).
 PG_CTL := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
@@ -54,7 +55,7 @@ pytest: $(STAMP) browser postgres axe
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load --maxschedchunk 2 $(PYTEST_ARGS)
 
 browser:
-	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium-headless-shell; }
 
 # axe-core, the accessibility audit the browser tests inject into pages (tests/e2e/package.json).
 AXE := tests/e2e/node_modules/axe-core/axe.min.js

@@ -7,7 +7,8 @@ by its tests: each makes tables of its own, and nothing a test checks depends on
 time (clocks running out, a stand-in bot's pause): the test moves the time with
 :meth:`~server.live.LiveServer.advance` and never waits for it; every frame it sends passes
 the leak checker of :mod:`server.live`. pytest-playwright's ``page``/``context``/``browser``
-fixtures launch ``/usr/bin/chromium`` with the arguments below (never a downloaded browser).
+fixtures launch Debian's Chromium headless shell (package ``chromium-headless-shell``, which
+``make test`` installs) with the arguments below, never a downloaded browser.
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ from server.live import FrameChecker, LiveServer, serving
 
 from racedeck.server.timekeeper import SimulatedClock
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
+"""Chromium's headless shell: the same engine as the browser (Blink, V8, the same pages and
+screenshots), without the browser's own interface, and the headless Chromium Playwright itself
+chooses. The browser tests spent most of their CPU in Chromium: with the shell instead of
+``chromium --headless=new`` they took 30% less time (146 → 102 s on two cores, measured back to
+back), every test passing on both."""
 CHROMIUM_ARGS = [
-    "--headless=new",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
