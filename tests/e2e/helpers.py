@@ -37,14 +37,32 @@ def shots_dir(tmp_path: Path) -> Path:
     return folder
 
 
+ATTENTION = ("sdr-spin", "sb-pulse")
+"""The animations that only draw the eye to the player on turn (a few turns of a halo): no
+move on the board waits for them."""
+
+
+def endless_animations(page: Page) -> list[str]:
+    """The names of the animations on the page that never end (none may: a page that draws
+    frames for as long as a person thinks keeps a phone busy and drains its battery)."""
+    names: list[str] = page.evaluate(
+        "document.getAnimations()"
+        ".filter(a => a.effect.getComputedTiming().endTime === Infinity)"
+        ".map(a => a.animationName || String(a.id) || 'an animation')"
+    )
+    return names
+
+
 def moves_finished(page: Page) -> None:
-    """Wait (up to 3 s) until the page's finite animations, the moves on a board, have ended;
-    endless ones (the halo of the player on turn) do not count. For screenshots only: a
-    screenshot mid-move is still worth having, so running out of time is no failure."""
+    """Wait (up to 3 s) until the page's animations, the moves on a board, have ended; endless
+    ones and the halo of the player on turn (:data:`ATTENTION`) do not count. For screenshots
+    only: a screenshot mid-move is still worth having, so running out of time is no failure."""
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function(
-            "document.getAnimations().every("
-            "a => a.effect.getComputedTiming().endTime === Infinity)",
+            "names => document.getAnimations().every("
+            "a => a.effect.getComputedTiming().endTime === Infinity"
+            " || names.includes(a.animationName))",
+            arg=list(ATTENTION),
             timeout=3000,
         )
 

@@ -23,7 +23,16 @@ import re
 import time
 from pathlib import Path
 
-from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap_if_wanted
+from helpers import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    endless_animations,
+    invite_link,
+    join,
+    shots_dir,
+    snap_if_wanted,
+)
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server.live import LiveServer
@@ -156,6 +165,9 @@ def test_two_people_and_a_bot_play_setback_to_the_end(
         for page in (ann, bob):
             expect(page.get_by_test_id("sb-board")).to_be_visible()
             expect(page.locator("[data-testid=token]")).to_have_count(3)
+        # The token on turn is ringed; the ring pulses a little and stays (not for ever).
+        expect(ann.locator(".sb-halo")).to_have_count(1)
+        assert endless_animations(ann) == []
 
         acted = {"Ann": 0, "Bob": 0}
         missing = {

@@ -15,7 +15,16 @@ import re
 import time
 from pathlib import Path
 
-from helpers import DESKTOP, PHONE, create_table, invite_link, join, shots_dir, snap_if_wanted
+from helpers import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    endless_animations,
+    invite_link,
+    join,
+    shots_dir,
+    snap_if_wanted,
+)
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -93,6 +102,9 @@ def test_two_people_and_a_bot_ride_a_race_to_the_end(
 
         # The oval shows every rider: 3 players with two riders each (SD-12).
         expect(ann.locator("[data-testid=rider]")).to_have_count(6)
+        # The rider on turn is ringed; the ring turns a little and stops (not for ever).
+        expect(ann.locator(".sdr-halo")).to_have_count(1)
+        assert endless_animations(ann) == []
 
         played = {"Ann": 0, "Bob": 0}
         wanted = {
