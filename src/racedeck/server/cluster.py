@@ -62,7 +62,7 @@ from racedeck.core.jsontypes import JSONObject
 from racedeck.server.logs import log, table_log
 from racedeck.server.referee import messages as m
 from racedeck.server.rooms import Room
-from racedeck.store.tables import LOCK_PG, Progress, Queued, locked_progress
+from racedeck.store.tables import ACTIONS_FROM_PG, LOCK_PG, Progress, Queued, locked_progress
 
 if TYPE_CHECKING:
     from racedeck.server.service import TableService
@@ -183,14 +183,28 @@ class Cluster:
             try:
                 # Each round trip one simple query (several statements, the parameters bound
                 # here): psycopg's pipelines cost more of this process's time than they save.
+                # The moves stored beyond the referee's come in the same round trip: a table
+                # whose seats are in two processes has nearly always a move of the other's to
+                # catch up with, and reading it apart was a query more, on the event loop.
+                referee = room.referee
+                table = referee.table
+                start = table.move if table is not None else 0
+                since = {"id": room.id, "game_no": referee.game_no, "start": start}
                 cursor = psycopg.AsyncClientCursor(conn)
-                await cursor.execute("BEGIN; " + cursor.mogrify(LOCK_PG, {"id": room.id}))
+                await cursor.execute(
+                    "BEGIN; "
+                    + cursor.mogrify(LOCK_PG, {"id": room.id})
+                    + "; "
+                    + cursor.mogrify(ACTIONS_FROM_PG, since)
+                )
                 cursor.nextset()
                 progress = locked_progress(await cursor.fetchone())
+                cursor.nextset()
+                stored = [(int(seat), dict(action)) for seat, action in await cursor.fetchall()]
                 pending: list[Queued] = []
                 with self.store.queueing(room.id, pending):
                     if progress is not None:
-                        self._bring_up(room, progress)
+                        self._bring_up(room, progress, (referee.game_no, start, stored))
                     yield
                 writes = [cursor.mogrify(statement, params) for statement, params in pending]
                 await cursor.execute("; ".join([*writes, "COMMIT"]))
@@ -315,10 +329,16 @@ class Cluster:
 
     # -- catching up ----------------------------------------------------------------------------
 
-    def _bring_up(self, room: Room, progress: Progress) -> None:
+    def _bring_up(
+        self,
+        room: Room,
+        progress: Progress,
+        read: tuple[int, int, list[tuple[int, JSONObject]]] | None = None,
+    ) -> None:
         """Hand ``room``'s referee what the store holds beyond it (a seat taken, a new game,
         moves, the clock), so it sends each socket of this process what it would have got
-        from a local write."""
+        from a local write. ``read``: game number, first move and the stored actions from
+        it, read with ``progress`` (else they are read here when needed)."""
         referee = room.referee
         table = referee.table
         service = self.service
@@ -335,7 +355,10 @@ class Cluster:
             return
         if progress.move > table.move:
             # Only as far as the clock read with it: without the row lock more may be stored.
-            actions = self.store.actions_from(room.id, referee.game_no, table.move)
+            if read is not None and read[:2] == (referee.game_no, table.move):
+                actions = read[2]
+            else:
+                actions = self.store.actions_from(room.id, referee.game_no, table.move)
             actions = actions[: progress.move - table.move]
             if progress.status == "over" and referee.server_seed:
                 # Stored with the last move: every process publishes the same next commitment.

@@ -63,6 +63,7 @@ from racedeck.store.schema import create_schema
 from racedeck.store.tournaments import IntText, sqlite_pragmas
 
 __all__ = [
+    "ACTIONS_FROM_PG",
     "APPEND_PG",
     "DEFAULT_TABLES_DB",
     "LOCK_PG",
@@ -226,6 +227,14 @@ LEFT OUTER JOIN live_clocks AS c ON c.table_id = t.id AND c.game_no = t.game_no
 WHERE t.id = %(id)s
 FOR UPDATE OF t
 """
+ACTIONS_FROM_PG = """
+SELECT seat, action FROM live_actions
+WHERE table_id = %(id)s AND game_no = %(game_no)s AND idx >= %(start)s
+ORDER BY idx
+"""
+"""A game's stored actions from number ``start`` on (:meth:`TableStore.actions_from`), for the
+round trip that takes the row lock (:data:`LOCK_PG`): run after it, it sees every move
+committed before the lock was granted."""
 
 
 Queued = tuple[str, dict[str, Any]]
