@@ -145,9 +145,9 @@ def test_public_events_hold_no_secret(variant: str) -> None:
 
 @pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "base"), (3, "tactical")])
 def test_every_commit_tells_its_seat_alone_what_it_chose(players: int, variant: str) -> None:
-    """Every legal commit along random games: everyone learns that the seat committed; the
-    seat alone learns the value and target it chose (the base game shows values only, WF-2) or
-    the card and its value (tactical)."""
+    """Every legal commit along random games is face down (WF-4): everyone learns that the seat
+    committed; the seat alone learns the value and target it chose (the base game shows values
+    only, WF-2) or the card and its value (tactical, WF-10)."""
     g = make(players, variant=variant)
     rng = random.Random(3)
     for seed in range(3):
