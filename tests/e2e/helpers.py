@@ -67,6 +67,33 @@ def moves_finished(page: Page) -> None:
         )
 
 
+WIDER_THAN_THE_WINDOW = """() => {
+  const root = document.documentElement;
+  if (root.scrollWidth <= root.clientWidth) return [];
+  const edge = root.clientWidth + 0.5;
+  const classes = (e) => typeof e.className === 'string' && e.className.trim()
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '';
+  const name = (e) => e.tagName.toLowerCase()
+    + (e.dataset.testid ? `[data-testid=${e.dataset.testid}]` : '') + classes(e);
+  const past = [...document.body.querySelectorAll('*')].filter(
+    (e) => e.getBoundingClientRect().right > edge);
+  // The innermost ones: an element past the edge only because of a child is left out.
+  const innermost = past.filter((e) => !past.some((c) => c !== e && e.contains(c)));
+  const found = innermost.slice(0, 8).map((e) => `${name(e)} ends at `
+    + `${Math.round(e.getBoundingClientRect().right)}px: `
+    + `"${(e.textContent || '').trim().slice(0, 60)}"`);
+  return [`page ${root.scrollWidth}px wide in a ${root.clientWidth}px window`, ...found];
+}"""
+
+
+def wider_than_the_window(page: Page) -> list[str]:
+    """What makes the page wider than its window (empty when it is not): the page's width and
+    the innermost elements reaching past the window's right edge, each with its end and text,
+    so a failing check names what to fix."""
+    found: list[str] = page.evaluate(WIDER_THAN_THE_WINDOW)
+    return found
+
+
 def snap(page: Page, path: Path) -> None:
     """Wait for the moves on the board to finish animating, then take a full-page screenshot
     when screenshots are wanted (:func:`screenshots_wanted`). The wait is kept either way:

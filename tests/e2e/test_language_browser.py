@@ -14,7 +14,7 @@ from pathlib import Path
 import test_replay_browser as replay
 import test_six_day_race_browser as six_day_race
 import test_why_first_browser as why_first
-from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap
+from helpers import DESKTOP, POLL_MS, create_table, shots_dir, snap, wider_than_the_window
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -200,9 +200,8 @@ def test_replay_and_face_down_check_follow_the_switch(
                 ):
                     page.set_viewport_size(size)
                     replay.snap(page, shots_dir(tmp_path) / f"lang-{code}-replay-{name}.png")
-                    root = "document.documentElement"
-                    wide = page.evaluate(f"{root}.scrollWidth > {root}.clientWidth")
-                    assert not wide, f"{code} {name}: the replay is wider than the window"
+                    wide = wider_than_the_window(page)
+                    assert wide == [], f"{code} {name}: the replay is wider than the window: {wide}"
                 page.set_viewport_size({"width": 1280, "height": 800})
                 page.get_by_test_id("replay-seat").select_option("0")
 

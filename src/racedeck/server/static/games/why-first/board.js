@@ -1159,11 +1159,11 @@ export function createRenderer(root, ctx) {
   // ---- sizes ---------------------------------------------------------------------------------
 
   function measure() {
-    const w = root.clientWidth || board.clientWidth || window.innerWidth;
+    // The board's width, as the stylesheet's container query reads it (board.css, "phones").
+    const w = board.clientWidth || root.clientWidth || window.innerWidth;
     const next = w < 620;
     if (next !== narrow) {
       narrow = next;
-      board.classList.toggle("wf--narrow", narrow);
       if (view) {
         drawBoard();
         drawChoice(true);
@@ -1171,7 +1171,7 @@ export function createRenderer(root, ctx) {
     }
   }
   const resizer = typeof ResizeObserver === "function" ? new ResizeObserver(measure) : null;
-  if (resizer) resizer.observe(root);
+  if (resizer) resizer.observe(board);
   else window.addEventListener("resize", measure);
   measure();
 
