@@ -9,7 +9,7 @@ agent asked at a parallel or simultaneous step):
 - PettingZoo ``ParallelEnv`` (``racedeck.rl.parallel_env``): one action per agent from its mask;
 - Gymnasium (``racedeck.rl.gym_env``): one learner against random bots, masked random actions
   (the bots' moves are inside the step);
-- the *Why First?* batch simulator (:mod:`racedeck.rl.why_first_batch`): decisions per second
+- the *Why First?* batch simulator (:mod:`racedeck.kernels.why_first`): decisions per second
   of whole random games played 10,000 at a time;
 - OpenSpiel (:mod:`racedeck.rl.openspiel`): the acting player's observation tensor and legal
   actions, then ``apply_action`` (``apply_actions`` at a simultaneous node), as OpenSpiel's RL
@@ -260,7 +260,7 @@ def rows() -> list[Row]:
             )
         )
     from racedeck.games.why_first import WhyFirstConfig
-    from racedeck.rl.why_first_batch import WhyFirstBatch
+    from racedeck.kernels.why_first import WhyFirstBatch
 
     out.append(
         Row(

@@ -1,13 +1,13 @@
 """Batch simulator speed: whole games of Why First? per second, against peers in the same run.
 
-Measures :class:`racedeck.rl.why_first_batch.WhyFirstBatch` (Numba) on random 4-player games, the
+Measures :class:`racedeck.kernels.why_first.WhyFirstBatch` (Numba) on random 4-player games, the
 two-player game with Leo (WF-9), the tactical variant (WF-10), and heuristic seats; and, in the
 same run, two peers on the same games: the engine's fast path (``apply_unchecked``, the loop of
 ``benchmarks/engine_speed.py``) and a NumPy batch of the base game (every game a row, one array
 step per rule step; checked here to give the simulator's very results on scripted choices). It
 also times the deals alone (five shuffles of the engine's generator per game) to say what bounds
 the speed, and the policy's random draws alone; the rest of a game is its rules (see the
-docstring of :mod:`racedeck.rl.why_first_batch` for what bounds each part).
+docstring of :mod:`racedeck.kernels.why_first` for what bounds each part).
 
 Each figure is measured ``--repeats`` times; the table shows the best, the median and the worst
 in games per second of CPU time (the process's own, so other work on a shared machine counts
@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from racedeck.core.rng import derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
-from racedeck.rl import why_first_batch as wfb
+from racedeck.kernels import why_first as wfb
 
 Row = tuple[str, list[float], float]  # label, games/s by CPU time per repeat, best by wall
 

@@ -1,7 +1,8 @@
 """Layering: the rules (``racedeck.core``, ``racedeck.games``) stay pure.
 
-They import no outer layer (bots, sim, report, store, cli, server, rl), no I/O, UI, concurrency or
-clock module, and ``core`` does not import ``games``. Checked on the source with :mod:`ast`.
+They import no outer layer (bots, sim, kernels, report, store, cli, server, rl), no I/O, UI,
+concurrency or clock module, and ``core`` does not import ``games``; the compiled kernels import
+the rules only. Checked on the source with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-OUTER_LAYERS = ("bots", "sim", "report", "store", "cli", "server", "rl")
+OUTER_LAYERS = ("bots", "sim", "kernels", "report", "store", "cli", "server", "rl")
 FORBIDDEN_MODULES = frozenset(
     {
         "os",
@@ -117,6 +118,27 @@ def test_the_rules_are_found() -> None:
 def test_rules_modules_respect_the_layers(module: str, path: Path) -> None:
     is_package = path.name == "__init__.py"
     assert violations(path.read_text(encoding="utf-8"), module, is_package) == []
+
+
+KERNEL_MODULES = sorted((SRC / "racedeck" / "kernels").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", KERNEL_MODULES, ids=[p.stem for p in KERNEL_MODULES])
+def test_kernels_depend_on_the_rules_only(path: Path) -> None:
+    """The compiled kernels sit beside the bots and the simulator: they may use the rules
+    (``core``, ``games``) but no layer that uses them (search and the environments do)."""
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    imported = imported_modules(path.read_text(encoding="utf-8"), module, path.stem == "__init__")
+    outer = sorted(
+        name
+        for name in imported
+        if name.split(".")[0] == "racedeck"
+        and len(name.split(".")) > 1
+        and name.split(".")[1] in OUTER_LAYERS
+        and name.split(".")[1] != "kernels"
+    )
+    assert outer == []
 
 
 # -- the checker itself ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
-from racedeck.rl.why_first_batch import DECK32_PLAN, WhyFirstBatch, shuffle_plan
+from racedeck.kernels.why_first import DECK32_PLAN, WhyFirstBatch, shuffle_plan
 
 # A deck of 20 cards with 12 distinct values: the general shuffle and the bit-by-bit hand masks.
 ODD_DECK = (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 1, 2, 3, -1, -2, 1, 7, -7)

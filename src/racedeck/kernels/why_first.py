@@ -1,7 +1,7 @@
 """A batch simulator of *Why First?*: many whole games per call, compiled with Numba.
 
 >>> from racedeck.games.why_first import WhyFirstConfig
->>> from racedeck.rl.why_first_batch import WhyFirstBatch
+>>> from racedeck.kernels.why_first import WhyFirstBatch
 >>> batch = WhyFirstBatch(WhyFirstConfig(players=4))
 >>> result = batch.play(100_000, seed=7)                   # uniformly random seats
 >>> result.totals.shape, result.winners.shape

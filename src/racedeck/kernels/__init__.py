@@ -1,0 +1,14 @@
+"""Compiled kernels of the games: the rules of each game again, in Numba, over arrays.
+
+A kernel plays many games of one configuration in compiled loops, with the engine of its game
+(:mod:`racedeck.games`) as its specification: seed *s* deals exactly as the engine's
+``new_initial_state(s)``, every decision offers the engine's legal actions in the engine's order,
+and the differential tests under ``tests/kernels`` replay games both ways, decision by decision.
+When a rule or a ruling changes in the engine, those tests fail until the kernel follows.
+
+Kernels sit beside the bots and the simulator (they depend on the games only), so that search,
+simulation and the learning environments (:mod:`racedeck.rl`) can all use them.
+
+- :mod:`racedeck.kernels.why_first` — *Why First?*
+  (:class:`~racedeck.kernels.why_first.WhyFirstBatch`).
+"""
