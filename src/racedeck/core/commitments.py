@@ -58,7 +58,8 @@ def salt(server_seed: str, move: int, seat: int) -> str:
     """The secret salt of the action ``seat`` takes at ``move``: HMAC-SHA256 keyed with the
     server seed over ``face-down:<move>:<seat>``, as lowercase hex."""
     message = f"face-down:{move}:{seat}".encode()
-    return hmac.new(server_seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
+    # The one-shot form: no HMAC object per salt (one is made for every face-down action).
+    return hmac.digest(server_seed.encode("utf-8"), message, "sha256").hex()
 
 
 def digest(game: str, move: int, seat: int, action: JSONObject, salt: str) -> str:
@@ -81,11 +82,14 @@ def is_committed(
     event. Never a silent window answer (SB-9): nobody waits for a seat in public there. And
     since everyone is told of the step anyway, publishing a commitment adds no message whose
     timing could say anything."""
-    return (
-        game.conceals(before, seat, action)
-        and seat in game.public_acting(before)
-        and any(e.is_public for e in events)
-    )
+    return _committed(game, before, seat, game.conceals(before, seat, action), events)
+
+
+def _committed(
+    game: Game[Any, Any, Any], before: Any, seat: int, concealed: bool, events: Iterable[Event]
+) -> bool:
+    """:func:`is_committed` for an action whose concealment is known."""
+    return concealed and seat in game.public_acting(before) and any(e.is_public for e in events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,11 @@ class Ledger:
     entries: list[ActionCommitment] = field(default_factory=list)
     opened: int = 0
     """Entries ``[0, opened)`` are opened: their salts are public."""
+    game_commitment: str = field(init=False, repr=False)
+    """The commitment to the server seed, which every digest of the game holds."""
+
+    def __post_init__(self) -> None:
+        self.game_commitment = _seed_commitment(self.server_seed)
 
     def note(
         self,
@@ -127,19 +136,24 @@ class Ledger:
         move: int,
         after: Any,
         events: Iterable[Event],
+        concealed: bool | None = None,
     ) -> tuple[ActionCommitment | None, tuple[ActionCommitment, ...]]:
         """Account for the action ``seat`` took at ``move`` (``before`` → ``after``, making
-        ``events``).
+        ``events``). ``concealed``: whether the game conceals it, when the caller knows
+        (:attr:`racedeck.core.table.Step.concealed`); asked of the game otherwise.
 
         Returns the new commitment to publish (``None`` when the action is seen, or nobody may
         know it was taken) and the commitments opened now, because the game has revealed
         every concealed action in ``after``.
         """
         new = None
-        if is_committed(self.game, before, seat, self.game.action_from_json(action), events):
+        game = self.game
+        if concealed is None:
+            concealed = game.conceals(before, seat, game.action_from_json(action))
+        if _committed(game, before, seat, concealed, events):
             key = salt(self.server_seed, move, seat)
             new = ActionCommitment(
-                move, seat, digest(_seed_commitment(self.server_seed), move, seat, action, key), key
+                move, seat, digest(self.game_commitment, move, seat, action, key), key
             )
             self.entries.append(new)
         opened: tuple[ActionCommitment, ...] = ()

@@ -59,11 +59,13 @@ def publish(
     move: int,
     after: Any,
     events: Sequence[Event],
+    concealed: bool | None = None,
 ) -> Published | None:
-    """Note the action ``seat`` took at ``move``; ``None`` when it publishes nothing."""
+    """Note the action ``seat`` took at ``move`` (``concealed``: whether the game conceals it,
+    when known); ``None`` when it publishes nothing."""
     if ledger is None:
         return None
-    new, opened = ledger.note(before, seat, action, move, after, events)
+    new, opened = ledger.note(before, seat, action, move, after, events, concealed)
     if new is None and not opened:
         return None
     return Published(new, opened)

@@ -79,20 +79,18 @@ class NestedTooDeeply(ValueError):
 def nesting_depth(value: object, limit: int = MAX_DEPTH) -> int:
     """How deep ``value``'s arrays and objects nest (a scalar: 0), counting no further than one
     past ``limit``. Walked without recursion, so any depth Python holds is measured safely."""
+    if not isinstance(value, dict | list | tuple):
+        return 0
     deepest = 0
     stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
+        children: Any = item.values() if isinstance(item, dict) else item
         deepest = max(deepest, depth)
         if depth > limit:
             break
-        stack.extend((child, depth + 1) for child in children)
+        # Only containers go on the stack: a message is mostly scalars.
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list | tuple))
     return deepest
 
 
@@ -106,7 +104,12 @@ def load_json(text: str | bytes) -> object:
         value = jsontext.loads(text)
     except RecursionError:
         raise NestedTooDeeply() from None
-    if nesting_depth(value) > MAX_DEPTH:
+    # A value cannot nest deeper than its text has brackets: a message with few needs no walk.
+    if isinstance(text, str):
+        opening = text.count("{") + text.count("[")
+    else:
+        opening = text.count(b"{") + text.count(b"[")
+    if opening > MAX_DEPTH and nesting_depth(value) > MAX_DEPTH:
         raise NestedTooDeeply()
     return value
 

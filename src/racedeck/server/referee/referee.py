@@ -353,7 +353,14 @@ class Referee(Lifecycle, Automation, Sockets):
         # The ledger first (memory only; nothing is sent before the commit): a game's end
         # reads its commitments from it rather than replaying the record.
         published = publish(
-            self.ledger, before, seat, table.last_action.action, table.move - 1, table.state, events
+            self.ledger,
+            before,
+            seat,
+            table.last_action.action,
+            table.move - 1,
+            table.state,
+            events,
+            table.steps[-1].concealed,
         )
         if local:
             self._commit(
