@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/search_speed.py
 	$(BIN)/python benchmarks/rl_speed.py
+	$(BIN)/python benchmarks/vector_env.py
 
 golden: $(STAMP)
 	$(BIN)/python scripts/regen_golden.py

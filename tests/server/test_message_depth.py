@@ -31,8 +31,10 @@ def _nest(depth: int, inner: Any) -> Any:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(alphabet="ab{[", max_size=3),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(alphabet="xy[{", max_size=2), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(alphabet="xy[{", max_size=2), children, max_size=3)
+    ),
     max_leaves=12,
 )
 

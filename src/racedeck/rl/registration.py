@@ -13,14 +13,19 @@ import re
 import gymnasium
 
 from racedeck.core.registry import available_games, get_spec
+from racedeck.kernels.registry import STEP_KERNELS
 
-__all__ = ["ENTRY_POINT", "NAMESPACE", "env_id", "register_envs"]
+__all__ = ["ENTRY_POINT", "NAMESPACE", "VECTOR_ENTRY_POINT", "env_id", "register_envs"]
 
 NAMESPACE = "racedeck"
 """The namespace of every id."""
 
 ENTRY_POINT = "racedeck.rl.single:RacedeckGym"
 """What Gymnasium builds for each id (the game id is passed as a keyword)."""
+
+VECTOR_ENTRY_POINT = "racedeck.rl.vector:RacedeckVectorEnv"
+"""What ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` builds
+for the ids of games with a step kernel (:data:`racedeck.kernels.registry.STEP_KERNELS`)."""
 
 
 def env_id(game_id: str) -> str:
@@ -39,6 +44,11 @@ def register_envs() -> tuple[str, ...]:
             continue
         name = env_id(game_id)
         if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs={"game_id": game_id})
+            gymnasium.register(
+                id=name,
+                entry_point=ENTRY_POINT,
+                vector_entry_point=VECTOR_ENTRY_POINT if game_id in STEP_KERNELS else None,
+                kwargs={"game_id": game_id},
+            )
         ids.append(name)
     return tuple(ids)

@@ -52,10 +52,25 @@ from racedeck.bots.registry import make_bot
 from racedeck.core.table import run
 from racedeck.rl.session import Illegal, Session
 
-__all__ = ["LearnerSeat", "RacedeckGym"]
+__all__ = ["LearnerSeat", "RacedeckGym", "checked_seat"]
 
 LearnerSeat = int | Literal["random"]
 """The learner's seat: a fixed seat number, or ``"random"`` (drawn anew for each episode)."""
+
+
+def checked_seat(learner_seat: object, players: int) -> LearnerSeat:
+    """``learner_seat`` when it is a seat of ``players`` or ``"random"``; else a
+    :class:`ValueError` saying what it may be."""
+    if learner_seat == "random":
+        return "random"
+    if not isinstance(learner_seat, int) or isinstance(learner_seat, bool):
+        learner_seat = None
+    if learner_seat is None or not 0 <= learner_seat < players:
+        raise ValueError(
+            f"learner_seat must be a seat from 0 to {players - 1} or 'random', not {learner_seat!r}"
+        )
+    return learner_seat
+
 
 _SEED_BOUND = 2**63
 """Engine and bot seeds are drawn below this bound."""
@@ -94,15 +109,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.render_mode = self.session.render_mode
         game = self.session.game
         n = game.num_players
-        if learner_seat != "random" and (
-            not isinstance(learner_seat, int)
-            or isinstance(learner_seat, bool)
-            or not 0 <= learner_seat < n
-        ):
-            raise ValueError(
-                f"learner_seat must be a seat from 0 to {n - 1} or 'random', not {learner_seat!r}"
-            )
-        self.learner_seat: LearnerSeat = learner_seat
+        self.learner_seat: LearnerSeat = checked_seat(learner_seat, n)
         names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != n - 1:
             raise ValueError(

@@ -1,0 +1,27 @@
+"""Which games have a step kernel (:class:`~racedeck.kernels.batch.StepKernel`), and making one
+for a game's configuration."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Numba is imported only when a kernel is made
+    from racedeck.kernels.batch import StepKernel
+
+__all__ = ["STEP_KERNELS", "step_kernel"]
+
+STEP_KERNELS = ("why-first",)
+"""The ids of the games a step kernel plays."""
+
+
+def step_kernel(game: Any) -> StepKernel:
+    """The step kernel of ``game``'s configuration (a game object of :func:`racedeck.make`);
+    :class:`LookupError` for a game that has none."""
+    game_id = game.spec.id
+    if game_id == "why-first":
+        from racedeck.kernels.why_first_states import kernel
+
+        return kernel(game.cfg)
+    raise LookupError(
+        f"{game_id} has no step kernel yet (games with one: {', '.join(STEP_KERNELS)})"
+    )

@@ -1,0 +1,299 @@
+"""Many games at once, stepped in compiled code: a pgx-style batch and a Gymnasium ``VectorEnv``.
+
+:class:`VectorGame` is the multi-agent face, as pgx has it: ``reset(seed)`` deals ``num_envs``
+games and ``step(actions)`` takes one action in each, by the seat to act there; both return a
+:class:`VectorStep` of NumPy arrays — the observation of the seat to act (the game's float32
+encoding of that seat's view, as every face gives it), the legal-action mask over the game's
+action encoding, the seat to act, every seat's reward and whether the game ended. A game that
+ends is dealt again at once (auto-reset): the step returns the new game's observation and keeps
+the ended one's in ``final_observation``.
+
+>>> import numpy as np
+>>> from racedeck.rl.vector import VectorGame
+>>> games = VectorGame("why-first", num_envs=1024, players=4)
+>>> out = games.reset(seed=0)
+>>> out.observation.shape, out.action_mask.shape
+((1024, 80), (1024, 36))
+>>> rng = np.random.default_rng(0)
+>>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in out.action_mask])
+>>> out = games.step(actions)
+
+:class:`RacedeckVectorEnv` is the single-agent face for standard trainers: one learning seat
+per game against opponents that play in compiled code, registered as the
+``vector_entry_point`` of the Gymnasium ids, so that
+
+    gymnasium.make_vec("racedeck/WhyFirst-v0", num_envs=1024,
+                       vectorization_mode="vector_entry_point", players=4)
+
+gives it, with the mask in ``info["action_mask"]`` (``(num_envs, num_actions)``, int8, as the
+single environment gives it). Rewards, termination and the observation are those of
+:class:`racedeck.rl.single.RacedeckGym`: the learner's share of the win at the end, else 0.
+It resets in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``): the observation of a game
+that ended is in ``info["final_obs"]`` (``info["_final_obs"]`` says which), the one returned is
+the next game's first.
+
+**Same games as the engine.** Game ``i``'s episode ``k`` is dealt from ``derive_seed(s_i, k)``,
+where ``s_i = derive_seed(seed, i)`` for ``reset(seed)``; a kernel deals a seed exactly as the
+engine's ``new_initial_state`` and follows the engine's rules decision by decision (tested:
+:mod:`racedeck.kernels`). No Python object is made per game on a step: the whole batch is one
+call into Numba.
+
+Games with a step kernel: :data:`racedeck.kernels.registry.STEP_KERNELS`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from numpy.typing import NDArray
+
+import racedeck
+from racedeck.core.rng import derive_seed
+from racedeck.kernels.batch import StateBatch
+from racedeck.kernels.registry import step_kernel
+from racedeck.rl.observations.base import HIGH, LOW
+from racedeck.rl.single import LearnerSeat, checked_seat
+
+__all__ = ["RacedeckVectorEnv", "VectorGame", "VectorStep"]
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class VectorStep:
+    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return (one row per game)."""
+
+    observation: NDArray[np.float32]
+    """The observation of the seat to act, ``(num_envs, observation_size)``."""
+    action_mask: NDArray[np.bool_]
+    """The legal actions of the seat to act, ``(num_envs, num_actions)``."""
+    current_player: NDArray[np.int64]
+    """The seat to act."""
+    rewards: NDArray[np.float32]
+    """Every seat's reward for this step, ``(num_envs, players)``: its share of the win in a
+    game that just ended, else 0."""
+    terminated: NDArray[np.bool_]
+    """The game ended by its rules on this step (and was dealt again)."""
+    truncated: NDArray[np.bool_]
+    """Never: every game of these rules ends by itself (all ``False``)."""
+    final_observation: NDArray[np.float32]
+    """For a game that ended on this step, the observation of the seat that ended it, of the
+    ended game (other rows: zeros)."""
+
+
+def _seeds(seed: int | Sequence[int] | NDArray[Any] | None, count: int) -> NDArray[np.uint64]:
+    """Each game's seed: ``derive_seed(seed, i)``, the given seeds, or fresh entropy."""
+    if seed is None:
+        seed = secrets.randbits(64)
+    if isinstance(seed, int | np.integer):
+        return np.array([derive_seed(int(seed), i) for i in range(count)], dtype=np.uint64)
+    given = np.array([int(s) & _MASK64 for s in seed], dtype=np.uint64)
+    if given.shape != (count,):
+        raise ValueError(f"give one seed or {count} seeds, not {given.shape[0]}")
+    return given
+
+
+class VectorGame:
+    """``num_envs`` games of one configuration, every seat played by the caller (see the
+    module docstring). ``game_id`` and the configuration's options (``players=4`` …) choose
+    the game."""
+
+    def __init__(self, game_id: str, num_envs: int, **config: Any) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be 1 or more, not {num_envs}")
+        self.game = racedeck.make(game_id, **config)
+        self.kernel = step_kernel(self.game)
+        self.num_envs = num_envs
+        self.players = self.kernel.players
+        self.num_actions = self.kernel.num_actions
+        self.observation_size = self.kernel.observation_size
+        self.states = StateBatch(self.kernel, num_envs)
+        n = num_envs
+        self._obs = np.zeros((n, self.observation_size), np.float32)
+        self._final = np.zeros((n, self.observation_size), np.float32)
+        self._mask = np.zeros((n, self.num_actions), np.bool_)
+        self._player = np.zeros(n, np.int64)
+        self._rewards = np.zeros((n, self.players), np.float32)
+        self._done = np.zeros(n, np.bool_)
+        self._ready = False
+
+    def reset(self, seed: int | Sequence[int] | NDArray[Any] | None = None) -> VectorStep:
+        """Deal every game: from ``derive_seed(seed, i)`` (a whole number), one seed per game
+        (a sequence), or fresh entropy (``None``)."""
+        states = self.states
+        states.reset(_seeds(seed, self.num_envs))
+        self._player[:] = states.current_player()
+        self._mask[:] = states.legal_mask()
+        self._obs[:] = states.observe(self._player)
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        self._final[:] = 0.0
+        self._ready = True
+        return self._outputs()
+
+    def step(self, actions: NDArray[Any] | Sequence[int]) -> VectorStep:
+        """The seat to act in every game takes ``actions[i]``, an index of the action encoding
+        that its mask allows (:class:`ValueError`, naming the games, otherwise; nothing is
+        stepped then)."""
+        if not self._ready:
+            raise RuntimeError("no games yet: call reset() first")
+        taken = _actions(actions, self.num_envs, self.num_actions, self._mask)
+        s = self.states
+        self._final[:] = 0.0
+        s.fn.step(
+            s.ints, s.bits, taken, s.seeds, s.episodes, self.kernel.tables,
+            self._obs, self._mask, self._player, self._rewards, self._done, self._final,
+        )  # fmt: skip
+        return self._outputs()
+
+    def _outputs(self) -> VectorStep:
+        return VectorStep(
+            self._obs.copy(),
+            self._mask.copy(),
+            self._player.copy(),
+            self._rewards.copy(),
+            self._done.copy(),
+            np.zeros(self.num_envs, np.bool_),
+            self._final.copy(),
+        )
+
+
+def _actions(
+    actions: NDArray[Any] | Sequence[int], count: int, num_actions: int, mask: NDArray[np.bool_]
+) -> NDArray[np.int64]:
+    """``actions`` as one legal index per game, or a :class:`ValueError` naming what is
+    wrong: a step changes nothing unless every game's action is legal."""
+    taken = np.asarray(actions)
+    if taken.shape != (count,) or not np.issubdtype(taken.dtype, np.integer):
+        raise ValueError(
+            f"actions must be {count} whole numbers (one per game), not {taken.dtype} of "
+            f"shape {taken.shape}"
+        )
+    taken = taken.astype(np.int64)
+    inside = (taken >= 0) & (taken < num_actions)
+    legal = np.zeros(count, np.bool_)
+    legal[inside] = mask[np.flatnonzero(inside), taken[inside]]
+    if not legal.all():
+        bad = np.flatnonzero(~legal)
+        shown = ", ".join(f"game {i}: {taken[i]}" for i in bad[:5])
+        more = f" and {bad.size - 5} more" if bad.size > 5 else ""
+        raise ValueError(
+            f"illegal actions ({shown}{more}); the legal ones are where action_mask is true"
+        )
+    return taken
+
+
+OPPONENTS = ("random",)
+"""The opponents that play in compiled code."""
+
+
+class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], Any]):
+    """``num_envs`` games, one learner seat each against compiled opponents, as a Gymnasium
+    ``VectorEnv`` (see the module docstring). ``game_id`` and the configuration's options
+    choose the game; ``opponents`` plays every other seat (:data:`OPPONENTS`);
+    ``learner_seat`` is one seat for every game, or ``"random"``: each game's own, drawn from
+    its seed at :meth:`reset` and kept for its episodes."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (Gymnasium's instance-level default)
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int = 1,
+        *,
+        opponents: str = "random",
+        learner_seat: LearnerSeat = 0,
+        **config: Any,
+    ) -> None:
+        if opponents not in OPPONENTS:
+            raise ValueError(
+                f"unknown opponents {opponents!r} (compiled ones: {', '.join(OPPONENTS)})"
+            )
+        self.games = VectorGame(game_id, num_envs, **config)
+        n = self.games.players
+        self.learner_seat: LearnerSeat = checked_seat(learner_seat, n)
+        self.opponents = opponents
+        self.num_envs = num_envs
+        size, actions = self.games.observation_size, self.games.num_actions
+        self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
+        self.single_action_space = spaces.Discrete(actions)
+        self.observation_space = spaces.Box(LOW, HIGH, (num_envs, size), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, actions))
+        self.learners = np.zeros(num_envs, np.int64)
+        """Each game's learner seat."""
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._final = np.zeros((num_envs, size), np.float32)
+        self._mask = np.zeros((num_envs, actions), np.bool_)
+        self._reward = np.zeros(num_envs, np.float32)
+        self._done = np.zeros(num_envs, np.bool_)
+        self._scratch = np.zeros(n, np.float32)
+        self._ready = False
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Deal every game and play the opponents up to each learner's first decision (a
+        game that ends before it is dealt again)."""
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        seeds = _seeds(seed, self.num_envs)
+        s = self.games.states
+        s.reset(seeds)
+        if self.learner_seat == "random":
+            draw = np.array([derive_seed(int(x), 1 << 32) for x in seeds], dtype=np.uint64)
+            self.learners[:] = (draw % np.uint64(self.games.players)).astype(np.int64)
+        else:
+            self.learners[:] = self.learner_seat
+        self._step(np.full(self.num_envs, -1, np.int64))
+        self._ready = True
+        return self._obs.copy(), {"action_mask": self._mask.astype(np.int8)}
+
+    def step(
+        self, actions: NDArray[np.int64]
+    ) -> tuple[
+        NDArray[np.float32],
+        NDArray[np.float32],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Every learner takes its action; the opponents play to the learner's next decision;
+        games that ended are dealt again (same step)."""
+        if not self._ready:
+            raise RuntimeError("no games yet: call reset() first")
+        taken = _actions(actions, self.num_envs, self.games.num_actions, self._mask)
+        self._step(taken)
+        info: dict[str, Any] = {"action_mask": self._mask.astype(np.int8)}
+        if self._done.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(self._done):
+                final[i] = self._final[i].copy()
+            info["final_obs"] = final
+            info["_final_obs"] = self._done.copy()
+        return (
+            self._obs.copy(),
+            self._reward.copy(),
+            self._done.copy(),
+            np.zeros(self.num_envs, np.bool_),
+            info,
+        )
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learners' legal actions now, ``(num_envs, num_actions)``."""
+        return self._mask.copy()
+
+    def _step(self, actions: NDArray[np.int64]) -> None:
+        s = self.games.states
+        s.fn.step_learner(
+            s.ints, s.bits, actions, self.learners, s.seeds, s.episodes, self.games.kernel.tables,
+            self._obs, self._mask, self._reward, self._done, self._final, self._scratch,
+        )  # fmt: skip

@@ -1,0 +1,146 @@
+"""The vectorised faces (:mod:`racedeck.rl.vector`): a batch of games stepped in compiled code
+equals the same games stepped through the engine, action by action and across auto-resets; the
+Gymnasium ``VectorEnv`` built by ``make_vec`` keeps Gymnasium's conventions and the single
+environment's rewards; bad actions are refused whole, naming the games."""
+
+from __future__ import annotations
+
+import doctest
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import racedeck
+import racedeck.rl  # registers the Gymnasium ids
+from racedeck.core.rng import derive_seed
+from racedeck.games.why_first.encoding import action_encoding
+from racedeck.rl.observations.why_first import observer
+from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
+
+CONFIGS: tuple[dict[str, Any], ...] = (
+    {"players": 4},
+    {"players": 2},  # with Leo (WF-9)
+    {"players": 3, "variant": "tactical", "stages": 2},  # WF-10
+)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
+def test_a_batch_equals_the_engine_action_by_action_across_resets(config: dict[str, Any]) -> None:
+    games = 6
+    vec = VectorGame("why-first", games, **config)
+    game = racedeck.make("why-first", **config)
+    encoding = action_encoding(game)
+    encode = observer(game).encode
+    seeds = [derive_seed(21, i) for i in range(games)]
+    out = vec.reset(seeds)
+    episode = [0] * games
+    states = [game.new_initial_state(derive_seed(s, 0)) for s in seeds]
+    rng = np.random.default_rng(3)
+    ended = 0
+    while ended < 2 * games:  # every game ends at least once, most twice
+        actions = np.zeros(games, np.int64)
+        for i, state in enumerate(states):
+            seat = min(state.pending)
+            assert out.current_player[i] == seat
+            legal = sorted(encoding.index(a) for a in game.legal_actions(state, seat))
+            assert np.flatnonzero(out.action_mask[i]).tolist() == legal
+            assert np.array_equal(out.observation[i], encode(game.observe(state, seat)))
+            actions[i] = legal[rng.integers(len(legal))]
+        out = vec.step(actions)
+        for i, state in enumerate(states):
+            seat = min(state.pending)
+            game.apply_unchecked(state, seat, encoding.action(int(actions[i])))
+            assert out.terminated[i] == state.is_terminal
+            assert not out.truncated[i]
+            if not state.is_terminal:
+                assert not out.rewards[i].any()
+                continue
+            ended += 1
+            outcome = game.outcome(state)
+            assert outcome is not None
+            share = 1.0 / len(outcome.winners)
+            want = [share if s in outcome.winners else 0.0 for s in range(game.num_players)]
+            assert np.allclose(out.rewards[i], want)
+            final = encode(game.observe(state, seat))
+            assert np.array_equal(out.final_observation[i], final)
+            episode[i] += 1  # dealt again at once, from the next seed of its stream
+            states[i] = game.new_initial_state(derive_seed(seeds[i], episode[i]))
+
+
+def test_a_seed_fixes_every_game_and_unknown_games_and_bad_actions_are_refused() -> None:
+    one = VectorGame("why-first", 5, players=3)
+    other = VectorGame("why-first", 5, players=3)
+    a, b = one.reset(seed=9), other.reset(seed=9)
+    assert np.array_equal(a.observation, b.observation)
+    first = a.action_mask.argmax(axis=1)
+    now = one.step(first)
+    assert np.array_equal(now.observation, other.step(first).observation)
+    before = one.states.ints.copy()
+    illegal = now.action_mask.argmax(axis=1)
+    illegal[2] = np.flatnonzero(~now.action_mask[2])[0]
+    with pytest.raises(ValueError, match=r"illegal actions \(game 2: "):
+        one.step(illegal)
+    with pytest.raises(ValueError, match="5 whole numbers"):
+        one.step(np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match="5 whole numbers"):
+        one.step(np.zeros(5, np.float64))
+    assert np.array_equal(one.states.ints, before)  # nothing was stepped
+    with pytest.raises(LookupError, match="games with one: why-first"):
+        VectorGame("six-day-race", 2)
+
+
+def test_make_vec_gives_the_compiled_env_with_gymnasiums_conventions() -> None:
+    env = gymnasium.make_vec(
+        "racedeck/WhyFirst-v0", num_envs=16, vectorization_mode="vector_entry_point", players=4
+    )
+    assert isinstance(env.unwrapped, RacedeckVectorEnv)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (16, env.single_observation_space.shape[0])
+    assert obs in env.observation_space
+    mask = info["action_mask"]
+    assert mask.shape == (16, env.single_action_space.n) and mask.dtype == np.int8
+    rng = np.random.default_rng(0)
+    rewards, episodes = 0.0, 0
+    for _ in range(200):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, reward, terminated, truncated, info = env.step(actions)
+        mask = info["action_mask"]
+        assert not truncated.any()
+        assert not reward[~terminated].any()
+        if terminated.any():
+            assert info["_final_obs"].tolist() == terminated.tolist()
+            for i in np.flatnonzero(terminated):
+                assert info["final_obs"][i].shape == obs[i].shape
+            assert all(info["final_obs"][i] is None for i in np.flatnonzero(~terminated))
+        rewards += float(reward.sum())
+        episodes += int(terminated.sum())
+    # 20 decisions a game for the learner (5 stages of 4 rounds, WF-5), a share of one win.
+    assert episodes == 16 * 200 // 20
+    assert 0.0 < rewards / episodes < 1.0
+    env.close()
+
+
+def test_the_learner_sits_where_asked_and_its_opponents_are_named() -> None:
+    env = RacedeckVectorEnv("why-first", 12, learner_seat="random", players=3)
+    env.reset(seed=5)
+    seats = env.learners.tolist()
+    assert set(seats) == {0, 1, 2}  # drawn per game from the seed
+    env.reset(seed=5)
+    assert env.learners.tolist() == seats
+    assert (env.games.states.current_player() == env.learners).all()
+    with pytest.raises(ValueError, match="compiled ones: random"):
+        RacedeckVectorEnv("why-first", 2, opponents="search", players=3)
+    with pytest.raises(ValueError, match="learner_seat must be a seat from 0 to 2"):
+        RacedeckVectorEnv("why-first", 2, learner_seat=3, players=3)
+
+
+def test_the_examples_in_the_docstrings_run() -> None:
+    from racedeck.kernels import why_first_states
+    from racedeck.rl import vector
+
+    for module in (vector, why_first_states):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__
