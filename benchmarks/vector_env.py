@@ -72,7 +72,7 @@ def vector_game(game_id: str, config: dict[str, Any], batch: int) -> Measure:
 def gymnasium_vector(game_id: str, config: dict[str, Any], batch: int) -> Measure:
     from racedeck.rl.vector import RacedeckVectorEnv
 
-    env = RacedeckVectorEnv(game_id, batch, **config)
+    env = RacedeckVectorEnv(game_id, batch, opponents="random", **config)
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
     _, _, _, _, info = env.step(_random_masked(rng, info["action_mask"]))  # compiles

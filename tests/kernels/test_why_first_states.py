@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from kernels.test_why_first import CONFIGS, IDS
+from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
 from racedeck.games.why_first.encoding import action_encoding
@@ -90,3 +91,38 @@ def test_a_wrong_rule_is_caught() -> None:
     wrong = StepKernel(**{**right.__dict__, "tables": tables})
     with pytest.raises(AssertionError):
         play_side_by_side(cfg, [derive_seed(5, i) for i in range(8)], wrong, seed=1)
+
+
+@pytest.mark.parametrize("config", CONFIGS[:8], ids=IDS[:8])
+def test_the_heuristic_chooses_among_the_bots_best_actions(config: dict[str, Any]) -> None:
+    """The compiled heuristic (the opponents of the vector environment) takes one of the
+    actions :class:`WhyFirstHeuristicBot` rates best, at every decision of random games."""
+    cfg = WhyFirstConfig(**config)
+    game = WhyFirst(cfg)
+    encoding = action_encoding(game)
+    kernel = why_first_states.kernel(cfg)
+    seeds = [derive_seed(13, i) for i in range(4)]
+    batch = StateBatch(kernel, len(seeds))
+    batch.deal(np.array(seeds, dtype=np.uint64))
+    states = [game.new_initial_state(s) for s in seeds]
+    bots = [WhyFirstHeuristicBot(game, seat, 0) for seat in range(cfg.players)]
+    rng = np.random.default_rng(2)
+    mask = np.zeros(kernel.num_actions, np.bool_)
+    while not all(s.is_terminal for s in states):
+        actions = np.zeros(len(seeds), np.int64)
+        for i, state in enumerate(states):
+            if state.is_terminal:
+                continue
+            seat = min(state.pending)
+            view = game.observe(state, seat)
+            rated = {a: bots[seat]._evaluate(view, a) for a in view.legal_actions}
+            top = max(rated.values())
+            best = {encoding.index(a) for a, v in rated.items() if v >= top - 1e-12}
+            chosen = why_first_states.heuristic_action(
+                batch.ints, batch.bits, i, mask, 0, kernel.tables
+            )
+            assert chosen in best or len(view.legal_actions) == 1, f"game {i}"
+            legal = [encoding.index(a) for a in view.legal_actions]
+            actions[i] = legal[rng.integers(len(legal))]
+            game.apply_unchecked(state, seat, encoding.action(int(actions[i])))
+        batch.apply(actions)

@@ -131,7 +131,7 @@ def test_the_learner_sits_where_asked_and_its_opponents_are_named() -> None:
     env.reset(seed=5)
     assert env.learners.tolist() == seats
     assert (env.games.states.current_player() == env.learners).all()
-    with pytest.raises(ValueError, match="compiled ones: random"):
+    with pytest.raises(ValueError, match="compiled ones: random, heuristic"):
         RacedeckVectorEnv("why-first", 2, opponents="search", players=3)
     with pytest.raises(ValueError, match="learner_seat must be a seat from 0 to 2"):
         RacedeckVectorEnv("why-first", 2, learner_seat=3, players=3)

@@ -14,7 +14,9 @@ A game's *step kernel* (:class:`StepKernel`) is its rules over one row of two ar
   encoding of that seat's view;
 - ``rewards(ints, i, tables, out)``: each seat's reward once over;
 - ``random_action(ints, bits, i, mask, count) -> int``: a legal action uniformly, from the
-  row's own stream.
+  row's own stream;
+- ``heuristic_action(ints, bits, i, mask, count, tables) -> int`` (optional): the game's
+  heuristic bot's choice, ties drawn from the row's stream.
 
 ``tables`` is whatever the game's rules read (a tuple of arrays). :class:`StateBatch` runs
 these over a whole batch in one compiled loop per call, and :meth:`StateBatch.step` and
@@ -39,7 +41,7 @@ from numpy.typing import NDArray
 
 from racedeck.kernels.why_first import _derive
 
-__all__ = ["BatchFunctions", "StateBatch", "StepKernel"]
+__all__ = ["POLICIES", "BatchFunctions", "StateBatch", "StepKernel"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,19 @@ class StepKernel:
     observe: Any
     rewards: Any
     random_action: Any
+    heuristic_action: Any = None
+    """``None`` when the game has no compiled heuristic."""
+
+
+POLICIES = {"random": 0, "heuristic": 1}
+"""The opponents that play in compiled code, and their codes."""
+
+
+@numba.njit
+def _no_heuristic(ints: Any, bits: Any, i: int, mask: Any, count: int, t: Any) -> int:
+    """The heuristic of a game that has none: never called (the faces refuse "heuristic"
+    for such a game), but compiled into the loops in its place."""
+    return -1
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,7 @@ def batch_functions(
     observe: Any,
     rewards: Any,
     random_action: Any,
+    heuristic_action: Any,
 ) -> BatchFunctions:
     """The loops of :class:`BatchFunctions` compiled around one game's kernel functions
     (once per process and game: Numba compiles the closures on their first call)."""
@@ -150,23 +166,40 @@ def batch_functions(
             observe(ints, bits, i, player[i], t, obs[i])
 
     @jit
-    def to_learner(ints, bits, i, learner, t, mask):  # type: ignore[no-untyped-def]
-        # The other seats play at random until the learner is asked or the game is over.
+    def to_learner(ints, bits, i, learner, policy, t, mask):  # type: ignore[no-untyped-def]
+        # The other seats play (POLICIES) until the learner is asked or the game is over.
         while True:
             seat = current_player(ints, i)
             if seat < 0 or seat == learner:
                 return
             count = legal(ints, bits, i, t, mask)
-            apply(ints, bits, i, random_action(ints, bits, i, mask, count), t)
+            if policy == 1:
+                action = heuristic_action(ints, bits, i, mask, count, t)
+            else:
+                action = random_action(ints, bits, i, mask, count)
+            apply(ints, bits, i, action, t)
 
     @jit
     def step_learner(  # type: ignore[no-untyped-def]
-        ints, bits, actions, learner, seeds, episodes, t, obs, mask, rew, done, final_obs, scratch
+        ints,
+        bits,
+        actions,
+        learner,
+        policy,
+        seeds,
+        episodes,
+        t,
+        obs,
+        mask,
+        rew,
+        done,
+        final_obs,
+        scratch,
     ):
         for i in range(ints.shape[0]):
             if actions[i] >= 0:
                 apply(ints, bits, i, actions[i], t)
-            to_learner(ints, bits, i, learner[i], t, mask[i])
+            to_learner(ints, bits, i, learner[i], policy, t, mask[i])
             rewards(ints, i, t, scratch)
             rew[i] = scratch[learner[i]]
             done[i] = current_player(ints, i) < 0
@@ -175,7 +208,7 @@ def batch_functions(
             while current_player(ints, i) < 0:  # a game may end before the learner is asked
                 episodes[i] += 1
                 reset_one(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t)
-                to_learner(ints, bits, i, learner[i], t, mask[i])
+                to_learner(ints, bits, i, learner[i], policy, t, mask[i])
             legal(ints, bits, i, t, mask[i])
             observe(ints, bits, i, learner[i], t, obs[i])
 
@@ -210,6 +243,7 @@ class StateBatch:
             kernel.observe,
             kernel.rewards,
             kernel.random_action,
+            kernel.heuristic_action or _no_heuristic,
         )
 
     def reset(self, seeds: NDArray[np.uint64]) -> None:

@@ -47,9 +47,13 @@ from racedeck.kernels.batch import StepKernel
 from racedeck.kernels.why_first import (
     _ONE,
     _derive,
+    _heuristic_commit,
+    _heuristic_move,
+    _heuristic_place,
     _highest_card,
     _jit,
     _lowest_card,
+    _nth,
     _shuffle,
     _shuffle32,
     shuffle_plan,
@@ -63,6 +67,7 @@ __all__ = [
     "Tables",
     "apply",
     "current_player",
+    "heuristic_action",
     "kernel",
     "legal",
     "observe",
@@ -79,6 +84,7 @@ Tables = tuple[
     NDArray[np.int64],
     NDArray[np.int64],
     NDArray[np.uint64],
+    NDArray[np.int64],
 ]
 """What the rules read besides a row: :attr:`Layout.tables`."""
 
@@ -141,12 +147,23 @@ class Layout:
     bottom: NDArray[np.int64]
     limit: NDArray[np.uint64]
     """The deck's shuffle plan (:func:`racedeck.kernels.why_first.shuffle_plan`)."""
+    distinct: NDArray[np.int64]
+    """The deck's distinct values, lowest first."""
 
     @property
     def tables(self) -> Tables:
         """What every kernel function reads: ``(cfg, values, rank, counts, top, bottom,
-        limit)``."""
-        return (self.cfg, self.values, self.rank, self.counts, self.top, self.bottom, self.limit)
+        limit, distinct)``."""
+        return (
+            self.cfg,
+            self.values,
+            self.rank,
+            self.counts,
+            self.top,
+            self.bottom,
+            self.limit,
+            self.distinct,
+        )
 
     @classmethod
     def of(cls, config: WhyFirstConfig) -> Layout:
@@ -197,7 +214,7 @@ class Layout:
         rank = np.searchsorted(np.array(distinct), values).astype(np.int64)
         counts = np.array([config.card_values.count(v) for v in distinct], np.int64)
         top, bottom, limit = shuffle_plan(cards)
-        return cls(cfg, values, rank, counts, top, bottom, limit)
+        return cls(cfg, values, rank, counts, top, bottom, limit, np.array(distinct, np.int64))
 
 
 # -- the rules ------------------------------------------------------------------------------------
@@ -429,7 +446,7 @@ def reset_one(
     bits[i, :] = 0
     bits[i, _RNG] = seed
     bits[i, _POLICY] = _derive(seed, _ONE)
-    cfg, _, _, _, top, bottom, limit = t
+    cfg, _, _, _, top, bottom, limit, _ = t
     _start_stage(ints, bits, i, cfg, top, bottom, limit)
 
 
@@ -451,7 +468,7 @@ def legal(
 ) -> int:
     """The legal actions of the seat to act in row ``i``, as a mask over the encoding's
     actions (``out``, one row); their number."""
-    cfg, _, rank, _, _, _, _ = t
+    cfg, _, rank, _, _, _, _, _ = t
     out[:] = False
     s = current_player(ints, i)
     if s < 0:
@@ -484,7 +501,7 @@ def apply(
 ) -> None:
     """The seat to act in row ``i`` takes ``action`` (legal: unchecked), and the game runs on
     to the next decision or its end."""
-    cfg, values, rank, _, top, bottom, limit = t
+    cfg, values, rank, _, top, bottom, limit, _ = t
     s = current_player(ints, i)
     f, cards = cfg[C_F], cfg[C_CARDS]
     ints[i, _MOVES] += 1
@@ -561,7 +578,7 @@ def observe(
     """``seat``'s observation of row ``i`` (``out``, one row): the encoding of
     :mod:`racedeck.rl.observations.why_first`, from the public fields and ``seat``'s own hand
     and commit only."""
-    cfg, values, rank, counts, _, _, _ = t
+    cfg, values, rank, counts, _, _, _, _ = t
     n, f, h = cfg[C_N], cfg[C_F], cfg[C_HAND]
     cards, d, stages = cfg[C_CARDS], cfg[C_VALUES], cfg[C_STAGES]
     tactical = cfg[C_TACTICAL] == 1
@@ -676,6 +693,75 @@ def random_action(
     return -1
 
 
+@_jit(cache=True)
+def heuristic_action(
+    ints: NDArray[np.int64],
+    bits: NDArray[np.uint64],
+    i: int,
+    mask: NDArray[np.bool_],
+    count: int,
+    t: Tables,
+) -> int:
+    """The action :class:`~racedeck.bots.why_first.WhyFirstHeuristicBot` would take for the
+    seat to act in row ``i``: the same evaluation of each legal action and the same tolerance
+    for ties (:mod:`racedeck.kernels.why_first`), one of the best drawn from the row's own
+    stream. ``mask`` and ``count`` are unused (the shape every policy has)."""
+    cfg, values, rank, _, _, _, _, distinct = t
+    s = current_player(ints, i)
+    f, cards, n = cfg[C_F], cfg[C_CARDS], cfg[C_N]
+    low, high = cfg[C_LOW], cfg[C_HIGH]
+    stages_left = cfg[C_STAGES] - ints[i, _STAGE] - 1
+    pos = ints[i, cfg[C_POS] : cfg[C_POS] + f]
+    tot = ints[i, cfg[C_TOT] : cfg[C_TOT] + f]
+    tmp = np.empty(f, np.int64)
+    hand = bits[i, _HANDS + s]
+    h = _popcount(hand)
+    best = np.empty(max(h * f, f), np.int64)
+    pol = np.zeros(4, np.uint64)  # the stream, no spare half (see why_first._pick)
+    pol[0] = bits[i, _POLICY]
+    script = np.zeros((1, 1), np.uint32)
+    if ints[i, _PHASE] == MOVE:
+        c = _highest_card(bits[i, _QUEUE])
+        fig = _heuristic_move(
+            pos, tot, tmp, s, values[c - 1], h, low, high, stages_left, best, pol, False, script, 0
+        )
+        action = cards + fig
+    elif cfg[C_TACTICAL]:
+        vals = np.empty(h, np.int64)
+        rest = hand
+        for k in range(h):
+            c = _lowest_card(rest)
+            vals[k] = values[c - 1]
+            rest ^= _bit(c)
+        at = _heuristic_commit(
+            pos, tot, tmp, s, vals, h, low, high, stages_left, best, pol, False, script, 0
+        )
+        rest = hand
+        for _ in range(at):
+            rest ^= _bit(_lowest_card(rest))
+        action = _lowest_card(rest) - 1
+    else:
+        # The bot reads values only: which ranks the hand holds, and how many of each.
+        held = np.zeros((n, distinct.shape[0]), np.int64)
+        m = 0
+        rest = hand
+        while rest:
+            c = _lowest_card(rest)
+            rest ^= _bit(c)
+            held[s, rank[c - 1]] += 1
+            m |= 1 << rank[c - 1]
+        no_table = np.zeros((1, 1), np.int64)
+        a = _heuristic_place(
+            pos, tot, tmp, s, m, held, distinct, no_table, no_table[0], False, h, low, high,
+            stages_left, best, pol, False, script, 0,
+        )  # fmt: skip
+        di = a // f
+        r = _nth(m, di, no_table, False)
+        action = r * f + (a - di * f)
+    bits[i, _POLICY] = pol[0]
+    return int(action)
+
+
 # -- the kernel -----------------------------------------------------------------------------------
 
 
@@ -698,4 +784,5 @@ def kernel(config: WhyFirstConfig) -> StepKernel:
         observe=observe,
         rewards=rewards,
         random_action=random_action,
+        heuristic_action=heuristic_action,
     )

@@ -19,7 +19,8 @@ the ended one's in ``final_observation``.
 >>> out = games.step(actions)
 
 :class:`RacedeckVectorEnv` is the single-agent face for standard trainers: one learning seat
-per game against opponents that play in compiled code, registered as the
+per game against opponents that play in compiled code (the heuristic bot by default, as the
+single environment has it, or at random), registered as the
 ``vector_entry_point`` of the Gymnasium ids, so that
 
     gymnasium.make_vec("racedeck/WhyFirst-v0", num_envs=1024,
@@ -56,7 +57,7 @@ from numpy.typing import NDArray
 
 import racedeck
 from racedeck.core.rng import derive_seed
-from racedeck.kernels.batch import StateBatch
+from racedeck.kernels.batch import POLICIES, StateBatch
 from racedeck.kernels.registry import step_kernel
 from racedeck.rl.observations.base import HIGH, LOW
 from racedeck.rl.single import LearnerSeat, checked_seat
@@ -190,14 +191,11 @@ def _actions(
     return taken
 
 
-OPPONENTS = ("random",)
-"""The opponents that play in compiled code."""
-
-
 class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], Any]):
     """``num_envs`` games, one learner seat each against compiled opponents, as a Gymnasium
     ``VectorEnv`` (see the module docstring). ``game_id`` and the configuration's options
-    choose the game; ``opponents`` plays every other seat (:data:`OPPONENTS`);
+    choose the game; ``opponents`` plays every other seat: ``"random"`` or ``"heuristic"`` (the
+    game's heuristic bot, compiled: same evaluation, same ties);
     ``learner_seat`` is one seat for every game, or ``"random"``: each game's own, drawn from
     its seed at :meth:`reset` and kept for its episodes."""
 
@@ -211,18 +209,18 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
         game_id: str,
         num_envs: int = 1,
         *,
-        opponents: str = "random",
+        opponents: str = "heuristic",
         learner_seat: LearnerSeat = 0,
         **config: Any,
     ) -> None:
-        if opponents not in OPPONENTS:
-            raise ValueError(
-                f"unknown opponents {opponents!r} (compiled ones: {', '.join(OPPONENTS)})"
-            )
         self.games = VectorGame(game_id, num_envs, **config)
+        known = [p for p in POLICIES if p != "heuristic" or self.games.kernel.heuristic_action]
+        if opponents not in known:
+            raise ValueError(f"unknown opponents {opponents!r} (compiled ones: {', '.join(known)})")
         n = self.games.players
         self.learner_seat: LearnerSeat = checked_seat(learner_seat, n)
         self.opponents = opponents
+        self._policy = POLICIES[opponents]
         self.num_envs = num_envs
         size, actions = self.games.observation_size, self.games.num_actions
         self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
@@ -294,6 +292,7 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
     def _step(self, actions: NDArray[np.int64]) -> None:
         s = self.games.states
         s.fn.step_learner(
-            s.ints, s.bits, actions, self.learners, s.seeds, s.episodes, self.games.kernel.tables,
+            s.ints, s.bits, actions, self.learners, self._policy, s.seeds, s.episodes,
+            self.games.kernel.tables,
             self._obs, self._mask, self._reward, self._done, self._final, self._scratch,
         )  # fmt: skip
