@@ -272,7 +272,7 @@ def _shuffle(p: SixDayRaceParams, deck: NDArray[np.int64], n: int, st: np.uint64
 # -- a race -------------------------------------------------------------------------------------
 
 
-@_njit(inline=True)
+@_njit(cache=True)
 def _start_race(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
     """A race's start, the players in ``order[i, :players]`` (SD-11): hands, decks, places."""
     n, riders = p.players, p.riders
@@ -383,6 +383,24 @@ def _next_order(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
         s.order[i, m] = pl
 
 
+@_njit(cache=True)
+def _end_race(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> bool:
+    """The race is over: it is scored (SD-8 to SD-10) and the next dealt with the seats
+    reordered (SD-11); returns whether that was the series' last race. (Once a race: not
+    inlined into the turns, which keeps the compiled turn small.)"""
+    sc = s.scalars
+    _score_race(p, s, i)
+    race = sc[i, RACE] + 1
+    sc[i, RACE] = race
+    if race == p.races:
+        sc[i, OVER] = 1
+        sc[i, CURRENT] = -1
+        return True
+    _next_order(p, s, i)
+    _start_race(p, s, i)
+    return False
+
+
 @_njit(inline=True)
 def _next_turn(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
     """The engine's ``_next_turn``: the next rider with a turn, scoring races as they end."""
@@ -407,15 +425,8 @@ def _next_turn(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
             r = s.order[i, t]
             sc[i, TURN] = t + 1 if t + 1 < riders else 0
         if ended:
-            _score_race(p, s, i)
-            race = sc[i, RACE] + 1
-            sc[i, RACE] = race
-            if race == p.races:
-                sc[i, OVER] = 1
-                sc[i, CURRENT] = -1
+            if _end_race(p, s, i):
                 return
-            _next_order(p, s, i)
-            _start_race(p, s, i)
             continue
         if s.crashed[i, r]:
             s.crashed[i, r] = False  # SD-7: this turn is the one lost
@@ -429,7 +440,7 @@ def _next_turn(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
 # -- the stepping functions ---------------------------------------------------------------------
 
 
-@_njit(inline=True, cache=True)
+@_njit(cache=True)
 def reset_one(p: SixDayRaceParams, s: SixDayRaceStates, i: int, seed: np.uint64) -> None:
     """Row ``i`` becomes ``SixDayRace.new_initial_state(seed)``: the first player drawn (SD-4),
     the first race dealt, the first rider on turn."""
@@ -496,7 +507,7 @@ def _discard(s: SixDayRaceStates, i: int, r: int, v: int) -> None:
         s.scalars[i, HIGH_DISCARDS] = d + 1
 
 
-@_njit(inline=True)
+@_njit(cache=True)
 def _draw(
     p: SixDayRaceParams,
     s: SixDayRaceStates,
@@ -613,6 +624,12 @@ def standings(p: SixDayRaceParams, s: SixDayRaceStates, i: int, ranks: NDArray[n
         ranks[a] = rank
 
 
+@_njit(cache=True)
+def _standings(p: SixDayRaceParams, s: SixDayRaceStates, i: int, ranks: NDArray[np.int64]) -> None:
+    """:func:`standings`, not inlined (once a game)."""
+    standings(p, s, i, ranks)
+
+
 @_njit(inline=True, cache=True)
 def returns(p: SixDayRaceParams, s: SixDayRaceStates, i: int, out: NDArray[np.float64]) -> None:
     """Every player's reward into ``out``, as the learning environments give it: a winner's
@@ -690,7 +707,7 @@ def heuristic_scores(
         out[a] = score
 
 
-@_njit(inline=True)
+@_njit(cache=True)
 def _heuristic_pick(
     p: SixDayRaceParams,
     s: SixDayRaceStates,
@@ -738,6 +755,8 @@ def _run(
     winners_out: NDArray[np.bool_],
     decisions_out: NDArray[np.int64],
     taken_out: NDArray[np.int8],
+    seats_out: NDArray[np.int8],
+    legal_out: NDArray[np.uint8],
     acts: NDArray[np.int64],
     scores: NDArray[np.float64],
     best: NDArray[np.int64],
@@ -762,10 +781,15 @@ def _run(
                 a = _heuristic_pick(p, s, 0, acts, count, scores, best, pol, scripted, choices, b)
             if record:
                 taken_out[b, dk] = a
+                seats_out[b, dk] = seat
+                m = 0
+                for k in range(count):
+                    m |= 1 << acts[k]
+                legal_out[b, dk] = m
             dk += 1
             apply(p, s, 0, acts[a])
         decisions_out[b] = dk
-        standings(p, s, 0, ranks)
+        _standings(p, s, 0, ranks)
         for pl in range(n):
             laps_out[b, pl] = s.laps[0, pl]
             points_out[b, pl] = s.points[0, pl] / p.scale
@@ -784,9 +808,11 @@ class BatchResult:
     over the series (SD-8, SD-9), equal to the engine's ``Outcome.scores``; ``ranks`` (int8) and
     ``winners`` (bool): SD-11 (fewest laps lost, then most points, a one-race game on points;
     shared ranks); ``moves`` (int64): the decisions each game asked for; ``seeds`` (uint64):
-    each game's seed. Recorded only when asked for (else ``None``): ``decisions`` (int8, games
-    × :attr:`SixDayRaceBatch.max_decisions`), every decision's index into the legal actions of
-    the moment, in asking order, −1 after the last.
+    each game's seed. Recorded only when asked for (else ``None``), games ×
+    :attr:`SixDayRaceBatch.max_decisions`, in asking order: ``decisions`` (int8), every
+    decision's index into the legal actions of the moment, −1 after the last; ``seats`` (int8),
+    the seat asked, −1 after the last; ``legal`` (uint8), the legal actions as a bit set of
+    action ids (bit ``v - 1`` for a card of value ``v``), 0 after the last.
     """
 
     seeds: NDArray[np.uint64]
@@ -796,6 +822,8 @@ class BatchResult:
     winners: NDArray[np.bool_]
     moves: NDArray[np.int64]
     decisions: NDArray[np.int8] | None
+    seats: NDArray[np.int8] | None
+    legal: NDArray[np.uint8] | None
 
     @property
     def games(self) -> int:
@@ -909,7 +937,10 @@ class SixDayRaceBatch:
         ranks = np.zeros((count, n), np.int8)
         winners = np.zeros((count, n), np.bool_)
         moves = np.zeros(count, np.int64)
-        taken = np.full((count if record else 1, self.max_decisions if record else 1), -1, np.int8)
+        shape = (count, self.max_decisions) if record else (1, 1)
+        taken = np.full(shape, -1, np.int8)
+        asked = np.full(shape, -1, np.int8)
+        masks = np.zeros(shape, np.uint8)
         _run(
             self._params,
             self.new_states(1),
@@ -924,13 +955,17 @@ class SixDayRaceBatch:
             winners,
             moves,
             taken,
+            asked,
+            masks,
             np.zeros(ACTIONS, np.int64),
             np.zeros(ACTIONS, np.float64),
             np.zeros(ACTIONS, np.int64),
             np.zeros(n, np.int64),
             np.zeros(4, np.uint64),
         )
-        return BatchResult(seeds, laps, points, ranks, winners, moves, taken if record else None)
+        if not record:
+            return BatchResult(seeds, laps, points, ranks, winners, moves, None, None, None)
+        return BatchResult(seeds, laps, points, ranks, winners, moves, taken, asked, masks)
 
     def _policy_codes(self, policies: str | Sequence[str]) -> NDArray[np.int64]:
         names = [policies] * self.players if isinstance(policies, str) else list(policies)
