@@ -31,6 +31,7 @@ import pytest
 from numpy.typing import NDArray
 
 from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
+from racedeck.core.errors import InvalidConfig
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.six_day_race import SixDayRace, SixDayRaceConfig, SixDayRaceState
 from racedeck.games.six_day_race.encoding import action_encoding
@@ -487,6 +488,10 @@ def test_policies_and_choices_are_checked() -> None:
         batch.play(2, choices=np.zeros((2, 10), np.uint32))
     with pytest.raises(ValueError, match="0 or more"):
         batch.play(-1)
+    with pytest.raises(InvalidConfig, match="riders=2 is not allowed"):  # SD-12, the engine's
+        SixDayRaceBatch(SixDayRaceConfig(players=6, riders=2))
+    empty = batch.play(0, record=True)
+    assert empty.games == 0 and empty.points.shape == (0, 3)
     encoding = action_encoding(SixDayRace(batch.config))
     assert batch.max_decisions == encoding.max_game_length
     assert encoding.num_distinct_actions == sdr.ACTIONS
