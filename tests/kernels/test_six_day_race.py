@@ -227,6 +227,69 @@ def test_scripted_series_agree_with_the_engine_decision_by_decision(
         assert set(np.flatnonzero(result.winners[i]).tolist()) == theirs.winners
 
 
+def any_config(rng: random.Random) -> dict[str, Any]:
+    """Any configuration the engine accepts, short enough to play a few series of: every
+    option drawn within its bounds (small grey decks and draws, so that decks run out)."""
+    players = rng.randint(2, 8)
+    riders = 2 if players == 2 else rng.choice((0, 1, 2) if players <= 4 else (0, 1))
+    line = rng.randint(3, 120)
+    rider_change, crash = rng.sample(range(1, line), 2)
+
+    def counts(k: int, most: int) -> tuple[int, ...]:
+        return tuple(rng.randint(0, most) for _ in range(k))
+
+    def green() -> tuple[int, ...]:
+        hand = counts(7, 5)
+        return hand if any(hand) else (0, 0, 0, 0, 0, 0, 1)
+
+    return {
+        "players": players,
+        "riders": riders,
+        "races": rng.randint(1, 3),
+        "line": line,
+        "sprints": tuple(sorted(rng.sample(range(1, line), min(line - 1, rng.randint(0, 4))))),
+        "rider_change": rider_change,
+        "crash": crash,
+        "sprint_points": counts(rng.randint(0, 16), 100),
+        "finish_points": counts(rng.randint(0, 16), 100),
+        "lap_spaces": rng.randint(1, 10),
+        "max_laps_lost": rng.randint(0, 50),
+        "small_field": rng.randint(1, 16),
+        "green_small": green(),
+        "green_large": green(),
+        "grey_low": counts(3, 12),
+        "grey_high": counts(3, 12),
+        "change_draw_small": counts(2, 12),
+        "change_draw_large": counts(2, 12),
+        "random_first": rng.random() < 0.5,
+        "two_rider_order": rng.choice(("sum", "best")),
+    }
+
+
+@pytest.mark.parametrize("case", range(50))
+def test_any_configuration_agrees_with_the_engine(case: int) -> None:
+    # Every option drawn at once. Options only change the kernel's parameters, never its
+    # types, so no example compiles anything.
+    cfg = SixDayRaceConfig(**any_config(random.Random(case)))
+    game = SixDayRace(cfg)
+    batch = SixDayRaceBatch(cfg)
+    n = cfg.players
+    policies = tuple("heuristic" if s % 2 else "random" for s in range(n))
+    choices = scripted(2, batch.max_decisions, case)
+    seeds = [derive_seed(case, 0), derive_seed(case, 1)]
+    result = batch.play(seeds, policies=policies, choices=choices, record=True)
+    assert result.decisions is not None and result.legal is not None
+    for i, seed in enumerate(seeds):
+        theirs = engine_game(game, seed, policies, choices[i])
+        k = len(theirs.taken)
+        assert result.legal[i, :k].tolist() == theirs.legal
+        assert result.decisions[i, :k].tolist() == theirs.taken
+        assert result.moves[i] == k
+        assert result.laps[i].tolist() == theirs.laps
+        assert tuple(result.points[i].tolist()) == theirs.scores
+        assert tuple(result.ranks[i].tolist()) == theirs.ranks
+
+
 def test_heuristic_ties_are_broken_and_counted_like_the_bots() -> None:
     # The bot's scores rarely tie (its tempo term, a tenth of the value, splits most). One
     # tie: a 5 over a sprint line paying 1 (0.6 × 1 + 0.5) and a 1 slipstreaming behind one
