@@ -4,15 +4,16 @@ Two kinds of agreement. **Bit-exact**: on the engine's own seeds (the kernel rep
 its shuffle and the order of its draws), a scripted player choosing by index —
 ``choices[k] % len(legal)`` for a random seat, the ``choices[k] % len(best)``-th of the heuristic
 bot's best cards for a heuristic seat — makes every decision (the seat asked, the legal actions,
-the index taken), every player's laps lost and points, the ranks and the winners equal in both,
-under every kind of configuration the engine accepts; and the stepping functions, called one
-decision at a time, keep a state equal to the engine's field by field (hands, decks in order,
-discards, sprint crossings, final turns). **In distribution**: under random play on different
-seeds (the engine's ``RandomBot`` draws from ``random.Random``, the kernel from its own stream),
-the winner sets pass a chi-square test of homogeneity and every player's laps and points a
-two-sample Kolmogorov–Smirnov test; a green hand with one card wrong (SD-2) or winners taken on
-points alone (SD-11 misread) fail them. Seeds are fixed, so each test gives the same answer every
-run.
+the index taken), every player's laps lost and points, the ranks and the winners equal in both:
+on eighteen chosen configurations (each kind of table, deck and track the rulings allow) and
+fifty with every option drawn at once; and the stepping functions, called one decision at a
+time, keep a state equal to the engine's field by field (hands, decks in order, discards, sprint
+crossings, final turns). **In distribution**: under random play on different seeds (the
+engine's ``RandomBot`` draws from ``random.Random``, the kernel from its own stream), the winner
+sets pass a chi-square test of homogeneity, and every player's laps and points, the winners'
+points and the number of decisions two-sample Kolmogorov–Smirnov tests; a wrong draw at a rider
+change (SD-6), lap rule (SD-10) or series winner (SD-11) fails them. Seeds are fixed, so each
+test gives the same answer every run.
 """
 
 from __future__ import annotations
