@@ -429,6 +429,30 @@ def test_stepping_keeps_the_engines_state_field_by_field(config: dict[str, Any])
         assert steps > 0
 
 
+def test_a_game_is_saved_and_restored_by_copying_its_two_rows() -> None:
+    # What a search needs of a compiled state: a copy plays on exactly as the original.
+    cfg = SixDayRaceConfig(players=3, races=2, grey_low=(2, 1, 1), grey_high=(1, 1, 0))
+    batch = SixDayRaceBatch(cfg)
+    p = batch.params
+    s = batch.new_states(3)
+    acts = np.zeros(sdr.ACTIONS, np.int64)
+    rng = random.Random(8)
+    sdr.reset_one(p, s, 0, np.uint64(derive_seed(6, 0)))
+    for _ in range(150):  # into the second race
+        sdr.apply(p, s, 0, int(acts[rng.randrange(sdr.legal(s, 0, acts))]))
+    assert s.scalars[0, sdr.RACE] == 1
+    s.ints[2], s.bits[2] = s.ints[0], s.bits[0]
+    assert s.positions[2].tolist() == s.positions[0].tolist()  # the fields are views
+    while not sdr.is_over(s, 0):
+        k = rng.randrange(sdr.legal(s, 0, acts))
+        sdr.apply(p, s, 0, int(acts[k]))
+        assert sdr.legal(s, 2, acts) > k
+        sdr.apply(p, s, 2, int(acts[k]))
+    assert sdr.is_over(s, 2)
+    assert (s.ints[0] == s.ints[2]).all() and (s.bits[0] == s.bits[2]).all()
+    assert not s.ints[1].any()  # the row between was never touched
+
+
 # -- the same distributions under random play ---------------------------------------------------
 
 

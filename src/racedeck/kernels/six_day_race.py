@@ -47,9 +47,10 @@ one decision at a time, on a state held in NumPy arrays with one row per game
 :class:`SixDayRaceParams`: :func:`reset_one`, :func:`legal`, :func:`current_player`,
 :func:`apply`, :func:`is_over`, :func:`returns`, :func:`standings` and :func:`heuristic_scores`.
 They are compiled functions (``numba.njit``), callable from Python and inlined into other
-compiled code. The state holds everything a view shows (hands, played cards, discards, decks,
-sprint crossings, finishers, the final turns still owed) so that observations can be encoded from
-it.
+compiled code. A game's whole state is one row of an int64 array and one of a uint64 array (the
+state's fields are views into them), so a game is saved or restored by copying two rows. The
+state holds everything a view shows (hands, played cards, discards, decks, sprint crossings,
+finishers, the final turns still owed) so that observations can be encoded from it.
 
 **Results** (:class:`BatchResult`): every player's laps lost (SD-10, SD-11) and points (SD-8,
 SD-9, the engine's exact fractions as floats, as ``Outcome.scores`` has them), the ranks and
@@ -220,17 +221,21 @@ class SixDayRaceParams(NamedTuple):
 class SixDayRaceStates(NamedTuple):
     """Games in progress, one row per game (the engine's :class:`SixDayRaceState`, in arrays).
 
-    ``scalars`` has the columns :data:`RACE` … :data:`OVER`; ``rng`` is the state's generator.
-    Per rider: ``positions``, ``hands`` and ``played`` (counts by value, index 0 unused),
-    ``hand_sizes``, ``drawn`` (cards from deck 1–3 and 4–6 at its rider change, −1 before,
-    SD-6), ``crashed`` (SD-7), ``order`` (this race's turn order, SD-4, SD-12), ``queue`` (the
-    final turns, SD-9), ``finishers`` (crossing order), ``places`` (the last scored race's finish
-    places). Decks are piles whose top is the last card; ``green_discards`` counts by value.
-    ``sprint_order[g, k]`` lists the riders over sprint line ``k`` in crossing order,
-    ``sprint_counts`` how many (SD-8). Per player: ``laps`` and ``points`` over the series, the
-    points in units of ``1 / params.scale``.
+    A game's whole state is its row of ``ints`` and of ``bits``: every other field is a view
+    into them (:meth:`SixDayRaceBatch.new_states`), so copying those two rows saves or restores
+    a game, e.g. for a search. ``scalars`` has the columns :data:`RACE` … :data:`OVER`; ``rng``
+    is the state's generator. Per rider: ``positions``, ``hands`` and ``played`` (counts by
+    value, index 0 unused), ``hand_sizes``, ``drawn`` (cards from deck 1–3 and 4–6 at its rider
+    change, −1 before, SD-6), ``crashed`` (0 or 1, SD-7), ``order`` (this race's turn order,
+    SD-4, SD-12), ``queue`` (the final turns, SD-9), ``finishers`` (crossing order), ``places``
+    (the last scored race's finish places). Decks are piles whose top is the last card;
+    ``green_discards`` counts by value. ``sprint_order[g, k]`` lists the riders over sprint line
+    ``k`` in crossing order, ``sprint_counts`` how many (SD-8). Per player: ``laps`` and
+    ``points`` over the series, the points in units of ``1 / params.scale``.
     """
 
+    ints: NDArray[np.int64]
+    bits: NDArray[np.uint64]
     scalars: NDArray[np.int64]
     rng: NDArray[np.uint64]
     positions: NDArray[np.int64]
@@ -238,7 +243,7 @@ class SixDayRaceStates(NamedTuple):
     hand_sizes: NDArray[np.int64]
     played: NDArray[np.int64]
     drawn: NDArray[np.int64]
-    crashed: NDArray[np.bool_]
+    crashed: NDArray[np.int64]
     order: NDArray[np.int64]
     queue: NDArray[np.int64]
     finishers: NDArray[np.int64]
@@ -302,7 +307,7 @@ def _start_race(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
     for r in range(riders):
         s.positions[i, r] = 0
         s.hand_sizes[i, r] = p.green_cards
-        s.crashed[i, r] = False
+        s.crashed[i, r] = 0
         s.drawn[i, r, 0] = -1
         s.drawn[i, r, 1] = -1
         for v in range(8):
@@ -449,7 +454,7 @@ def _next_turn(p: SixDayRaceParams, s: SixDayRaceStates, i: int) -> None:
                 return
             continue
         if s.crashed[i, r]:
-            s.crashed[i, r] = False  # SD-7: this turn is the one lost
+            s.crashed[i, r] = 0  # SD-7: this turn is the one lost
             continue
         if s.hand_sizes[i, r] == 0:
             continue  # SD-4: a rider without cards passes
@@ -626,7 +631,7 @@ def apply(p: SixDayRaceParams, s: SixDayRaceStates, i: int, action: int) -> None
         s.hand_sizes[i, r] = low + high
         sc[i, CARDS] += low + high
     elif dest == p.crash:
-        s.crashed[i, r] = True  # SD-7
+        s.crashed[i, r] = 1  # SD-7
     _next_turn(p, s, i)
 
 
@@ -888,34 +893,44 @@ class SixDayRaceBatch:
         return _seeds(np.uint64(seed & _MASK64), games)
 
     def new_states(self, games: int) -> SixDayRaceStates:
-        """Room for ``games`` games (rows to :func:`reset_one` before use)."""
+        """Room for ``games`` games (rows to :func:`reset_one` before use): one row of ``ints``
+        and one of ``bits`` per game, every other field a view into them."""
         p, cfg = self._params, self.config
         riders, n = self.riders, self.players
         low, high = max(1, p.low_deck.shape[0]), max(1, p.high_deck.shape[0])
         lines = max(1, len(cfg.sprints))
-        return SixDayRaceStates(
-            scalars=np.zeros((games, _SCALARS), np.int64),
-            rng=np.zeros(games, np.uint64),
-            positions=np.zeros((games, riders), np.int64),
-            hands=np.zeros((games, riders, 8), np.int64),
-            hand_sizes=np.zeros((games, riders), np.int64),
-            played=np.zeros((games, riders, 8), np.int64),
-            drawn=np.zeros((games, riders, 2), np.int64),
-            crashed=np.zeros((games, riders), np.bool_),
-            order=np.zeros((games, riders), np.int64),
-            queue=np.zeros((games, riders), np.int64),
-            finishers=np.zeros((games, riders), np.int64),
-            places=np.zeros((games, riders), np.int64),
-            low_deck=np.zeros((games, low), np.int64),
-            high_deck=np.zeros((games, high), np.int64),
-            low_discards=np.zeros((games, low), np.int64),
-            high_discards=np.zeros((games, high), np.int64),
-            green_discards=np.zeros((games, 8), np.int64),
-            sprint_order=np.zeros((games, lines, riders), np.int64),
-            sprint_counts=np.zeros((games, lines), np.int64),
-            laps=np.zeros((games, n), np.int64),
-            points=np.zeros((games, n), np.int64),
-        )
+        shapes: dict[str, tuple[int, ...]] = {
+            "scalars": (_SCALARS,),
+            "positions": (riders,),
+            "hands": (riders, 8),
+            "hand_sizes": (riders,),
+            "played": (riders, 8),
+            "drawn": (riders, 2),
+            "crashed": (riders,),
+            "order": (riders,),
+            "queue": (riders,),
+            "finishers": (riders,),
+            "places": (riders,),
+            "low_deck": (low,),
+            "high_deck": (high,),
+            "low_discards": (low,),
+            "high_discards": (high,),
+            "green_discards": (8,),
+            "sprint_order": (lines, riders),
+            "sprint_counts": (lines,),
+            "laps": (n,),
+            "points": (n,),
+        }
+        width = sum(math.prod(shape) for shape in shapes.values())
+        ints = np.zeros((games, width), np.int64)
+        bits = np.zeros((games, 1), np.uint64)
+        views: dict[str, NDArray[np.int64]] = {}
+        at = 0
+        for name, shape in shapes.items():
+            size = math.prod(shape)
+            views[name] = ints[:, at : at + size].reshape((games, *shape))
+            at += size
+        return SixDayRaceStates(ints=ints, bits=bits, rng=bits[:, 0], **views)
 
     def play(
         self,
