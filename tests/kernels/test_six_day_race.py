@@ -181,7 +181,6 @@ def test_the_shuffle_plans_shuffle_as_the_engine() -> None:
                     x, j = divmod(x, i + 1)
                     ours[i], ours[j] = ours[j], ours[i]
             assert ours == theirs
-            assert rng.state == Rng(seed).state or n > 1  # (the engine's draws, no more)
 
 
 @pytest.mark.first
