@@ -170,7 +170,8 @@ def test_the_shuffle_plans_shuffle_as_the_engine() -> None:
     for n in (0, 1, 2, 3, 17, 48, 100, 192):
         for seed in range(5):
             ours, theirs = list(range(n)), list(range(n))
-            Rng(seed).shuffle(theirs)
+            engine = Rng(seed)
+            engine.shuffle(theirs)
             rng = Rng(seed)
             for g in range(int(groups[n])):
                 bound = int(limit[n, g]) or 1 << 64  # 0 stands for 2**64: nothing rejected
@@ -181,6 +182,7 @@ def test_the_shuffle_plans_shuffle_as_the_engine() -> None:
                     x, j = divmod(x, i + 1)
                     ours[i], ours[j] = ours[j], ours[i]
             assert ours == theirs
+            assert rng.state == engine.state  # as many draws: later draws stay in step
 
 
 @pytest.mark.first
