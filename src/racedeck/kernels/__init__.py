@@ -11,4 +11,6 @@ simulation and the learning environments (:mod:`racedeck.rl`) can all use them.
 
 - :mod:`racedeck.kernels.why_first` — *Why First?*
   (:class:`~racedeck.kernels.why_first.WhyFirstBatch`).
+- :mod:`racedeck.kernels.six_day_race` — *Six Day Race*
+  (:class:`~racedeck.kernels.six_day_race.SixDayRaceBatch`, and the stepping functions).
 """
