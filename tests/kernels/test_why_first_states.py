@@ -85,10 +85,14 @@ def test_a_wrong_rule_is_caught() -> None:
     the deals differ from the engine's as soon as that card is dealt."""
     cfg = WhyFirstConfig(players=4)
     right = why_first_states.kernel(cfg)
-    values = right.tables[1].copy()
-    values[0] = -values[0]
-    tables = (right.tables[0], values, *right.tables[2:])
-    wrong = StepKernel(**{**right.__dict__, "tables": tables})
+
+    def arrays(batch: int) -> Any:
+        ints, bits, tables = right.arrays(batch)
+        values = tables[1].copy()
+        values[0] = -values[0]
+        return ints, bits, (tables[0], values, *tables[2:])
+
+    wrong = StepKernel(**{**right.__dict__, "arrays": arrays})
     with pytest.raises(AssertionError):
         play_side_by_side(cfg, [derive_seed(5, i) for i in range(8)], wrong, seed=1)
 
@@ -119,7 +123,7 @@ def test_the_heuristic_chooses_among_the_bots_best_actions(config: dict[str, Any
             top = max(rated.values())
             best = {encoding.index(a) for a, v in rated.items() if v >= top - 1e-12}
             chosen = why_first_states.heuristic_action(
-                batch.ints, batch.bits, i, mask, 0, kernel.tables
+                batch.ints, batch.bits, i, mask, 0, batch.tables, batch.streams
             )
             assert chosen in best or len(view.legal_actions) == 1, f"game {i}"
             legal = [encoding.index(a) for a in view.legal_actions]

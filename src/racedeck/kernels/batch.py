@@ -1,28 +1,30 @@
 """Batches of game states stepped in compiled loops, for any game with a step kernel.
 
-A game's *step kernel* (:class:`StepKernel`) is its rules over one row of two arrays — ``ints``
-(int64) and ``bits`` (uint64) — as Numba functions of one shape for every game:
+A game's *step kernel* (:class:`StepKernel`) is its rules over rows of two arrays — ``ints``
+(int64) and ``bits`` (uint64), one row per game — as Numba functions of one shape for every
+game, each also given ``tables``, whatever the game's rules read (a tuple: the configuration,
+and views into the two arrays where a game names its fields):
 
-- ``reset_one(ints, bits, i, seed, tables)``: row ``i`` becomes the engine's
+- ``reset_one(ints, bits, i, seed, tables)``: game ``i`` becomes the engine's
   ``new_initial_state(seed)``;
-- ``current_player(ints, i)``: the seat the engine's drivers ask next, -1 once over;
-- ``legal(ints, bits, i, tables, out) -> int``: the legal actions as a mask over the game's
-  action encoding, and how many;
+- ``current_player(ints, bits, i, tables)``: the seat the engine's drivers ask next, -1 once
+  the game is over;
+- ``legal(ints, bits, i, tables, mask) -> int``: the legal actions as a mask over the game's
+  action encoding (``mask``, one row), and how many;
 - ``apply(ints, bits, i, action, tables)``: the seat to act takes a legal action (unchecked),
   and the game runs on to the next decision or its end;
 - ``observe(ints, bits, i, seat, tables, out)``: ``seat``'s observation, the game's float32
-  encoding of that seat's view;
-- ``rewards(ints, i, tables, out)``: each seat's reward once over;
-- ``random_action(ints, bits, i, mask, count) -> int``: a legal action uniformly, from the
-  row's own stream;
-- ``heuristic_action(ints, bits, i, mask, count, tables) -> int`` (optional): the game's
-  heuristic bot's choice, ties drawn from the row's stream.
+  encoding of that seat's view, from what the view holds only;
+- ``rewards(ints, bits, i, tables, out)``: each seat's share of the win once over, else 0;
+- ``heuristic_action(ints, bits, i, mask, count, tables, streams) -> int`` (optional): the
+  game's heuristic bot's choice, its ties drawn from ``streams[i]``.
 
-``tables`` is whatever the game's rules read (a tuple of arrays). :class:`StateBatch` runs
-these over a whole batch in one compiled loop per call, and :meth:`StateBatch.step` and
-:meth:`StateBatch.step_learner` are the fused steps of :mod:`racedeck.rl.vector`: act, see
-which games ended, deal them again (auto-reset, the ended game's observation kept) and make
-every next observation and mask, with no Python object per game.
+:class:`StateBatch` runs these over a whole batch, one compiled loop per call, and
+:meth:`StateBatch.step` and :meth:`StateBatch.step_learner` are the fused steps of
+:mod:`racedeck.rl.vector`: act, see which games ended, deal them again (auto-reset, the ended
+game's observation kept) and make every next observation and mask, with no Python object per
+game. Random choices (:func:`random_action`) come from one SplitMix64 stream per game,
+``streams[i]``, seeded ``derive_seed(seed, 1)`` with the game's seed.
 
 Episode ``k`` of game ``i`` is dealt from ``derive_seed(seeds[i], k)``
 (:func:`racedeck.core.rng.derive_seed`), so a batch's seeds fix every game it will ever play.
@@ -39,9 +41,12 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from racedeck.kernels.why_first import _derive
+from racedeck.kernels.why_first import _ONE, _derive, _jit
 
-__all__ = ["POLICIES", "BatchFunctions", "StateBatch", "StepKernel"]
+__all__ = ["POLICIES", "BatchFunctions", "StateBatch", "StepKernel", "random_action"]
+
+Arrays = tuple[NDArray[np.int64], NDArray[np.uint64], tuple[Any, ...]]
+"""A batch's ``ints``, ``bits`` and ``tables``."""
 
 
 @dataclass(frozen=True)
@@ -52,18 +57,14 @@ class StepKernel:
     players: int
     num_actions: int
     observation_size: int
-    int_width: int
-    """Entries of a row of ``ints``."""
-    bit_width: int
-    """Entries of a row of ``bits``."""
-    tables: tuple[Any, ...]
+    arrays: Callable[[int], Arrays]
+    """Room for a batch of so many games: ``ints``, ``bits`` and the ``tables`` to pass."""
     reset_one: Any
     current_player: Any
     legal: Any
     apply: Any
     observe: Any
     rewards: Any
-    random_action: Any
     heuristic_action: Any = None
     """``None`` when the game has no compiled heuristic."""
 
@@ -72,8 +73,33 @@ POLICIES = {"random": 0, "heuristic": 1}
 """The opponents that play in compiled code, and their codes."""
 
 
+@_jit(cache=True)
+def random_action(streams: NDArray[np.uint64], i: int, mask: NDArray[np.bool_], count: int) -> int:
+    """An action uniform among the ``count`` legal ones of ``mask`` (one row), from game
+    ``i``'s stream (32 bits a draw, exact by rejection)."""
+    un = np.uint64(count)
+    low32 = np.uint64(0xFFFFFFFF)
+    while True:
+        streams[i] += np.uint64(0x9E3779B97F4A7C15)
+        z = streams[i]
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+        m = (z & low32) * un
+        low = m & low32
+        if low >= un or low >= ((low32 - un + _ONE) % un):
+            k = int(m >> np.uint64(32))
+            break
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 @numba.njit
-def _no_heuristic(ints: Any, bits: Any, i: int, mask: Any, count: int, t: Any) -> int:
+def _no_heuristic(ints: Any, bits: Any, i: int, mask: Any, count: int, t: Any, streams: Any) -> int:
     """The heuristic of a game that has none: never called (the faces refuse "heuristic"
     for such a game), but compiled into the loops in its place."""
     return -1
@@ -102,7 +128,6 @@ def batch_functions(
     apply: Any,
     observe: Any,
     rewards: Any,
-    random_action: Any,
     heuristic_action: Any,
 ) -> BatchFunctions:
     """The loops of :class:`BatchFunctions` compiled around one game's kernel functions
@@ -110,20 +135,25 @@ def batch_functions(
     jit = numba.njit
 
     @jit
-    def reset_all(ints, bits, seeds, episodes, t):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            reset_one(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t)
+    def deal(ints, bits, i, seed, t, streams):  # type: ignore[no-untyped-def]
+        reset_one(ints, bits, i, seed, t)
+        streams[i] = _derive(seed, _ONE)
 
     @jit
-    def deal_all(ints, bits, seeds, t):  # type: ignore[no-untyped-def]
+    def reset_all(ints, bits, seeds, episodes, t, streams):  # type: ignore[no-untyped-def]
         for i in range(ints.shape[0]):
-            reset_one(ints, bits, i, seeds[i], t)
+            deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
 
     @jit
-    def players(ints):  # type: ignore[no-untyped-def]
+    def deal_all(ints, bits, seeds, t, streams):  # type: ignore[no-untyped-def]
+        for i in range(ints.shape[0]):
+            deal(ints, bits, i, seeds[i], t, streams)
+
+    @jit
+    def players(ints, bits, t):  # type: ignore[no-untyped-def]
         out = np.empty(ints.shape[0], np.int64)
         for i in range(ints.shape[0]):
-            out[i] = current_player(ints, i)
+            out[i] = current_player(ints, bits, i, t)
         return out
 
     @jit
@@ -134,7 +164,7 @@ def batch_functions(
     @jit
     def apply_all(ints, bits, actions, t):  # type: ignore[no-untyped-def]
         for i in range(ints.shape[0]):
-            if current_player(ints, i) >= 0:
+            if current_player(ints, bits, i, t) >= 0:
                 apply(ints, bits, i, actions[i], t)
 
     @jit
@@ -143,40 +173,40 @@ def batch_functions(
             observe(ints, bits, i, seats[i], t, out[i])
 
     @jit
-    def rewards_all(ints, t, out):  # type: ignore[no-untyped-def]
+    def rewards_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
         for i in range(ints.shape[0]):
-            rewards(ints, i, t, out[i])
+            rewards(ints, bits, i, t, out[i])
 
     @jit
     def step(  # type: ignore[no-untyped-def]
-        ints, bits, actions, seeds, episodes, t, obs, mask, player, rew, done, final_obs
+        ints, bits, actions, seeds, episodes, t, streams, obs, mask, player, rew, done, final_obs
     ):
         # Every seat is a learner: the seat to act in each game takes its action.
         for i in range(ints.shape[0]):
-            seat = current_player(ints, i)
+            seat = current_player(ints, bits, i, t)
             apply(ints, bits, i, actions[i], t)
-            rewards(ints, i, t, rew[i])
-            done[i] = current_player(ints, i) < 0
+            rewards(ints, bits, i, t, rew[i])
+            done[i] = current_player(ints, bits, i, t) < 0
             if done[i]:
                 observe(ints, bits, i, seat, t, final_obs[i])
                 episodes[i] += 1
-                reset_one(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t)
-            player[i] = current_player(ints, i)
+                deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
+            player[i] = current_player(ints, bits, i, t)
             legal(ints, bits, i, t, mask[i])
             observe(ints, bits, i, player[i], t, obs[i])
 
     @jit
-    def to_learner(ints, bits, i, learner, policy, t, mask):  # type: ignore[no-untyped-def]
+    def to_learner(ints, bits, i, learner, policy, t, streams, mask):  # type: ignore[no-untyped-def]
         # The other seats play (POLICIES) until the learner is asked or the game is over.
         while True:
-            seat = current_player(ints, i)
+            seat = current_player(ints, bits, i, t)
             if seat < 0 or seat == learner:
                 return
             count = legal(ints, bits, i, t, mask)
             if policy == 1:
-                action = heuristic_action(ints, bits, i, mask, count, t)
+                action = heuristic_action(ints, bits, i, mask, count, t, streams)
             else:
-                action = random_action(ints, bits, i, mask, count)
+                action = random_action(streams, i, mask, count)
             apply(ints, bits, i, action, t)
 
     @jit
@@ -189,6 +219,7 @@ def batch_functions(
         seeds,
         episodes,
         t,
+        streams,
         obs,
         mask,
         rew,
@@ -199,16 +230,16 @@ def batch_functions(
         for i in range(ints.shape[0]):
             if actions[i] >= 0:
                 apply(ints, bits, i, actions[i], t)
-            to_learner(ints, bits, i, learner[i], policy, t, mask[i])
-            rewards(ints, i, t, scratch)
+            to_learner(ints, bits, i, learner[i], policy, t, streams, mask[i])
+            rewards(ints, bits, i, t, scratch)
             rew[i] = scratch[learner[i]]
-            done[i] = current_player(ints, i) < 0
+            done[i] = current_player(ints, bits, i, t) < 0
             if done[i]:
                 observe(ints, bits, i, learner[i], t, final_obs[i])
-            while current_player(ints, i) < 0:  # a game may end before the learner is asked
+            while current_player(ints, bits, i, t) < 0:  # it may end before the learner acts
                 episodes[i] += 1
-                reset_one(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t)
-                to_learner(ints, bits, i, learner[i], policy, t, mask[i])
+                deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
+                to_learner(ints, bits, i, learner[i], policy, t, streams, mask[i])
             legal(ints, bits, i, t, mask[i])
             observe(ints, bits, i, learner[i], t, obs[i])
 
@@ -231,8 +262,9 @@ class StateBatch:
     def __init__(self, kernel: StepKernel, batch: int) -> None:
         self.kernel = kernel
         self.batch = batch
-        self.ints = np.zeros((batch, kernel.int_width), np.int64)
-        self.bits = np.zeros((batch, kernel.bit_width), np.uint64)
+        self.ints, self.bits, self.tables = kernel.arrays(batch)
+        self.streams = np.zeros(batch, np.uint64)
+        """Each game's stream of random choices (:func:`random_action`)."""
         self.seeds = np.zeros(batch, np.uint64)
         self.episodes = np.zeros(batch, np.int64)
         self.fn = batch_functions(
@@ -242,7 +274,6 @@ class StateBatch:
             kernel.apply,
             kernel.observe,
             kernel.rewards,
-            kernel.random_action,
             kernel.heuristic_action or _no_heuristic,
         )
 
@@ -250,37 +281,39 @@ class StateBatch:
         """Deal episode 0 of every game: game ``i`` from ``derive_seed(seeds[i], 0)``."""
         self.seeds[:] = seeds.astype(np.uint64)
         self.episodes[:] = 0
-        self.fn.reset_all(self.ints, self.bits, self.seeds, self.episodes, self.kernel.tables)
+        self.fn.reset_all(
+            self.ints, self.bits, self.seeds, self.episodes, self.tables, self.streams
+        )
 
     def deal(self, seeds: NDArray[np.uint64]) -> None:
         """Deal game ``i`` exactly as the engine's ``new_initial_state(seeds[i])`` does."""
         self.seeds[:] = seeds.astype(np.uint64)
         self.episodes[:] = 0
-        self.fn.deal_all(self.ints, self.bits, self.seeds, self.kernel.tables)
+        self.fn.deal_all(self.ints, self.bits, self.seeds, self.tables, self.streams)
 
     def current_player(self) -> NDArray[np.int64]:
         """The seat to act in every game (-1: over)."""
-        return self.fn.players(self.ints)
+        return self.fn.players(self.ints, self.bits, self.tables)
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Every game's legal actions, as a mask over the action encoding."""
         out = np.zeros((self.batch, self.kernel.num_actions), np.bool_)
-        self.fn.legal_all(self.ints, self.bits, self.kernel.tables, out)
+        self.fn.legal_all(self.ints, self.bits, self.tables, out)
         return out
 
     def apply(self, actions: NDArray[np.int64]) -> None:
         """The seat to act in every game that is not over takes its action (a legal one:
         unchecked)."""
-        self.fn.apply_all(self.ints, self.bits, actions.astype(np.int64), self.kernel.tables)
+        self.fn.apply_all(self.ints, self.bits, actions.astype(np.int64), self.tables)
 
     def observe(self, seats: NDArray[np.int64]) -> NDArray[np.float32]:
         """Every game's observation by the seat ``seats[i]``."""
         out = np.zeros((self.batch, self.kernel.observation_size), np.float32)
-        self.fn.observe_all(self.ints, self.bits, seats.astype(np.int64), self.kernel.tables, out)
+        self.fn.observe_all(self.ints, self.bits, seats.astype(np.int64), self.tables, out)
         return out
 
     def rewards(self) -> NDArray[np.float32]:
         """Every game's rewards per seat (0 until it is over)."""
         out = np.zeros((self.batch, self.kernel.players), np.float32)
-        self.fn.rewards_all(self.ints, self.kernel.tables, out)
+        self.fn.rewards_all(self.ints, self.bits, self.tables, out)
         return out

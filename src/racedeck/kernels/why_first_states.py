@@ -46,7 +46,6 @@ from racedeck.games.why_first.config import WhyFirstConfig
 from racedeck.kernels.batch import StepKernel
 from racedeck.kernels.why_first import (
     _ONE,
-    _derive,
     _heuristic_commit,
     _heuristic_move,
     _heuristic_place,
@@ -71,7 +70,6 @@ __all__ = [
     "kernel",
     "legal",
     "observe",
-    "random_action",
     "reset_one",
     "rewards",
 ]
@@ -99,8 +97,8 @@ OVER = 2
 _PHASE, _STAGE, _ROUND, _PENDING, _MOVES, _LEO_LEFT = 0, 1, 2, 3, 4, 5
 _FIXED = 6
 # Fixed places in a row of ``bits``.
-_RNG, _REVEALED, _QUEUE, _POLICY = 0, 1, 2, 3
-_HANDS = 4
+_RNG, _REVEALED, _QUEUE = 0, 1, 2
+_HANDS = 3
 
 # Places in the configuration vector ``cfg`` (see Layout.cfg).
 (
@@ -440,18 +438,16 @@ def _after_round(
 def reset_one(
     ints: NDArray[np.int64], bits: NDArray[np.uint64], i: int, seed: np.uint64, t: Tables
 ) -> None:
-    """Row ``i`` becomes ``WhyFirst.new_initial_state(seed)``; its random policy's stream is
-    ``derive_seed(seed, 1)``, as in :mod:`racedeck.kernels.why_first`."""
+    """Row ``i`` becomes ``WhyFirst.new_initial_state(seed)``."""
     ints[i, :] = 0
     bits[i, :] = 0
     bits[i, _RNG] = seed
-    bits[i, _POLICY] = _derive(seed, _ONE)
     cfg, _, _, _, top, bottom, limit, _ = t
     _start_stage(ints, bits, i, cfg, top, bottom, limit)
 
 
-@_jit(cache=True)
-def current_player(ints: NDArray[np.int64], i: int) -> int:
+@_jit(inline=True)
+def _seat_to_act(ints: NDArray[np.int64], i: int) -> int:
     """The seat the engine's drivers ask next in row ``i`` (-1 once the game is over)."""
     pending = ints[i, _PENDING]
     if pending == 0:
@@ -463,6 +459,13 @@ def current_player(ints: NDArray[np.int64], i: int) -> int:
 
 
 @_jit(cache=True)
+def current_player(ints: NDArray[np.int64], bits: NDArray[np.uint64], i: int, t: Tables) -> int:
+    """The seat the engine's drivers ask next in row ``i`` (-1 once the game is over): the
+    lowest seat still to commit in a round (WF-4), the owner of the card to move (WF-10)."""
+    return _seat_to_act(ints, i)
+
+
+@_jit(cache=True)
 def legal(
     ints: NDArray[np.int64], bits: NDArray[np.uint64], i: int, t: Tables, out: NDArray[np.bool_]
 ) -> int:
@@ -470,7 +473,7 @@ def legal(
     actions (``out``, one row); their number."""
     cfg, _, rank, _, _, _, _, _ = t
     out[:] = False
-    s = current_player(ints, i)
+    s = _seat_to_act(ints, i)
     if s < 0:
         return 0
     f, cards = cfg[C_F], cfg[C_CARDS]
@@ -502,7 +505,7 @@ def apply(
     """The seat to act in row ``i`` takes ``action`` (legal: unchecked), and the game runs on
     to the next decision or its end."""
     cfg, values, rank, _, top, bottom, limit, _ = t
-    s = current_player(ints, i)
+    s = _seat_to_act(ints, i)
     f, cards = cfg[C_F], cfg[C_CARDS]
     ints[i, _MOVES] += 1
     if ints[i, _PHASE] == MOVE:
@@ -532,7 +535,9 @@ def apply(
 
 
 @_jit(cache=True)
-def rewards(ints: NDArray[np.int64], i: int, t: Tables, out: NDArray[np.float32]) -> None:
+def rewards(
+    ints: NDArray[np.int64], bits: NDArray[np.uint64], i: int, t: Tables, out: NDArray[np.float32]
+) -> None:
     """Each seat's share of the win in row ``i`` once it is over (WF-7: the second-highest
     distinct total wins, all when all are equal; Leo counts, WF-9), else zeros."""
     cfg = t[0]
@@ -664,36 +669,6 @@ def observe(
 
 
 @_jit(cache=True)
-def random_action(
-    ints: NDArray[np.int64],
-    bits: NDArray[np.uint64],
-    i: int,
-    mask: NDArray[np.bool_],
-    count: int,
-) -> int:
-    """An action uniform among the ``count`` legal ones of ``mask`` (one row), from row
-    ``i``'s own policy stream (32 bits a draw, exact by rejection)."""
-    un = np.uint64(count)
-    while True:
-        bits[i, _POLICY] += np.uint64(0x9E3779B97F4A7C15)
-        z = bits[i, _POLICY]
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-        m = (z & np.uint64(0xFFFFFFFF)) * un
-        low = m & np.uint64(0xFFFFFFFF)
-        if low >= un or low >= ((np.uint64(0xFFFFFFFF) - un + _ONE) % un):
-            k = int(m >> np.uint64(32))
-            break
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@_jit(cache=True)
 def heuristic_action(
     ints: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -701,13 +676,14 @@ def heuristic_action(
     mask: NDArray[np.bool_],
     count: int,
     t: Tables,
+    streams: NDArray[np.uint64],
 ) -> int:
     """The action :class:`~racedeck.bots.why_first.WhyFirstHeuristicBot` would take for the
     seat to act in row ``i``: the same evaluation of each legal action and the same tolerance
-    for ties (:mod:`racedeck.kernels.why_first`), one of the best drawn from the row's own
-    stream. ``mask`` and ``count`` are unused (the shape every policy has)."""
+    for ties (:mod:`racedeck.kernels.why_first`), one of the best drawn from ``streams[i]``.
+    ``mask`` and ``count`` are unused (the shape every policy has)."""
     cfg, values, rank, _, _, _, _, distinct = t
-    s = current_player(ints, i)
+    s = _seat_to_act(ints, i)
     f, cards, n = cfg[C_F], cfg[C_CARDS], cfg[C_N]
     low, high = cfg[C_LOW], cfg[C_HIGH]
     stages_left = cfg[C_STAGES] - ints[i, _STAGE] - 1
@@ -718,7 +694,7 @@ def heuristic_action(
     h = _popcount(hand)
     best = np.empty(max(h * f, f), np.int64)
     pol = np.zeros(4, np.uint64)  # the stream, no spare half (see why_first._pick)
-    pol[0] = bits[i, _POLICY]
+    pol[0] = streams[i]
     script = np.zeros((1, 1), np.uint32)
     if ints[i, _PHASE] == MOVE:
         c = _highest_card(bits[i, _QUEUE])
@@ -758,7 +734,7 @@ def heuristic_action(
         di = a // f
         r = _nth(m, di, no_table, False)
         action = r * f + (a - di * f)
-    bits[i, _POLICY] = pol[0]
+    streams[i] = pol[0]
     return int(action)
 
 
@@ -774,15 +750,16 @@ def kernel(config: WhyFirstConfig) -> StepKernel:
         players=int(cfg[C_N]),
         num_actions=int(cfg[C_ACTIONS]),
         observation_size=int(cfg[C_OBS]),
-        int_width=int(cfg[C_INTS]),
-        bit_width=int(cfg[C_BITS]),
-        tables=lay.tables,
+        arrays=lambda batch: (
+            np.zeros((batch, int(cfg[C_INTS])), np.int64),
+            np.zeros((batch, int(cfg[C_BITS])), np.uint64),
+            lay.tables,
+        ),
         reset_one=reset_one,
         current_player=current_player,
         legal=legal,
         apply=apply,
         observe=observe,
         rewards=rewards,
-        random_action=random_action,
         heuristic_action=heuristic_action,
     )

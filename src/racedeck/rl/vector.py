@@ -149,7 +149,7 @@ class VectorGame:
         s = self.states
         self._final[:] = 0.0
         s.fn.step(
-            s.ints, s.bits, taken, s.seeds, s.episodes, self.kernel.tables,
+            s.ints, s.bits, taken, s.seeds, s.episodes, s.tables, s.streams,
             self._obs, self._mask, self._player, self._rewards, self._done, self._final,
         )  # fmt: skip
         return self._outputs()
@@ -292,7 +292,6 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
     def _step(self, actions: NDArray[np.int64]) -> None:
         s = self.games.states
         s.fn.step_learner(
-            s.ints, s.bits, actions, self.learners, self._policy, s.seeds, s.episodes,
-            self.games.kernel.tables,
-            self._obs, self._mask, self._reward, self._done, self._final, self._scratch,
+            s.ints, s.bits, actions, self.learners, self._policy, s.seeds, s.episodes, s.tables,
+            s.streams, self._obs, self._mask, self._reward, self._done, self._final, self._scratch,
         )  # fmt: skip
