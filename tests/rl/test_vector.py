@@ -6,6 +6,7 @@ environment's rewards; bad actions are refused whole, naming the games."""
 from __future__ import annotations
 
 import doctest
+from importlib import import_module
 from typing import Any
 
 import gymnasium
@@ -15,24 +16,32 @@ import pytest
 import racedeck
 import racedeck.rl  # registers the Gymnasium ids
 from racedeck.core.rng import derive_seed
-from racedeck.games.why_first.encoding import action_encoding
-from racedeck.rl.observations.why_first import observer
 from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
 
-CONFIGS: tuple[dict[str, Any], ...] = (
-    {"players": 4},
-    {"players": 2},  # with Leo (WF-9)
-    {"players": 3, "variant": "tactical", "stages": 2},  # WF-10
+CONFIGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("why-first", {"players": 4}),
+    ("why-first", {"players": 2}),  # with Leo (WF-9)
+    ("why-first", {"players": 3, "variant": "tactical", "stages": 2}),  # WF-10
+    ("six-day-race", {"players": 3, "riders": 2, "races": 1}),  # SD-12
+    ("six-day-race", {"players": 4, "races": 2}),
 )
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
-def test_a_batch_equals_the_engine_action_by_action_across_resets(config: dict[str, Any]) -> None:
+def encoders(game: Any) -> tuple[Any, Any]:
+    """The game's action encoding and its observation encoder."""
+    module = import_module(f"racedeck.rl.observations.{game.spec.id.replace('-', '_')}")
+    encoding = import_module(f"racedeck.games.{game.spec.id.replace('-', '_')}.encoding")
+    return encoding.action_encoding(game), module.observer(game).encode
+
+
+@pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=[f"{g}-{c}" for g, c in CONFIGS])
+def test_a_batch_equals_the_engine_action_by_action_across_resets(
+    game_id: str, config: dict[str, Any]
+) -> None:
     games = 6
-    vec = VectorGame("why-first", games, **config)
-    game = racedeck.make("why-first", **config)
-    encoding = action_encoding(game)
-    encode = observer(game).encode
+    vec = VectorGame(game_id, games, **config)
+    game = racedeck.make(game_id, **config)
+    encoding, encode = encoders(game)
     seeds = [derive_seed(21, i) for i in range(games)]
     out = vec.reset(seeds)
     episode = [0] * games
@@ -42,7 +51,7 @@ def test_a_batch_equals_the_engine_action_by_action_across_resets(config: dict[s
     while ended < 2 * games:  # every game ends at least once, most twice
         actions = np.zeros(games, np.int64)
         for i, state in enumerate(states):
-            seat = min(state.pending)
+            seat = state.pending[0]  # the drivers ask the first pending seat
             assert out.current_player[i] == seat
             legal = sorted(encoding.index(a) for a in game.legal_actions(state, seat))
             assert np.flatnonzero(out.action_mask[i]).tolist() == legal
@@ -50,7 +59,7 @@ def test_a_batch_equals_the_engine_action_by_action_across_resets(config: dict[s
             actions[i] = legal[rng.integers(len(legal))]
         out = vec.step(actions)
         for i, state in enumerate(states):
-            seat = min(state.pending)
+            seat = state.pending[0]
             game.apply_unchecked(state, seat, encoding.action(int(actions[i])))
             assert out.terminated[i] == state.is_terminal
             assert not out.truncated[i]
@@ -87,8 +96,8 @@ def test_a_seed_fixes_every_game_and_unknown_games_and_bad_actions_are_refused()
     with pytest.raises(ValueError, match="5 whole numbers"):
         one.step(np.zeros(5, np.float64))
     assert np.array_equal(one.states.ints, before)  # nothing was stepped
-    with pytest.raises(LookupError, match="games with one: why-first"):
-        VectorGame("six-day-race", 2)
+    with pytest.raises(LookupError, match="games with one: why-first, six-day-race"):
+        VectorGame("setback", 2)
 
 
 def test_make_vec_gives_the_compiled_env_with_gymnasiums_conventions() -> None:
@@ -144,3 +153,22 @@ def test_the_examples_in_the_docstrings_run() -> None:
     for module in (vector, why_first_states):
         failed, tried = doctest.testmod(module)
         assert tried > 0 and failed == 0, module.__name__
+
+
+def test_six_day_race_trains_through_make_vec_too() -> None:
+    env = gymnasium.make_vec(
+        "racedeck/SixDayRace-v0", num_envs=8, vectorization_mode="vector_entry_point", players=3
+    )
+    obs, info = env.reset(seed=2)
+    assert obs.shape == (8, env.single_observation_space.shape[0])
+    assert info["action_mask"].shape == (8, 7)
+    rng = np.random.default_rng(1)
+    episodes, total = 0, 0.0
+    for _ in range(400):
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, reward, terminated, _, info = env.step(actions)
+        episodes += int(terminated.sum())
+        total += float(reward.sum())
+    assert episodes > 0 and 0.0 <= total <= episodes
+    env.close()

@@ -111,7 +111,7 @@ class BatchFunctions:
 
     reset_all: Callable[..., None]
     deal_all: Callable[..., None]
-    players: Callable[..., NDArray[np.int64]]
+    players: Callable[..., None]
     legal_all: Callable[..., None]
     apply_all: Callable[..., None]
     observe_all: Callable[..., None]
@@ -132,7 +132,10 @@ def batch_functions(
 ) -> BatchFunctions:
     """The loops of :class:`BatchFunctions` compiled around one game's kernel functions
     (once per process and game: Numba compiles the closures on their first call)."""
-    jit = numba.njit
+    # Without reference counting: the loops make no array, and with it every array taken out of
+    # a kernel's tables (a tuple of views) cost an atomic increment and decrement per call.
+    flags: dict[str, Any] = {"_nrt": False}  # (a flag Numba's typing stubs do not list)
+    jit = numba.njit(**flags)
 
     @jit
     def deal(ints, bits, i, seed, t, streams):  # type: ignore[no-untyped-def]
@@ -150,11 +153,9 @@ def batch_functions(
             deal(ints, bits, i, seeds[i], t, streams)
 
     @jit
-    def players(ints, bits, t):  # type: ignore[no-untyped-def]
-        out = np.empty(ints.shape[0], np.int64)
+    def players(ints, bits, t, out):  # type: ignore[no-untyped-def]
         for i in range(ints.shape[0]):
             out[i] = current_player(ints, bits, i, t)
-        return out
 
     @jit
     def legal_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
@@ -293,7 +294,9 @@ class StateBatch:
 
     def current_player(self) -> NDArray[np.int64]:
         """The seat to act in every game (-1: over)."""
-        return self.fn.players(self.ints, self.bits, self.tables)
+        out = np.empty(self.batch, np.int64)
+        self.fn.players(self.ints, self.bits, self.tables, out)
+        return out
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """Every game's legal actions, as a mask over the action encoding."""

@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # Numba is imported only when a kernel is made
 
 __all__ = ["STEP_KERNELS", "step_kernel"]
 
-STEP_KERNELS = ("why-first",)
+STEP_KERNELS = ("why-first", "six-day-race")
 """The ids of the games a step kernel plays."""
 
 
@@ -22,6 +22,10 @@ def step_kernel(game: Any) -> StepKernel:
         from racedeck.kernels.why_first_states import kernel
 
         return kernel(game.cfg)
+    if game_id == "six-day-race":
+        from racedeck.kernels.six_day_race_steps import kernel as six_day_race_kernel
+
+        return six_day_race_kernel(game.cfg)
     raise LookupError(
         f"{game_id} has no step kernel yet (games with one: {', '.join(STEP_KERNELS)})"
     )
