@@ -18,6 +18,27 @@ the ended one's in ``final_observation``.
 >>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in out.action_mask])
 >>> out = games.step(actions)
 
+**Self-play** is :class:`VectorGame` with one policy for every seat: each step, the policy
+acts for ``current_player`` of every game from that seat's observation and mask, and each
+seat's experience is that seat's own (observation, action) pairs, credited with its column of
+``rewards`` when its game ends. For instance, a learner against copies of itself:
+
+>>> policy = lambda obs, mask: np.where(mask, rng.random(mask.shape), -1).argmax(axis=1)
+>>> out = games.reset(seed=1)
+>>> trajectories = {}                               # (game, seat) -> decisions of this episode
+>>> for _ in range(100):
+...     actions = policy(out.observation, out.action_mask)
+...     for i, (seat, a) in enumerate(zip(out.current_player, actions)):
+...         trajectories.setdefault((i, int(seat)), []).append((out.observation[i], a))
+...     out = games.step(actions)
+...     for i in np.flatnonzero(out.terminated):   # credit every seat of a game that ended
+...         for seat in range(games.players):
+...             decisions = trajectories.pop((i, seat), [])  # ... learn from them, reward:
+...             reward = out.rewards[i, seat]
+
+Against past selves, keep copies of the policy's weights and give each seat of a game its own
+(seat ``s`` of game ``i`` → version ``v[i, s]``), choosing per row by ``current_player``.
+
 :class:`RacedeckVectorEnv` is the single-agent face for standard trainers: one learning seat
 per game against opponents that play in compiled code (the heuristic bot by default, as the
 single environment has it, or at random), registered as the
