@@ -96,7 +96,7 @@ def test_a_seed_fixes_every_game_and_unknown_games_and_bad_actions_are_refused()
     with pytest.raises(ValueError, match="5 whole numbers"):
         one.step(np.zeros(5, np.float64))
     assert np.array_equal(one.states.ints, before)  # nothing was stepped
-    with pytest.raises(LookupError, match="games with one: why-first, six-day-race"):
+    with pytest.raises(LookupError, match="games with one: six-day-race, why-first"):
         VectorGame("setback", 2)
 
 

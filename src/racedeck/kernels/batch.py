@@ -53,7 +53,6 @@ Arrays = tuple[NDArray[np.int64], NDArray[np.uint64], tuple[Any, ...]]
 class StepKernel:
     """One game and configuration as a step kernel (see the module docstring)."""
 
-    game_id: str
     players: int
     num_actions: int
     observation_size: int

@@ -235,7 +235,6 @@ def kernel(config: SixDayRaceConfig) -> StepKernel:
         return states.ints, states.bits, (params, states, consts, *scratch)
 
     return StepKernel(
-        game_id="six-day-race",
         players=config.players,
         num_actions=sdr.ACTIONS,
         observation_size=observation_size(config),

@@ -38,6 +38,7 @@ number) have one row per game; :class:`Layout` says where each field lives.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -72,6 +73,7 @@ __all__ = [
     "observe",
     "reset_one",
     "rewards",
+    "scratch",
 ]
 
 Tables = tuple[
@@ -83,8 +85,11 @@ Tables = tuple[
     NDArray[np.int64],
     NDArray[np.uint64],
     NDArray[np.int64],
+    tuple[Any, ...],
 ]
-"""What the rules read besides a row: :attr:`Layout.tables`."""
+"""What the rules read besides a row: :attr:`Layout.tables` and a batch's scratch for the
+heuristic (:func:`scratch`: the functions make no array, see
+:func:`racedeck.kernels.six_day_race._njit`)."""
 
 COMMIT = 0
 """Phase: seats commit a card face down (base game: and a target)."""
@@ -149,9 +154,9 @@ class Layout:
     """The deck's distinct values, lowest first."""
 
     @property
-    def tables(self) -> Tables:
-        """What every kernel function reads: ``(cfg, values, rank, counts, top, bottom,
-        limit, distinct)``."""
+    def tables(self) -> tuple[Any, ...]:
+        """What every kernel function reads but a batch's scratch: ``(cfg, values, rank,
+        counts, top, bottom, limit, distinct)``."""
         return (
             self.cfg,
             self.values,
@@ -442,7 +447,7 @@ def reset_one(
     ints[i, :] = 0
     bits[i, :] = 0
     bits[i, _RNG] = seed
-    cfg, _, _, _, top, bottom, limit, _ = t
+    cfg, _, _, _, top, bottom, limit, _, _ = t
     _start_stage(ints, bits, i, cfg, top, bottom, limit)
 
 
@@ -471,7 +476,7 @@ def legal(
 ) -> int:
     """The legal actions of the seat to act in row ``i``, as a mask over the encoding's
     actions (``out``, one row); their number."""
-    cfg, _, rank, _, _, _, _, _ = t
+    cfg, _, rank, _, _, _, _, _, _ = t
     out[:] = False
     s = _seat_to_act(ints, i)
     if s < 0:
@@ -504,7 +509,7 @@ def apply(
 ) -> None:
     """The seat to act in row ``i`` takes ``action`` (legal: unchecked), and the game runs on
     to the next decision or its end."""
-    cfg, values, rank, _, top, bottom, limit, _ = t
+    cfg, values, rank, _, top, bottom, limit, _, _ = t
     s = _seat_to_act(ints, i)
     f, cards = cfg[C_F], cfg[C_CARDS]
     ints[i, _MOVES] += 1
@@ -583,7 +588,7 @@ def observe(
     """``seat``'s observation of row ``i`` (``out``, one row): the encoding of
     :mod:`racedeck.rl.observations.why_first`, from the public fields and ``seat``'s own hand
     and commit only."""
-    cfg, values, rank, counts, _, _, _, _ = t
+    cfg, values, rank, counts, _, _, _, _, _ = t
     n, f, h = cfg[C_N], cfg[C_F], cfg[C_HAND]
     cards, d, stages = cfg[C_CARDS], cfg[C_VALUES], cfg[C_STAGES]
     tactical = cfg[C_TACTICAL] == 1
@@ -682,20 +687,18 @@ def heuristic_action(
     seat to act in row ``i``: the same evaluation of each legal action and the same tolerance
     for ties (:mod:`racedeck.kernels.why_first`), one of the best drawn from ``streams[i]``.
     ``mask`` and ``count`` are unused (the shape every policy has)."""
-    cfg, values, rank, _, _, _, _, distinct = t
+    cfg, values, rank, _, _, _, _, distinct, work = t
+    tmp, best, vals, held, pol, script, no_table = work
     s = _seat_to_act(ints, i)
-    f, cards, n = cfg[C_F], cfg[C_CARDS], cfg[C_N]
+    f, cards = cfg[C_F], cfg[C_CARDS]
     low, high = cfg[C_LOW], cfg[C_HIGH]
     stages_left = cfg[C_STAGES] - ints[i, _STAGE] - 1
     pos = ints[i, cfg[C_POS] : cfg[C_POS] + f]
     tot = ints[i, cfg[C_TOT] : cfg[C_TOT] + f]
-    tmp = np.empty(f, np.int64)
     hand = bits[i, _HANDS + s]
     h = _popcount(hand)
-    best = np.empty(max(h * f, f), np.int64)
-    pol = np.zeros(4, np.uint64)  # the stream, no spare half (see why_first._pick)
     pol[0] = streams[i]
-    script = np.zeros((1, 1), np.uint32)
+    pol[2] = 0  # no spare half-word from another game's draw (see why_first._pick)
     if ints[i, _PHASE] == MOVE:
         c = _highest_card(bits[i, _QUEUE])
         fig = _heuristic_move(
@@ -703,7 +706,6 @@ def heuristic_action(
         )
         action = cards + fig
     elif cfg[C_TACTICAL]:
-        vals = np.empty(h, np.int64)
         rest = hand
         for k in range(h):
             c = _lowest_card(rest)
@@ -718,7 +720,7 @@ def heuristic_action(
         action = _lowest_card(rest) - 1
     else:
         # The bot reads values only: which ranks the hand holds, and how many of each.
-        held = np.zeros((n, distinct.shape[0]), np.int64)
+        held[s, :] = 0
         m = 0
         rest = hand
         while rest:
@@ -726,7 +728,6 @@ def heuristic_action(
             rest ^= _bit(c)
             held[s, rank[c - 1]] += 1
             m |= 1 << rank[c - 1]
-        no_table = np.zeros((1, 1), np.int64)
         a = _heuristic_place(
             pos, tot, tmp, s, m, held, distinct, no_table, no_table[0], False, h, low, high,
             stages_left, best, pol, False, script, 0,
@@ -741,19 +742,34 @@ def heuristic_action(
 # -- the kernel -----------------------------------------------------------------------------------
 
 
+def scratch(config: WhyFirstConfig) -> tuple[Any, ...]:
+    """The heuristic's working arrays for one batch: ``(tmp, best, vals, held, pol, script,
+    no_table)`` (:func:`heuristic_action`)."""
+    n, hand = config.players, config.hand_size
+    f = n + (1 if config.has_leo else 0)
+    return (
+        np.zeros(f, np.int64),
+        np.zeros(max(hand * f, f), np.int64),
+        np.zeros(hand, np.int64),
+        np.zeros((n, len(set(config.card_values))), np.int64),
+        np.zeros(4, np.uint64),
+        np.zeros((1, 1), np.uint32),
+        np.zeros((1, 1), np.int64),
+    )
+
+
 def kernel(config: WhyFirstConfig) -> StepKernel:
     """The step kernel of ``config`` (:class:`~racedeck.kernels.batch.StepKernel`)."""
     lay = Layout.of(config)
     cfg = lay.cfg
     return StepKernel(
-        game_id="why-first",
         players=int(cfg[C_N]),
         num_actions=int(cfg[C_ACTIONS]),
         observation_size=int(cfg[C_OBS]),
         arrays=lambda batch: (
             np.zeros((batch, int(cfg[C_INTS])), np.int64),
             np.zeros((batch, int(cfg[C_BITS])), np.uint64),
-            lay.tables,
+            (*lay.tables, scratch(config)),
         ),
         reset_one=reset_one,
         current_player=current_player,

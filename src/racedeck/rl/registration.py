@@ -13,7 +13,6 @@ import re
 import gymnasium
 
 from racedeck.core.registry import available_games, get_spec
-from racedeck.kernels.registry import STEP_KERNELS
 
 __all__ = ["ENTRY_POINT", "NAMESPACE", "VECTOR_ENTRY_POINT", "env_id", "register_envs"]
 
@@ -25,7 +24,7 @@ ENTRY_POINT = "racedeck.rl.single:RacedeckGym"
 
 VECTOR_ENTRY_POINT = "racedeck.rl.vector:RacedeckVectorEnv"
 """What ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` builds
-for the ids of games with a step kernel (:data:`racedeck.kernels.registry.STEP_KERNELS`)."""
+for the ids of games with a step kernel (a ``kernel`` plugin, :mod:`racedeck.kernels.registry`)."""
 
 
 def env_id(game_id: str) -> str:
@@ -47,7 +46,7 @@ def register_envs() -> tuple[str, ...]:
             gymnasium.register(
                 id=name,
                 entry_point=ENTRY_POINT,
-                vector_entry_point=VECTOR_ENTRY_POINT if game_id in STEP_KERNELS else None,
+                vector_entry_point=VECTOR_ENTRY_POINT if "kernel" in plugins else None,
                 kwargs={"game_id": game_id},
             )
         ids.append(name)

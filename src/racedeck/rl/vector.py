@@ -60,7 +60,7 @@ engine's ``new_initial_state`` and follows the engine's rules decision by decisi
 :mod:`racedeck.kernels`). No Python object is made per game on a step: the whole batch is one
 call into Numba.
 
-Games with a step kernel: :data:`racedeck.kernels.registry.STEP_KERNELS`.
+Games with a step kernel: :func:`racedeck.kernels.registry.step_kernel_games`.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ SPEC = register(
         plugins={
             "encoding": "racedeck.games.why_first.encoding",
             "observation": "racedeck.rl.observations.why_first",
+            "kernel": "racedeck.kernels.why_first_states",
             "bots": "racedeck.bots.why_first",
             "playouts": "racedeck.bots.why_first_playout",
             "terminal": "racedeck.cli.why_first_ui",
