@@ -9,8 +9,19 @@ When a rule or a ruling changes in the engine, those tests fail until the kernel
 Kernels sit beside the bots and the simulator (they depend on the games only), so that search,
 simulation and the learning environments (:mod:`racedeck.rl`) can all use them.
 
+Whole games, many at a time (simulation):
+
 - :mod:`racedeck.kernels.why_first` — *Why First?*
   (:class:`~racedeck.kernels.why_first.WhyFirstBatch`).
 - :mod:`racedeck.kernels.six_day_race` — *Six Day Race*
   (:class:`~racedeck.kernels.six_day_race.SixDayRaceBatch`, and the stepping functions).
+
+One decision at a time (learning, search): a game's *step kernel*, one shape for every game
+(:mod:`racedeck.kernels.batch`: :class:`~racedeck.kernels.batch.StepKernel`, stepped over a
+batch by :class:`~racedeck.kernels.batch.StateBatch`), registered as the game's ``kernel``
+plugin (:mod:`racedeck.kernels.registry`), with the game's observation encoding compiled:
+
+- :mod:`racedeck.kernels.why_first_states` — *Why First?*;
+- :mod:`racedeck.kernels.six_day_race_steps` — *Six Day Race*, over the stepping functions of
+  :mod:`racedeck.kernels.six_day_race`.
 """
