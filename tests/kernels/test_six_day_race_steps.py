@@ -1,9 +1,8 @@
 """Six Day Race's step kernel (:mod:`racedeck.kernels.six_day_race_steps`) against the engine,
-decision by decision, on every configuration of the kernel's tests (2 to 8 players, one and two
-riders, refilled and empty grey decks, other tracks and tables, one race and series): the seat
-to act, the legal mask, the acting player's observation — equal to the encoder of that player's
-*view* — and at the end every player's observation and the rewards (SD-11). The compiled
-heuristic takes one of the cards the bot scores best."""
+decision by decision (:func:`kernels.side_by_side.play_side_by_side`), on every configuration
+of the kernel's tests (2 to 8 players, one and two riders, refilled and empty grey decks, other
+tracks and tables, one race and series); the rewards are SD-11's. The compiled heuristic takes
+one of the cards the bot scores best."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kernels.side_by_side import play_side_by_side
 from kernels.test_six_day_race import CONFIGS, IDS
 from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
 from racedeck.core.rng import derive_seed
@@ -19,48 +19,14 @@ from racedeck.games.six_day_race import SixDayRace, SixDayRaceConfig
 from racedeck.games.six_day_race.encoding import action_encoding
 from racedeck.kernels import six_day_race_steps
 from racedeck.kernels.batch import StateBatch
-from racedeck.rl.observations.six_day_race import observer
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_every_decision_agrees_with_the_engine(config: dict[str, Any]) -> None:
     cfg = SixDayRaceConfig(**config)
-    game = SixDayRace(cfg)
-    encoding = action_encoding(game)
-    encode = observer(game).encode
     seeds = [derive_seed(17, i) for i in range(6)] + [0, 2**64 - 1]
-    batch = StateBatch(six_day_race_steps.kernel(cfg), len(seeds))
-    batch.deal(np.array(seeds, dtype=np.uint64))
-    states = [game.new_initial_state(s) for s in seeds]
-    rng = np.random.default_rng(len(config))
-    while not all(s.is_terminal for s in states):
-        players = batch.current_player()
-        masks = batch.legal_mask()
-        seen = batch.observe(np.maximum(players, 0))
-        actions = np.zeros(len(seeds), np.int64)
-        for i, state in enumerate(states):
-            if state.is_terminal:
-                assert players[i] == -1
-                continue
-            seat = state.pending[0]
-            assert players[i] == seat
-            legal = sorted(encoding.index(a) for a in game.legal_actions(state, seat))
-            assert np.flatnonzero(masks[i]).tolist() == legal
-            want = encode(game.observe(state, seat))
-            assert np.array_equal(seen[i], want), f"game {i}: {np.flatnonzero(seen[i] != want)}"
-            actions[i] = legal[rng.integers(len(legal))]
-            game.apply_unchecked(state, seat, encoding.action(int(actions[i])))
-        batch.apply(actions)
-    rewards = batch.rewards()
-    for i, state in enumerate(states):
-        outcome = game.outcome(state)
-        assert outcome is not None
-        share = 1.0 / len(outcome.winners)
-        want = [share if s in outcome.winners else 0.0 for s in range(cfg.players)]
-        assert np.allclose(rewards[i], want)
-        for seat in range(cfg.players):
-            final = batch.observe(np.full(len(seeds), seat))[i]
-            assert np.array_equal(final, encode(game.observe(state, seat)))
+    kernel = six_day_race_steps.kernel(cfg)
+    assert play_side_by_side(SixDayRace(cfg), kernel, seeds, seed=len(config)) > 0
 
 
 def test_the_heuristic_plays_one_of_the_bots_best_cards() -> None:

@@ -1,12 +1,8 @@
-"""Why First?'s step kernel against the engine, decision by decision.
-
-The engine and the kernel play the same deals side by side (every configuration of the batch
-simulator's tests: every player count, Leo, the tactical variant, odd and 64-card decks); at
-every decision the seat to act, the legal-action mask and the acting seat's observation must
-be equal — the observation to the encoder of that seat's *view* (so the kernel shows a seat
-nothing its view does not) — and at the end every seat's observation, the totals' rewards
-(WF-7, Leo counted, WF-9). A kernel with a rule changed fails here: see
-``test_a_wrong_rule_is_caught``.
+"""Why First?'s step kernel against the engine, decision by decision
+(:func:`kernels.side_by_side.play_side_by_side`), on every configuration of the batch
+simulator's tests: every player count, Leo (WF-9), the tactical variant (WF-10), odd and
+64-card decks; the rewards are WF-7's. A kernel with a rule changed fails there: see
+``test_a_wrong_rule_is_caught``. The compiled heuristic takes one of the bot's best actions.
 """
 
 from __future__ import annotations
@@ -16,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kernels.side_by_side import play_side_by_side
 from kernels.test_why_first import CONFIGS, IDS
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import derive_seed
@@ -23,61 +20,14 @@ from racedeck.games.why_first import WhyFirst, WhyFirstConfig
 from racedeck.games.why_first.encoding import action_encoding
 from racedeck.kernels import why_first_states
 from racedeck.kernels.batch import StateBatch, StepKernel
-from racedeck.rl.observations.why_first import observer
-
-
-def play_side_by_side(cfg: WhyFirstConfig, seeds: list[int], kernel: StepKernel, seed: int) -> int:
-    """Play ``seeds``' games on the engine and the kernel with the same random choices,
-    asserting equality at every decision; the number of decisions."""
-    game = WhyFirst(cfg)
-    encoding = action_encoding(game)
-    encode = observer(game).encode
-    batch = StateBatch(kernel, len(seeds))
-    batch.deal(np.array(seeds, dtype=np.uint64))
-    states = [game.new_initial_state(s) for s in seeds]
-    rng = np.random.default_rng(seed)
-    decisions = 0
-    while not all(s.is_terminal for s in states):
-        players = batch.current_player()
-        masks = batch.legal_mask()
-        seen = batch.observe(np.maximum(players, 0))
-        actions = np.zeros(len(seeds), np.int64)
-        for i, state in enumerate(states):
-            if state.is_terminal:
-                assert players[i] == -1
-                continue
-            # The engine's drivers ask the first pending seat (WF-4: seats commit in order).
-            seat = min(state.pending)
-            assert players[i] == seat, f"game {i}, decision {decisions}"
-            legal = [encoding.index(a) for a in game.legal_actions(state, seat)]
-            assert np.flatnonzero(masks[i]).tolist() == sorted(legal), f"game {i}"
-            want = encode(game.observe(state, seat))
-            assert np.array_equal(seen[i], want), (
-                f"game {i}, decision {decisions}: entries {np.flatnonzero(seen[i] != want)}"
-            )
-            actions[i] = legal[rng.integers(len(legal))]
-            game.apply_unchecked(state, seat, encoding.action(int(actions[i])))
-            decisions += 1
-        batch.apply(actions)
-    assert (batch.current_player() == -1).all()
-    rewards = batch.rewards()
-    for i, state in enumerate(states):
-        outcome = game.outcome(state)
-        assert outcome is not None
-        share = 1.0 / len(outcome.winners)  # WF-7; Leo counts among the winners (WF-9)
-        want = [share if s in outcome.winners else 0.0 for s in range(cfg.players)]
-        assert np.allclose(rewards[i], want), f"game {i}"
-        for seat in range(cfg.players):
-            final = batch.observe(np.full(len(seeds), seat))[i]
-            assert np.array_equal(final, encode(game.observe(state, seat)))
-    return decisions
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_every_decision_agrees_with_the_engine(config: dict[str, Any]) -> None:
     cfg = WhyFirstConfig(**config)
     seeds = [derive_seed(11, i) for i in range(12)] + [0, 2**64 - 1]
-    assert play_side_by_side(cfg, seeds, why_first_states.kernel(cfg), seed=len(config)) > 0
+    game = WhyFirst(cfg)
+    assert play_side_by_side(game, why_first_states.kernel(cfg), seeds, seed=len(config)) > 0
 
 
 def test_a_wrong_rule_is_caught() -> None:
@@ -94,7 +44,7 @@ def test_a_wrong_rule_is_caught() -> None:
 
     wrong = StepKernel(**{**right.__dict__, "arrays": arrays})
     with pytest.raises(AssertionError):
-        play_side_by_side(cfg, [derive_seed(5, i) for i in range(8)], wrong, seed=1)
+        play_side_by_side(WhyFirst(cfg), wrong, [derive_seed(5, i) for i in range(8)], seed=1)
 
 
 @pytest.mark.parametrize("config", CONFIGS[:8], ids=IDS[:8])
