@@ -167,10 +167,18 @@ def test_game_seeds_are_the_simulations() -> None:
 # -- bit-exact, decision by decision ------------------------------------------------------------
 
 
+STATE_KEYS = (
+    "players grid rows_removed row lane hands draw discard skip_cards skip_spent current phase "
+    "source hand_played nonfree_played asked blockers winner move rng"
+).split()
+"""What :meth:`SetbackBatch.state_json` gives of ``SetbackState.to_json``."""
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_every_decision_offers_the_engines_legal_actions(config: dict[str, Any]) -> None:
-    """The stepping functions, driven from Python: at every decision the same seat is asked
-    with the same legal actions (encoding ids, engine order); the same scores and ranks."""
+    """The stepping functions, driven from Python: at every decision the same state (board,
+    hands, piles in order, the generator), the same seat asked with the same legal actions
+    (encoding ids, engine order); the same scores and ranks at the end."""
     cfg = SetbackConfig(**config)
     game = Setback(cfg)
     enc = action_encoding(game)
@@ -180,7 +188,7 @@ def test_every_decision_offers_the_engines_legal_actions(config: dict[str, Any])
     out = np.empty(batch.max_legal, np.int64)
     scores = np.empty(cfg.players, np.int64)
     ranks = np.empty(cfg.players, np.int64)
-    seeds = seeds_for(6, len(config))
+    seeds = seeds_for(12, len(config))
     choices = scripted(len(seeds), cfg.max_moves, seed=sum(map(ord, str(config))))
     for g, seed in enumerate(seeds):
         state = game.new_initial_state(seed)
@@ -193,12 +201,15 @@ def test_every_decision_offers_the_engines_legal_actions(config: dict[str, Any])
             assert kb.current_player(k, states, 1) == seat, f"seed {seed} decision {d}"
             assert out[:count].tolist() == enc.indices(legal), f"seed {seed} decision {d}"
             assert not kb.is_over(k, states, 1)
+            whole = state.to_json()  # the whole state: board, hands, piles, generator
+            assert batch.state_json(states, 1) == {key: whole[key] for key in STATE_KEYS}
             index = int(choices[g, d]) % len(legal)
             game.apply_unchecked(state, seat, legal[index])
             kb.apply(k, states, 1, int(out[index]))
             d += 1
         assert kb.is_over(k, states, 1) and kb.current_player(k, states, 1) == -1
-        assert states[1, kb.F_MOVE] == state.move
+        whole = state.to_json()  # at the end too: max_moves empties an open window
+        assert batch.state_json(states, 1) == {key: whole[key] for key in STATE_KEYS}
         first = kb.returns(k, states, 1, scores, ranks)
         outcome = game.outcome(state)
         assert outcome is not None

@@ -1792,6 +1792,45 @@ class SetbackBatch:
         """Rows for ``games`` states, to :func:`reset_one` before use."""
         return np.zeros((games, self.width), np.int64)
 
+    def state_json(self, states: NDArray[np.int64], i: int) -> dict[str, Any]:
+        """Game ``i``'s state in the keys and forms of ``SetbackState.to_json`` (all but the
+        stack, the pending seats and the resolving card's context): for tests and debugging."""
+        k, s = self.tables, states[i]
+        n = self.players
+
+        def block(slot: int, j: int, size: int) -> list[int]:
+            at = int(k[slot]) + j
+            return [int(x) for x in s[at : at + size]]
+
+        rows, lanes = int(s[F_ROWS]), int(s[F_LANES])
+        grid = [block(S_GRID, r * _ML, lanes) for r in range(rows)]
+        hands = [block(S_HANDS, q * int(k[K_HAND_CAP]), int(s[k[S_NHAND] + q])) for q in range(n)]
+        skips = [block(S_SKIPS, q * int(k[K_SKIP_CAP]), int(s[k[S_NSKIP] + q])) for q in range(n)]
+        current = int(s[F_CURRENT])
+        order = [(current + j) % n for j in range(n)]
+        return {
+            "players": n,
+            "grid": grid,
+            "rows_removed": int(s[F_ROWS_REMOVED]),
+            "row": block(S_ROW, 0, n),
+            "lane": block(S_LANE, 0, n),
+            "hands": hands,
+            "draw": block(S_DRAW, 0, int(s[F_NDRAW])),
+            "discard": block(S_DISCARD, 0, int(s[F_NDISCARD])),
+            "skip_cards": skips,
+            "skip_spent": [bool(x) for x in block(S_SPENT, 0, n)],
+            "current": current,
+            "phase": ("board", "hand", "window", "step", "over")[int(s[F_PHASE])],
+            "source": ("", "board", "hand")[int(s[F_SOURCE])],
+            "hand_played": int(s[F_HAND_PLAYED]),
+            "nonfree_played": bool(s[F_NONFREE]),
+            "asked": [q for q in order if int(s[F_ASKED]) >> q & 1],
+            "blockers": [q for q in range(n) if int(s[F_BLOCKERS]) >> q & 1],
+            "winner": int(s[F_WINNER]),
+            "move": int(s[F_MOVE]),
+            "rng": int(s[F_RNG]) & _MASK64,
+        }
+
     def seeds(self, games: int, seed: int) -> NDArray[np.uint64]:
         """``derive_seed(seed, i)`` for ``i < games``: the seeds of a simulation's games."""
         return _seeds(np.uint64(seed & _MASK64), games)
