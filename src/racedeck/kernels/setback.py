@@ -71,9 +71,9 @@ winners as :meth:`Setback.outcome` computes them, the seat that reached FINISH f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numba
 
@@ -86,7 +86,7 @@ from racedeck.bots.setback import card_worth
 from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.config import MAX_LANES, SetbackConfig
 from racedeck.games.setback.encoding import declaration_forms
-from racedeck.kernels.why_first import _derive, _jit, _mix, _pick, _seeds, _trailing
+from racedeck.kernels.why_first import _derive, _mix, _pick, _seeds, _trailing
 
 __all__ = [
     "FIELDS",
@@ -103,6 +103,18 @@ __all__ = [
     "reset_one",
     "returns",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(inline: bool = False, cache: bool = False) -> Callable[[_F], _F]:
+    """``numba.njit``, seen by the type checker as the plain function it compiles. Integer
+    division by zero is not checked (``error_model="numpy"``): no divisor here can be zero."""
+    return cast(
+        Callable[[_F], _F],
+        numba.njit(inline="always" if inline else "never", cache=cache, error_model="numpy"),
+    )
+
 
 RANDOM = 0
 """Policy code: an index uniform among the legal actions."""
@@ -231,7 +243,15 @@ S_DRAW = 38
 S_DISCARD = 39
 S_BLOCK_BY = 40
 S_BLOCK_CARD = 41
-_HEADER = 48
+S_HMASK = 42  # per seat: bit r, the hand holds a card of hand type rank r
+S_HCOUNT = 43  # per seat and rank: how many cards of that hand type
+K_T_RANK = 44  # card -> the rank of its hand type among the deck's hand types (by type id)
+K_T_RANK_TID = 45  # rank -> type id
+K_BLOCK_RANKS = 46  # bits of the BLOCK ranks
+K_PLAYABLE_RANKS = 47  # bits of every rank but BLOCK (SB-3, SB-9)
+K_FREE_RANKS = 48  # bits of the FREE ranks but BLOCK: playable after the non-FREE card (SB-3)
+K_RANKS = 49
+_HEADER = 56
 
 _ML = MAX_LANES  # the grid's row stride
 
@@ -299,6 +319,17 @@ def build_tables(cfg: SetbackConfig) -> tuple[NDArray[np.int64], NDArray[np.floa
     table(K_T_BASE, bases)
     table(K_T_DECODE, [v for row in decode for v in row])
     table(K_T_PLAN_N, [len(p) for p in plans])
+    # A deck names 40 cards at most (SB-2's option), so a hand's types fit in one word's bits.
+    ranked = sorted(set(index.hand_id))
+    table(K_T_RANK, [ranked.index(tid) for tid in index.hand_id])
+    table(K_T_RANK_TID, ranked)
+    kinds = [index.kind[tid] for tid in ranked]
+    head[K_BLOCK_RANKS] = sum(1 << r for r, kind in enumerate(kinds) if kind == "BLOCK")
+    head[K_PLAYABLE_RANKS] = sum(1 << r for r, kind in enumerate(kinds) if kind != "BLOCK")
+    head[K_FREE_RANKS] = sum(
+        1 << r for r, tid in enumerate(ranked) if kinds[r] != "BLOCK" and index.free[tid]
+    )
+    head[K_RANKS] = len(ranked)
     flat: list[int] = []
     for p in plans:
         for g in range(groups):
@@ -338,6 +369,8 @@ def build_tables(cfg: SetbackConfig) -> tuple[NDArray[np.int64], NDArray[np.floa
         (S_DISCARD, d),
         (S_BLOCK_BY, block_cap),
         (S_BLOCK_CARD, block_cap),
+        (S_HMASK, n),
+        (S_HCOUNT, n * len(ranked)),
     ):
         head[slot] = at
         at += size
@@ -362,12 +395,21 @@ def _on_block(k: NDArray[np.int64], s: NDArray[np.int64], q: int) -> bool:
 
 @_jit(inline=True)
 def _has_block(k: NDArray[np.int64], s: NDArray[np.int64], q: int) -> bool:
-    h = k[S_HANDS] + q * k[K_HAND_CAP]
-    isb = k[K_T_IS_BLOCK]
-    for j in range(s[k[S_NHAND] + q]):
-        if k[isb + s[h + j]]:
-            return True
-    return False
+    return s[k[S_HMASK] + q] & k[K_BLOCK_RANKS] != 0
+
+
+@_jit(inline=True)
+def _count_card(k: NDArray[np.int64], s: NDArray[np.int64], p: int, c: int, d: int) -> None:
+    """Card ``c`` comes into (``d = 1``) or leaves (``d = -1``) ``p``'s hand: its type counts."""
+    r = k[k[K_T_RANK] + c]
+    at = k[S_HCOUNT] + p * k[K_RANKS] + r
+    m = s[at] + d
+    s[at] = m
+    bit = 1 << r
+    if m:
+        s[k[S_HMASK] + p] |= bit
+    else:
+        s[k[S_HMASK] + p] &= ~bit
 
 
 @_jit()
@@ -400,7 +442,7 @@ def _discard(k: NDArray[np.int64], s: NDArray[np.int64], card: int) -> None:
     s[F_NDISCARD] += 1
 
 
-@_jit()
+@_jit(inline=True)
 def _refill(k: NDArray[np.int64], s: NDArray[np.int64]) -> bool:
     """SB-3: an empty draw pile becomes the discards, shuffled; False when there are none."""
     m = s[F_NDISCARD]
@@ -415,7 +457,7 @@ def _refill(k: NDArray[np.int64], s: NDArray[np.int64]) -> bool:
     return True
 
 
-@_jit()
+@_jit(inline=True)
 def _draw_cards(k: NDArray[np.int64], s: NDArray[np.int64], p: int, count: int) -> None:
     """Draw up to ``count`` cards into ``p``'s hand, refilling the pile on the way (SB-3);
     the hand stays sorted by card index, as the engine sorts it."""
@@ -432,6 +474,7 @@ def _draw_cards(k: NDArray[np.int64], s: NDArray[np.int64], p: int, count: int) 
             j -= 1
         s[h + j] = c
         s[nh] += 1
+        _count_card(k, s, p, c, 1)
 
 
 @_jit(inline=True)
@@ -443,6 +486,7 @@ def _remove_from_hand(k: NDArray[np.int64], s: NDArray[np.int64], p: int, j: int
     for x in range(j, s[nh] - 1):
         s[h + x] = s[h + x + 1]
     s[nh] -= 1
+    _count_card(k, s, p, c, -1)
     return int(c)
 
 
@@ -542,7 +586,7 @@ def _pair(n: int, a: int, b: int) -> int:
     return a * (n - 1) + (b if b < a else b - 1)
 
 
-@_jit()
+@_jit(inline=True)
 def _row_full(k: NDArray[np.int64], s: NDArray[np.int64], r: int) -> bool:
     c = 0
     for q in range(k[K_N]):
@@ -593,13 +637,20 @@ def _options(
                 out[c] = base + q
                 c += 1
         return c
+    if kind == ALL or kind == DRAW or kind == BLOCK:  # BLOCK: never declared
+        out[c] = base
+        return c + 1
+    # SB-9: tokens on BLOCK cannot be moved by others (their own player may).
+    fixed = 0
+    if kind != REVAMP:
+        for q in range(n):
+            if q != p and _on_block(k, s, q):
+                fixed |= 1 << q
     if kind == SHIFT:
         for q in range(n):
             r = s[sr + q]
-            if r < 0:
+            if r < 0 or (fixed >> q) & 1:
                 continue
-            if q != p and _on_block(k, s, q):
-                continue  # SB-9: a token on BLOCK cannot be moved by others
             for x in range(lanes):
                 if x != s[sl + q]:
                     out[c] = base + 1 + q * ml + x
@@ -608,14 +659,14 @@ def _options(
         # Own token with each other, then every pair of others (list_declarations' order).
         for b in range(n):
             if b != p:
-                c = _trade_one(k, s, p, p, b, base, c, out)
+                c = _trade_one(k, s, fixed, p, b, base, c, out)
         for a in range(n):
             for b in range(a + 1, n):
                 if a != p and b != p:
-                    c = _trade_one(k, s, p, a, b, base, c, out)
+                    c = _trade_one(k, s, fixed, a, b, base, c, out)
     elif kind == CUT:
         for q in range(n):
-            if q != p and _on_block(k, s, q):
+            if (fixed >> q) & 1:
                 continue
             rq, lq = s[sr + q], s[sl + q]
             for x in range(n):
@@ -623,7 +674,7 @@ def _options(
                 if x != q and rx >= 0 and rx + 1 < rows and (rq != rx + 1 or lq != s[sl + x]):
                     out[c] = base + 1 + _pair(n, q, x)
                     c += 1
-    elif kind == REVAMP:
+    else:  # REVAMP
         if lanes < ml and s[F_NDRAW] + s[F_NDISCARD] >= rows:
             out[c] = base + 1
             out[c + 1] = base + 2
@@ -638,9 +689,6 @@ def _options(
                 for ln in range(lanes):
                     out[c] = base + 3 + ln
                     c += 1
-    else:  # ALL, DRAW (and BLOCK, never declared)
-        out[c] = base
-        return c + 1
     if c == start:  # SB-6: no legal target, played for no effect (FAQ 4)
         out[c] = base
         c += 1
@@ -651,14 +699,14 @@ def _options(
 def _trade_one(
     k: NDArray[np.int64],
     s: NDArray[np.int64],
-    p: int,
+    fixed: int,
     a: int,
     b: int,
     base: int,
     c: int,
     out: NDArray[np.int64],
 ) -> int:
-    if (a != p and _on_block(k, s, a)) or (b != p and _on_block(k, s, b)):
+    if ((fixed >> a) | (fixed >> b)) & 1:
         return c
     sr, sl = k[S_ROW], k[S_LANE]
     if s[sr + a] == s[sr + b] and s[sl + a] == s[sl + b]:
@@ -673,39 +721,24 @@ def _hand_options(
 ) -> int:
     """``Setback._hand_options``: every card type in hand but BLOCK (only FREE ones after the
     non-FREE card, SB-3), by type id, then ``end`` or, for a hand of BLOCKs only, ``discard``."""
-    nh = s[k[S_NHAND] + p]
-    if nh == 0:
+    held = s[k[S_HMASK] + p]
+    if not held:
         return 0
-    h = k[S_HANDS] + p * k[K_HAND_CAP]
-    htid, kinds, free = k[K_T_HAND_TID], k[K_T_KIND], k[K_T_FREE]
-    nonfree = s[F_NONFREE] != 0
     c = 0
-    playable = False
-    # Distinct type ids in ascending order: repeatedly the smallest id above the last one.
-    last = -1
-    while True:
-        tid = 1 << 30
-        for j in range(nh):
-            t = k[htid + s[h + j]]
-            if last < t < tid:
-                tid = t
-        if tid == 1 << 30:
-            break
-        last = tid
-        if k[kinds + tid] != BLOCK and (k[free + tid] or not nonfree):
-            c = _options(k, s, p, tid, out, c)
-            playable = True
+    # The playable types, by rank, which is type id order (the engine sorts the ids).
+    m = np.uint64(held & (k[K_FREE_RANKS] if s[F_NONFREE] else k[K_PLAYABLE_RANKS]))
+    playable = m != _ZERO
+    tids = k[K_T_RANK_TID]
+    while m:
+        r = np.int64(_trailing(m))
+        m &= m - _ONE
+        c = _options(k, s, p, k[tids + r], out, c)
     if s[F_HAND_PLAYED]:
         out[c] = k[K_END_ID]
         c += 1
-    elif not playable:
-        all_blocks = True
-        for j in range(nh):
-            if not k[k[K_T_IS_BLOCK] + s[h + j]]:
-                all_blocks = False
-        if all_blocks:
-            out[c] = k[K_END_ID] + 1  # SB-3: discard a BLOCK
-            c += 1
+    elif not playable and not held & ~k[K_BLOCK_RANKS]:
+        out[c] = k[K_END_ID] + 1  # SB-3: a hand of BLOCKs only discards one
+        c += 1
     return c
 
 
@@ -822,26 +855,18 @@ def _declare_id(
     return _declare(s, p, source, card, k[d + 1], k[d + 2], k[d + 3], k[d + 4], k[d + 5])
 
 
-@_jit()
+@_jit(inline=True)
 def _continue_hand(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
-    p = s[F_CURRENT]
-    nh = s[k[S_NHAND] + p]
-    h = k[S_HANDS] + p * k[K_HAND_CAP]
-    nonfree = s[F_NONFREE] != 0
-    playable = False
-    for j in range(nh):
-        t = k[k[K_T_HAND_TID] + s[h + j]]
-        # SB-3: any card but BLOCK; only FREE ones once the non-FREE card has been played.
-        if k[k[K_T_KIND] + t] != BLOCK and (not nonfree or k[k[K_T_FREE] + t]):
-            playable = True
-            break
-    if playable or (nh and not s[F_HAND_PLAYED]):
+    held = s[k[S_HMASK] + s[F_CURRENT]]
+    # SB-3: any card but BLOCK; only FREE ones once the non-FREE card has been played.
+    playable = held & (k[K_FREE_RANKS] if s[F_NONFREE] else k[K_PLAYABLE_RANKS]) != 0
+    if playable or (held and not s[F_HAND_PLAYED]):
         s[F_PHASE] = HAND
         return OP_DONE
     return OP_END_TURN
 
 
-@_jit()
+@_jit(inline=True)
 def _end_turn(k: NDArray[np.int64], s: NDArray[np.int64], draw: bool) -> int:
     p = s[F_CURRENT]
     if draw:
@@ -854,7 +879,7 @@ def _end_turn(k: NDArray[np.int64], s: NDArray[np.int64], draw: bool) -> int:
     return OP_START_TURN
 
 
-@_jit()
+@_jit(inline=True)
 def _open_window(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     """SB-9 amended: a window asks everyone who could answer, BLOCK in hand or not: all but
     the seat whose BLOCK is on top, and the declarer only as ``self_block`` allows."""
@@ -871,7 +896,7 @@ def _open_window(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     return OP_DONE
 
 
-@_jit()
+@_jit(inline=True)
 def _answer(k: NDArray[np.int64], s: NDArray[np.int64], q: int, block: bool) -> int:
     """SB-9 amended again: ``q``'s answer is only noted; when the last is in, the first BLOCKer
     in seating order after the answered player plays its BLOCK (the others keep theirs)."""
@@ -883,7 +908,7 @@ def _answer(k: NDArray[np.int64], s: NDArray[np.int64], q: int, block: bool) -> 
     return _window_answered(k, s)
 
 
-@_jit()
+@_jit(inline=True)
 def _window_answered(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     """The window's last answer is in: close it, or play the BLOCK that comes first."""
     blockers = s[F_BLOCKERS]
@@ -907,7 +932,7 @@ def _window_answered(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     return OP_OPEN_WINDOW  # SB-9: a BLOCK can be blocked in a window of its own
 
 
-@_jit()
+@_jit(inline=True)
 def _close_window(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     nb = s[F_NBLOCKS]
     for j in range(nb):
@@ -1074,7 +1099,7 @@ def _remove_lane(k: NDArray[np.int64], s: NDArray[np.int64], p: int, lane: int) 
     return OP_NEXT_STEP
 
 
-@_jit()
+@_jit(inline=True)
 def _next_step(k: NDArray[np.int64], s: NDArray[np.int64], buf: NDArray[np.int64]) -> int:
     ctx = s[F_CTX]
     if (ctx == C_ALL or ctx == C_PLACE) and s[F_CTX_NLEFT] == 0:
@@ -1314,7 +1339,7 @@ def _apply(
     _check_length(k, s)
 
 
-@_jit()
+@_jit(inline=True)
 def _check_length(k: NDArray[np.int64], s: NDArray[np.int64]) -> None:
     """The ``max_moves`` bound, after every accepted action: the game ends where it stands.
     The cards of an open window go to the discards (a board card stays on the board);
