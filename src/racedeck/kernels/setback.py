@@ -107,12 +107,21 @@ __all__ = [
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _jit(inline: bool = False, cache: bool = False) -> Callable[[_F], _F]:
-    """``numba.njit``, seen by the type checker as the plain function it compiles. Integer
-    division by zero is not checked (``error_model="numpy"``): no divisor here can be zero."""
+def _jit(inline: bool = False, cache: bool = False, owns: bool = False) -> Callable[[_F], _F]:
+    """``numba.njit``, seen by the type checker as the plain function it compiles.
+
+    Integer division by zero is not checked (``error_model="numpy"``): no divisor here can be
+    zero. Only a function that ``owns`` arrays (allocates them) uses Numba's reference counts:
+    the rules only read and write arrays they are given, and counting every array argument in
+    and out of every call cost a third of a game."""
     return cast(
         Callable[[_F], _F],
-        numba.njit(inline="always" if inline else "never", cache=cache, error_model="numpy"),
+        numba.njit(
+            inline="always" if inline else "never",
+            cache=cache,
+            error_model="numpy",
+            _nrt=owns,
+        ),
     )
 
 
@@ -1227,7 +1236,7 @@ def _reset(
     _run_ops(k, s, OP_START_TURN, buf)
 
 
-@_jit(cache=True)
+@_jit(cache=True, owns=True)
 def reset_one(k: NDArray[np.int64], states: NDArray[np.int64], i: int, seed: np.uint64) -> None:
     """Deal game ``i`` (row ``i`` of ``states``) as ``Setback.new_initial_state(seed)`` and run
     it to its first decision."""
@@ -1358,7 +1367,7 @@ def _check_length(k: NDArray[np.int64], s: NDArray[np.int64]) -> None:
         s[F_PHASE] = OVER
 
 
-@_jit(cache=True)
+@_jit(cache=True, owns=True)
 def apply(k: NDArray[np.int64], states: NDArray[np.int64], i: int, action: int) -> None:
     """Game ``i``'s asked seat (:func:`current_player`) takes ``action``, one of its legal ids
     (unchecked, as ``apply_unchecked``); the game runs on to the next decision, and ends at
@@ -1623,8 +1632,10 @@ def _heuristic(
     pol: NDArray[np.uint64],
     scripted: bool,
     choice: int,
+    none: NDArray[np.uint32],
 ) -> int:
-    """The heuristic bot's index among the ``nl`` legal actions ``acts``."""
+    """The heuristic bot's index among the ``nl`` legal actions ``acts`` (``none``: an empty
+    script for :func:`_pick`)."""
     me = _current(k, s)
     if s[F_PHASE] == WINDOW:
         if nl == 2 and _worth_blocking(k, w, s, me):
@@ -1645,13 +1656,13 @@ def _heuristic(
         return int(best[choice % nb])
     if nb == 1:
         return int(best[0])
-    return int(best[_pick(nb, pol, False, np.zeros((1, 1), np.uint32), 0)])
+    return int(best[_pick(nb, pol, False, none, 0)])
 
 
 # -- whole games ---------------------------------------------------------------------------------
 
 
-@_jit(cache=True)
+@_jit(cache=True, owns=True)
 def _play(
     k: NDArray[np.int64],
     w: NDArray[np.float64],
@@ -1730,7 +1741,7 @@ def _play(
             seat = _current(k, s)
             choice = int(choices[b, dk]) if scripted else 0
             if policies[seat] == HEURISTIC:
-                a = _heuristic(k, w, s, acts, nl, vals, best, pol, scripted, choice)
+                a = _heuristic(k, w, s, acts, nl, vals, best, pol, scripted, choice, none)
             elif scripted:
                 a = choice % nl
             elif nl == 1:
