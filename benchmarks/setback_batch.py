@@ -127,7 +127,9 @@ def main() -> None:
     add("kernel random 4p", _batch({"players": 4}, "random", games))
     add("kernel random 2p", _batch({"players": 2}, "random", games))
     add("kernel random 6p", _batch({"players": 6}, "random", games))
-    add("kernel random 4p action deck", _batch({"players": 4, "deck": ACTION_DECK}, "random", games))
+    add(
+        "kernel random 4p action deck", _batch({"players": 4, "deck": ACTION_DECK}, "random", games)
+    )
     add("kernel heuristic 4p", _batch({"players": 4}, "heuristic", max(1, games // 10)))
     engine_repeats = max(1, repeats // 2)
     add("engine fast path random 4p", _engine({"players": 4}, args.seconds), engine_repeats)

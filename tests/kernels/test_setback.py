@@ -150,7 +150,12 @@ def test_action_ids_decode_to_the_encodings_actions(config: dict[str, Any]) -> N
     for i, action in enumerate(enc.actions):
         cls, tid, target, lane, other, mode = k[base + 6 * i : base + 6 * i + 6].tolist()
         if isinstance(action, Play):
-            assert (cls, target, lane, other) == (kb.A_PLAY, action.target, action.lane, action.other)
+            assert (cls, target, lane, other) == (
+                kb.A_PLAY,
+                action.target,
+                action.lane,
+                action.other,
+            )
             assert kb._MODES[action.mode] == mode
             assert enc.actions[int(k[k[kb.K_T_BASE] + tid])].card == action.card  # type: ignore[union-attr]
         else:
@@ -167,10 +172,28 @@ def test_game_seeds_are_the_simulations() -> None:
 # -- bit-exact, decision by decision ------------------------------------------------------------
 
 
-STATE_KEYS = (
-    "players grid rows_removed row lane hands draw discard skip_cards skip_spent current phase "
-    "source hand_played nonfree_played asked blockers winner move rng"
-).split()
+STATE_KEYS = [
+    "players",
+    "grid",
+    "rows_removed",
+    "row",
+    "lane",
+    "hands",
+    "draw",
+    "discard",
+    "skip_cards",
+    "skip_spent",
+    "current",
+    "phase",
+    "source",
+    "hand_played",
+    "nonfree_played",
+    "asked",
+    "blockers",
+    "winner",
+    "move",
+    "rng",
+]
 """What :meth:`SetbackBatch.state_json` gives of ``SetbackState.to_json``."""
 
 
@@ -284,8 +307,12 @@ def test_heuristic_scores_are_the_bots() -> None:
 def test_heuristic_ties_are_broken_by_the_script() -> None:
     batch = SetbackBatch(SetbackConfig(players=4))
     columns = batch.max_decisions
-    one = batch.play(20, seed=3, policies="heuristic", choices=scripted(20, columns, 1), record=True)
-    two = batch.play(20, seed=3, policies="heuristic", choices=scripted(20, columns, 2), record=True)
+    one = batch.play(
+        20, seed=3, policies="heuristic", choices=scripted(20, columns, 1), record=True
+    )
+    two = batch.play(
+        20, seed=3, policies="heuristic", choices=scripted(20, columns, 2), record=True
+    )
     assert one.decisions is not None and two.decisions is not None
     assert (one.decisions != two.decisions).any()
 

@@ -76,10 +76,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import numba
-
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
+from numba.np.numpy_support import carray
 from numpy.typing import NDArray
 
 from racedeck.bots.setback import card_worth
@@ -105,6 +105,7 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_types: Any = types  # Numba's type constructors, untyped
 
 
 def _jit(inline: bool = False, cache: bool = False, owns: bool = False) -> Callable[[_F], _F]:
@@ -114,14 +115,10 @@ def _jit(inline: bool = False, cache: bool = False, owns: bool = False) -> Calla
     zero. Only a function that ``owns`` arrays (allocates them) uses Numba's reference counts:
     the rules only read and write arrays they are given, and counting every array argument in
     and out of every call cost a third of a game."""
+    options: dict[str, Any] = {"error_model": "numpy", "_nrt": owns}
     return cast(
         Callable[[_F], _F],
-        numba.njit(
-            inline="always" if inline else "never",
-            cache=cache,
-            error_model="numpy",
-            _nrt=owns,
-        ),
+        numba.njit(inline="always" if inline else "never", cache=cache, **options),
     )
 
 
@@ -196,12 +193,37 @@ F_CTX_NLEFT = 27
 F_CTX_LEFT = 28  # up to 6 tokens still to move or place, in order
 _SCALARS = 34
 
-FIELDS = (
-    "move phase current winner source hand_played nonfree_played rows lanes rows_removed rng "
-    "draw_count discard_count asked_mask blockers_mask blocks decl_by decl_card decl_type "
-    "decl_target decl_lane decl_other decl_mode ctx_kind ctx_player ctx_amount ctx_lane "
-    "ctx_count ctx_left[6]"
-).split()
+FIELDS = [
+    "move",
+    "phase",
+    "current",
+    "winner",
+    "source",
+    "hand_played",
+    "nonfree_played",
+    "rows",
+    "lanes",
+    "rows_removed",
+    "rng",
+    "draw_count",
+    "discard_count",
+    "asked_mask",
+    "blockers_mask",
+    "blocks",
+    "decl_by",
+    "decl_card",
+    "decl_type",
+    "decl_target",
+    "decl_lane",
+    "decl_other",
+    "decl_mode",
+    "ctx_kind",
+    "ctx_player",
+    "ctx_amount",
+    "ctx_lane",
+    "ctx_count",
+    "ctx_left[6]",
+]
 """The scalar columns of a state row, in order; blocks follow at the table's ``S_*`` offsets:
 per seat ``row``, ``lane`` (-1 on START), ``skip_spent``, hand size and SKIP pile size; the grid
 (``rows × MAX_LANES``, card indices), the hands (sorted card indices, a fixed capacity each), the
@@ -399,12 +421,12 @@ def _on_block(k: NDArray[np.int64], s: NDArray[np.int64], q: int) -> bool:
     ln = s[k[S_LANE] + q]
     if r < 0 or ln < 0 or r >= s[F_ROWS]:
         return False
-    return k[k[K_T_IS_BLOCK] + s[k[S_GRID] + r * _ML + ln]] != 0
+    return bool(k[k[K_T_IS_BLOCK] + s[k[S_GRID] + r * _ML + ln]] != 0)
 
 
 @_jit(inline=True)
 def _has_block(k: NDArray[np.int64], s: NDArray[np.int64], q: int) -> bool:
-    return s[k[S_HMASK] + q] & k[K_BLOCK_RANKS] != 0
+    return bool(s[k[S_HMASK] + q] & k[K_BLOCK_RANKS] != 0)
 
 
 @_jit(inline=True)
@@ -533,7 +555,7 @@ def _place(
         q = other
         row = s[sr + q]
         lane = s[sl + q]
-        if direction == D_LEFT or direction == D_RIGHT:
+        if direction in (D_LEFT, D_RIGHT):
             lane += -1 if direction == D_LEFT else 1
             if not 0 <= lane < s[F_LANES]:
                 lane = s[sl + q]  # off the side: backward or forward a row (edge_bump)
@@ -601,7 +623,7 @@ def _row_full(k: NDArray[np.int64], s: NDArray[np.int64], r: int) -> bool:
     for q in range(k[K_N]):
         if s[k[S_ROW] + q] == r:
             c += 1
-    return c >= s[F_LANES]
+    return bool(c >= s[F_LANES])
 
 
 @_jit()
@@ -646,7 +668,7 @@ def _options(
                 out[c] = base + q
                 c += 1
         return c
-    if kind == ALL or kind == DRAW or kind == BLOCK:  # BLOCK: never declared
+    if kind in (ALL, DRAW, BLOCK):  # BLOCK: never declared
         out[c] = base
         return c + 1
     # SB-9: tokens on BLOCK cannot be moved by others (their own player may).
@@ -1006,17 +1028,16 @@ def _resolve(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
         _draw_cards(k, s, p, k[K_DRAW_COUNT])
     elif kind == REVAMP:
         mode = s[F_DECL_MODE]
-        if mode == M_ADD_LEFT or mode == M_ADD_RIGHT:
+        if mode in (M_ADD_LEFT, M_ADD_RIGHT):
             return _add_lane(k, s, p, mode == M_ADD_LEFT)
         if mode == M_REMOVE:
             return _remove_lane(k, s, p, lane)
     elif kind == SKIP and not from_hand:
         return OP_END_TURN_NO_DRAW  # SB-10: the board SKIP is the whole turn
-    elif kind == SKIP:
-        if placed_skip:
-            nsk = k[S_NSKIP] + target
-            s[k[S_SKIPS] + target * k[K_SKIP_CAP] + s[nsk]] = s[F_DECL_CARD]
-            s[nsk] += 1
+    elif placed_skip:  # a SKIP from hand, before its target (SB-10)
+        nsk = k[S_NSKIP] + target
+        s[k[S_SKIPS] + target * k[K_SKIP_CAP] + s[nsk]] = s[F_DECL_CARD]
+        s[nsk] += 1
     return OP_AFTER_EFFECT
 
 
@@ -1111,7 +1132,7 @@ def _remove_lane(k: NDArray[np.int64], s: NDArray[np.int64], p: int, lane: int) 
 @_jit(inline=True)
 def _next_step(k: NDArray[np.int64], s: NDArray[np.int64], buf: NDArray[np.int64]) -> int:
     ctx = s[F_CTX]
-    if (ctx == C_ALL or ctx == C_PLACE) and s[F_CTX_NLEFT] == 0:
+    if ctx in (C_ALL, C_PLACE) and s[F_CTX_NLEFT] == 0:
         return OP_AFTER_EFFECT
     if _step_options(k, s, buf) == 1:
         return _take_step(k, s, buf[0])
@@ -1259,8 +1280,8 @@ def _first_from(mask: int, q: int) -> int:
     m = np.uint64(mask)
     high = m >> np.uint64(q)
     if high:
-        return q + np.int64(_trailing(high))
-    return np.int64(_trailing(m))
+        return int(q + np.int64(_trailing(high)))
+    return int(np.int64(_trailing(m)))
 
 
 @_jit(inline=True)
@@ -1313,9 +1334,7 @@ def legal(k: NDArray[np.int64], states: NDArray[np.int64], i: int, out: NDArray[
 
 
 @_jit()
-def _apply(
-    k: NDArray[np.int64], s: NDArray[np.int64], action: int, buf: NDArray[np.int64]
-) -> None:
+def _apply(k: NDArray[np.int64], s: NDArray[np.int64], action: int, buf: NDArray[np.int64]) -> None:
     p = _current(k, s)
     s[F_MOVE] += 1
     d = k[K_T_DECODE] + 6 * action
@@ -1417,10 +1436,9 @@ def returns(
     return _returns(k, states[i], scores, ranks)
 
 
-@intrinsic
-def _data(typingctx: Any, arr: Any) -> Any:
-    """The data pointer of an array."""
-    sig = types.CPointer(arr.dtype)(arr)
+def _data_pointer(typingctx: Any, arr: Any) -> Any:
+    """The data pointer of an array (a Numba intrinsic)."""
+    sig = _types.CPointer(arr.dtype)(arr)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         return context.make_array(sig.args[0])(context, builder, args[0]).data
@@ -1428,16 +1446,22 @@ def _data(typingctx: Any, arr: Any) -> Any:
     return sig, codegen
 
 
+_data: Any = intrinsic(_data_pointer)
+
+
 @_jit(inline=True)
 def _bare(a: NDArray[np.int64]) -> NDArray[np.int64]:
-    """A view of ``a``'s data without its reference count (``a`` must outlive it)."""
-    return numba.carray(_data(a), a.shape[0])
+    """A view of ``a``'s data without its reference count (``a`` must outlive it): the play
+    loop's calls then count no references at all."""
+    view: NDArray[np.int64] = carray(_data(a), a.shape[0])
+    return view
 
 
 @_jit(inline=True)
 def _bare_f(a: NDArray[np.float64]) -> NDArray[np.float64]:
     """:func:`_bare` of a float array."""
-    return numba.carray(_data(a), a.shape[0])
+    view: NDArray[np.float64] = carray(_data(a), a.shape[0])
+    return view
 
 
 # -- the heuristic bot (racedeck.bots.setback) ---------------------------------------------------
@@ -1496,7 +1520,7 @@ def _move_value(
     value = gained + _landing(k, w, s, new_row, new_lane)
     if new_row >= s[F_ROWS]:
         value += 100.0
-    return -_threat(k, s, me, q) * value
+    return float(-_threat(k, s, me, q) * value)
 
 
 @_jit()
@@ -1535,7 +1559,7 @@ def _score_play(
         return _threat(k, s, me, target) * (pa - pb) + _threat(k, s, me, other) * (pb - pa)
     if kind == CUT and target >= 0:
         gained = s[sr + other] + 1 + 1 - _progress(k, s, target)
-        return -_threat(k, s, me, target) * gained
+        return float(-_threat(k, s, me, target) * gained)
     if kind == SHIFT and target >= 0:
         row, own = s[sr + target], s[sl + target]
         delta = _landing(k, w, s, row, lane) - _landing(k, w, s, row, own)
@@ -1593,7 +1617,7 @@ def _worth_blocking(
                 value += _move_value(k, w, s, me, q, amount, 0)
     elif kind == SKIP and target == me:
         value = -1.5
-    elif (kind == TRADE or kind == CUT or kind == SHIFT) and target >= 0:
+    elif kind in (TRADE, CUT, SHIFT) and target >= 0:
         value = _score_play(k, w, s, me, tid, target, lane, s[F_DECL_OTHER])
     else:
         value = 0.0
@@ -1758,9 +1782,9 @@ def _play(
             ranks_out[b, q] = rk[q]
         moves_out[b] = s[F_MOVE]
     # The owners of the bare views live to here: a use at the end keeps them.
-    return int(
-        owned_k[0] + s_owned[0] + acts_owned[0] + scratch_owned[0] + best_owned[0]
-    ) + int(owned_w[0] + vals_owned[0])
+    return int(owned_k[0] + s_owned[0] + acts_owned[0] + scratch_owned[0] + best_owned[0]) + int(
+        owned_w[0] + vals_owned[0]
+    )
 
 
 # -- the Python face -----------------------------------------------------------------------------
@@ -1944,4 +1968,3 @@ class SetbackBatch:
                 f"unknown policy {unknown[0]} (allowed: {', '.join(sorted(POLICIES))})"
             )
         return np.array([POLICIES[p] for p in names], dtype=np.int64)
-
