@@ -11,4 +11,6 @@ simulation and the learning environments (:mod:`racedeck.rl`) can all use them.
 
 - :mod:`racedeck.kernels.why_first` — *Why First?*
   (:class:`~racedeck.kernels.why_first.WhyFirstBatch`).
+- :mod:`racedeck.kernels.setback` — *Setback*, states as array rows with step functions
+  (:class:`~racedeck.kernels.setback.SetbackBatch`).
 """
