@@ -118,6 +118,9 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _types: Any = types  # Numba's type constructors, untyped
+_int = cast(Callable[[int], int], np.int64)
+"""A whole number as a run-time ``int64``: Numba compiles a function once for every literal
+argument it is called with (``f(0)`` and ``f(n)`` would be two compilations)."""
 
 
 def _jit(inline: bool = False, cache: bool = False, owns: bool = False) -> Callable[[_F], _F]:
@@ -617,7 +620,7 @@ def _move_by(
         # The engine's move_by leaves edge_bump at its default: forward and backward bumps
         # never go sideways, so it is never read.
         d = D_FORWARD if amount > 0 else D_BACKWARD
-        _place(k, s, q, row, lane, d, transit, np.int64(EDGE_BACKWARD))
+        _place(k, s, q, row, lane, d, transit, _int(EDGE_BACKWARD))
 
 
 # -- declarations (racedeck.games.setback.declarations) ------------------------------------------
@@ -767,7 +770,7 @@ def _hand_options(
     held = s[k[S_HMASK] + p]
     if not held:
         return 0
-    c = np.int64(0)  # not a literal: one compiled _options serves every call
+    c = _int(0)  # not a literal: one compiled _options serves every call
     # The playable types, by rank, which is type id order (the engine sorts the ids).
     m = np.uint64(held & (k[K_FREE_RANKS] if s[F_NONFREE] else k[K_PLAYABLE_RANKS]))
     playable = m != _ZERO
@@ -879,7 +882,7 @@ def _start_turn(k: NDArray[np.int64], s: NDArray[np.int64], buf: NDArray[np.int6
     if kind == BLOCK:
         return OP_BEGIN_HAND  # a BLOCK under a token only protects it
     # One declaration only: declared without asking (the engine's own shortcut).
-    if _options(k, s, p, board, buf, np.int64(0)) == 1:
+    if _options(k, s, p, board, buf, _int(0)) == 1:
         return _declare_id(k, s, p, SRC_BOARD, card, buf[0])
     s[F_PHASE] = BOARD
     return OP_DONE
@@ -1003,10 +1006,10 @@ def _resolve(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     if from_hand and not placed_skip:
         _discard(k, s, s[F_DECL_CARD])
     if kind == MOVE:
-        _move_by(k, s, p, amount, lane, np.int64(0))
+        _move_by(k, s, p, amount, lane, _int(0))
     elif kind == FOE:
         if not _on_block(k, s, target):
-            _move_by(k, s, target, amount, lane, np.int64(0))
+            _move_by(k, s, target, amount, lane, _int(0))
     elif kind == ALL:
         # SB-5: every token not on BLOCK moves; a minus move leaves START tokens out.
         c = 0
@@ -1022,7 +1025,7 @@ def _resolve(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     elif kind == SHIFT:
         if target >= 0:
             d = D_RIGHT if lane > s[sl + target] else D_LEFT
-            _place(k, s, target, s[sr + target], lane, d, np.int64(0), k[K_EDGE])
+            _place(k, s, target, s[sr + target], lane, d, _int(0), k[K_EDGE])
     elif kind == TRADE:
         if target >= 0:
             b = s[F_DECL_OTHER]
@@ -1036,7 +1039,7 @@ def _resolve(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
             x = s[F_DECL_OTHER]
             # SB-6: an occupant is bumped forward whichever way the cut goes.
             row, lane = s[sr + x] + 1, s[sl + x]
-            _place(k, s, target, row, lane, np.int64(D_FORWARD), np.int64(0), k[K_EDGE])
+            _place(k, s, target, row, lane, _int(D_FORWARD), _int(0), k[K_EDGE])
     elif kind == DRAW:
         _draw_cards(k, s, p, k[K_DRAW_COUNT])
     elif kind == REVAMP:
@@ -1169,7 +1172,7 @@ def _take_step(k: NDArray[np.int64], s: NDArray[np.int64], action: int) -> int:
             while s[F_CTX_NLEFT]:
                 o = s[F_CTX_LEFT]
                 _ctx_remove(s, o)
-                _move_by(k, s, o, s[F_CTX_AMOUNT], np.int64(0), _ctx_bits(s))
+                _move_by(k, s, o, s[F_CTX_AMOUNT], _int(0), _ctx_bits(s))
             return OP_AFTER_EFFECT
         return OP_NEXT_STEP
     if ctx == C_PLACE:
@@ -1179,8 +1182,8 @@ def _take_step(k: NDArray[np.int64], s: NDArray[np.int64], action: int) -> int:
         return OP_NEXT_STEP
     if lane >= 0:  # join the new lane
         r = s[sr + q]
-        row = np.int64(0) if r < 0 else r
-        _place(k, s, q, row, lane, np.int64(D_FORWARD), np.int64(0), np.int64(EDGE_BACKWARD))
+        row = _int(0) if r < 0 else r
+        _place(k, s, q, row, lane, _int(D_FORWARD), _int(0), _int(EDGE_BACKWARD))
     return OP_AFTER_EFFECT
 
 
@@ -1197,7 +1200,7 @@ def _ctx_remove(s: NDArray[np.int64], q: int) -> None:
 
 @_jit(inline=True)
 def _ctx_bits(s: NDArray[np.int64]) -> int:
-    bits = np.int64(0)
+    bits = _int(0)
     for j in range(s[F_CTX_NLEFT]):
         bits |= 1 << s[F_CTX_LEFT + j]
     return bits
@@ -1268,7 +1271,7 @@ def _reset(
             break
     s[F_RNG] = np.int64(st)
     s[F_CURRENT] = np.int64(x % np.uint64(n))
-    _run_ops(k, s, np.int64(OP_START_TURN), buf)
+    _run_ops(k, s, _int(OP_START_TURN), buf)
 
 
 @_jit(cache=True, owns=True)
@@ -1337,7 +1340,7 @@ def _legal(k: NDArray[np.int64], s: NDArray[np.int64], out: NDArray[np.int64]) -
     if ph == BOARD:
         r, ln = s[k[S_ROW] + p], s[k[S_LANE] + p]
         board = k[k[K_T_BOARD_TID] + s[k[S_GRID] + r * _ML + ln]]
-        return _options(k, s, p, board, out, np.int64(0))
+        return _options(k, s, p, board, out, _int(0))
     return _hand_options(k, s, p, out)
 
 
@@ -1629,7 +1632,7 @@ def _worth_blocking(
         value = 0.0
         for q in range(k[K_N]):
             if not _on_block(k, s, q):
-                value += _move_value(k, w, s, me, q, amount, np.int64(0))
+                value += _move_value(k, w, s, me, q, amount, _int(0))
     elif kind == SKIP and target == me:
         value = -1.5
     elif kind in (TRADE, CUT, SHIFT) and target >= 0:
