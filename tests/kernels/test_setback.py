@@ -30,10 +30,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from racedeck.bots.setback import SetbackHeuristicBot
+from racedeck.bots.setback import SetbackHeuristicBot, card_worth
 from racedeck.core.rng import derive_seed
 from racedeck.games.setback import Setback, SetbackConfig
 from racedeck.games.setback.actions import Play
+from racedeck.games.setback.cards import CARD_NAMES
 from racedeck.games.setback.encoding import action_encoding
 from racedeck.kernels import setback as kb
 from racedeck.kernels.setback import SetbackBatch
@@ -302,6 +303,11 @@ def test_heuristic_scores_are_the_bots() -> None:
             game.apply_unchecked(state, seat, legal[index])
             kb.apply(k, states, 0, enc.index(legal[index]))
     assert checked > 100
+
+
+def test_card_worths_are_the_bots() -> None:
+    cfg = SetbackConfig(deck=tuple((name, 1) for name in CARD_NAMES))  # every card there is
+    assert SetbackBatch(cfg).worth.tolist() == [card_worth(t.name) for t in cfg.card_types()]
 
 
 def test_heuristic_ties_are_broken_by_the_script() -> None:

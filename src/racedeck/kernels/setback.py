@@ -94,7 +94,6 @@ from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 from numpy.typing import NDArray
 
-from racedeck.bots.setback import card_worth
 from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.config import MAX_LANES, SetbackConfig
 from racedeck.games.setback.encoding import declaration_forms
@@ -422,8 +421,22 @@ def build_tables(cfg: SetbackConfig) -> tuple[NDArray[np.int64], NDArray[np.floa
         at += size
     head[K_WIDTH] = at
     k = np.concatenate([head, np.array(body, np.int64)])
-    worth = np.array([card_worth(t.name) for t in types], np.float64)
+    worth = np.array([_card_worth(t.kind, t.amount) for t in types], np.float64)
     return k, worth
+
+
+_WORTH = {"SKIP": -2.0, "BLOCK": 1.0, "DRAW": 0.7, "FOE": 0.4, "CUT": 0.4, "TRADE": 0.3}
+
+
+def _card_worth(kind: str, amount: int) -> float:
+    """``racedeck.bots.setback.card_worth``: what standing on a card is worth to its token's
+    player (its Board Action, SB-3). Written out again, as kernels do not import the bots; the
+    tests hold the two equal."""
+    if kind == "MOVE":
+        return float(amount)
+    if kind == "ALL":
+        return 0.3 * amount
+    return _WORTH.get(kind, 0.1)
 
 
 # -- small facts ---------------------------------------------------------------------------------
