@@ -207,7 +207,7 @@ F_CTX_NLEFT = 27
 F_CTX_LEFT = 28  # up to 6 tokens still to move or place, in order
 _SCALARS = 34
 
-FIELDS = [
+FIELDS = (
     "move",
     "phase",
     "current",
@@ -237,11 +237,12 @@ FIELDS = [
     "ctx_lane",
     "ctx_count",
     "ctx_left[6]",
-]
+)
 """The scalar columns of a state row, in order; blocks follow at the table's ``S_*`` offsets:
 per seat ``row``, ``lane`` (-1 on START), ``skip_spent``, hand size and SKIP pile size; the grid
 (``rows × MAX_LANES``, card indices), the hands (sorted card indices, a fixed capacity each), the
-SKIP piles, the draw and discard piles (top last) and the BLOCKs on the stack (seat, card)."""
+SKIP piles, the draw and discard piles (top last), the BLOCKs on the stack (seat, card), and per
+seat the bit set of hand types held and the count of each (kept with the hands)."""
 
 # Table ``k``: constants of the configuration.
 K_N = 0
@@ -1855,8 +1856,10 @@ class SetbackResult:
 
 
 class SetbackBatch:
-    """Plays many games of one configuration, and holds the tables the stepping functions take
-    (see the module docstring)."""
+    """Plays many games of one configuration (:meth:`play`), and holds what the stepping
+    functions take: :attr:`tables` (``k``) and :attr:`worth` (``w``), rows of :attr:`width`
+    columns (:meth:`new_states`), lists of :attr:`max_legal` ids; :meth:`state_json` reads a
+    row back in the engine's terms (see the module docstring)."""
 
     def __init__(self, config: SetbackConfig) -> None:
         config.validate()
@@ -1939,9 +1942,11 @@ class SetbackBatch:
         ``games``: how many (game ``i`` is dealt by ``derive_seed(seed, i)``), or the deal
         seeds themselves. ``policies``: one policy name for every seat or one per seat
         (:data:`POLICIES`). ``choices`` (games × at least :attr:`max_decisions`, uint32):
-        scripted play instead of random draws (random draws then seed their stream with
-        ``derive_seed(seed_i, 1)`` for each game's own seed). ``record``: also keep every
-        decision (:class:`SetbackResult`).
+        scripted play instead of random draws (which otherwise come from each game's stream
+        seeded with ``derive_seed(seeds[i], 1)``). ``record``: also keep every decision
+        (:class:`SetbackResult`). Both take :attr:`max_decisions` columns a game (80 KB of
+        choices, 40 KB of decisions under the default ``max_moves``), meant for thousands of
+        games rather than millions.
         """
         if isinstance(games, int):
             if games < 0:
