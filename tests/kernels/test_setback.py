@@ -49,6 +49,10 @@ ACTION_DECK = (
 # Just enough cards for board and hands: the discards are reshuffled again and again (SB-3).
 SMALL_DECK = (("MOVE+1", 8), ("FOE-1", 3), ("ALL+1", 3), ("BLOCK", 4), ("SKIP", 2), ("DRAW", 2))
 
+# Sixty of a kind, the most a deck may hold (SB-2's option).
+BIG_DECK = (("MOVE+2", 60), ("FOE-1", 60), ("ALL+1*", 60), ("BLOCK", 60), ("REVAMP", 60),
+            ("SKIP*", 30), ("CUT", 30))  # fmt: skip
+
 CONFIGS: tuple[dict[str, Any], ...] = (
     {"players": 2},
     {"players": 3},
@@ -64,10 +68,13 @@ CONFIGS: tuple[dict[str, Any], ...] = (
      "max_lanes": 2},
     {"players": 5, "rows": 1, "hand_size": 1, "lanes": 8, "max_lanes": 8},
     {"players": 4, "deck": ACTION_DECK, "max_moves": 100},  # ends by length, some in a window
+    # The largest board, hands and draws, a deck of 360 cards (the shuffles' longest plans).
+    {"players": 6, "deck": BIG_DECK, "rows": 20, "lanes": 8, "max_lanes": 8, "hand_size": 10,
+     "draw_count": 10, "rows_removable": 20, "max_moves": 3000},
 )  # fmt: skip
 IDS = [
-    "-".join(f"{k}={v}" if k != "deck" else ("actions" if v == ACTION_DECK else "small")
-             for k, v in c.items())
+    "-".join(f"{k}={v}" if k != "deck" else {ACTION_DECK: "actions", SMALL_DECK: "small",
+                                              BIG_DECK: "big"}[v] for k, v in c.items())
     for c in CONFIGS
 ]  # fmt: skip
 
@@ -272,6 +279,20 @@ def test_whole_games_agree_with_the_engine_decision_by_decision(
         assert result.ranks[i].tolist() == list(outcome.ranks)
         assert set(np.flatnonzero(result.winners[i]).tolist()) == outcome.winners
         assert result.first[i] == first and result.moves[i] == moves
+
+
+@pytest.mark.parametrize("config", CONFIGS[:6], ids=IDS[:6])
+def test_the_fast_random_loop_plays_the_general_loops_games(config: dict[str, Any]) -> None:
+    """Unscripted random play without records answers a BLOCK window in one pass (only the
+    seats holding a BLOCK draw); recorded, every answer is a decision of the general loop: the
+    same draws, so the same games."""
+    batch = SetbackBatch(SetbackConfig(**config))
+    fast = batch.play(300, seed=21)
+    general = batch.play(300, seed=21, record=True)
+    assert general.decisions is not None
+    assert (fast.moves == general.moves).all() and (fast.scores == general.scores).all()
+    assert (fast.first == general.first).all()
+    assert ((general.decisions >= 0).sum(axis=1) == general.moves).all()
 
 
 def test_heuristic_scores_are_the_bots() -> None:

@@ -1068,7 +1068,9 @@ def _resolve(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
         nsk = k[S_NSKIP] + target
         s[k[S_SKIPS] + target * k[K_SKIP_CAP] + s[nsk]] = s[F_DECL_CARD]
         s[nsk] += 1
-    return OP_AFTER_EFFECT
+    # Called here rather than through the loop of operations: the commonest path after a
+    # window, and a branch of its own predicts better than the loop's shared dispatch.
+    return _after_effect(k, s)
 
 
 @_jit()
@@ -1101,7 +1103,7 @@ def _after_effect(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
             s[sr + q] -= 1
     if s[F_SOURCE] == SRC_BOARD:
         return OP_BEGIN_HAND
-    return OP_CONTINUE_HAND
+    return _continue_hand(k, s)  # (as in _resolve)
 
 
 @_jit()
@@ -1756,6 +1758,10 @@ def _play(
     sc = np.empty(n, np.int64)
     rk = np.empty(n, np.int64)
     none = np.zeros((1, 1), np.uint32)
+    plain = not scripted and not record
+    for q in range(n):
+        if policies[q] != RANDOM:
+            plain = False
     for b in range(seeds.shape[0]):
         _reset(k, s, seeds[b], scratch)
         pol[0] = _derive(seeds[b], _ONE)  # the policy's own stream, as the WF kernel's
@@ -1770,9 +1776,22 @@ def _play(
                 # last can reach max_moves.
                 cur = s[F_CURRENT]
                 blockers = 0
+                if plain:  # random seats only: only the BLOCK holders draw, in asking order
+                    count = _ones(asked)
+                    dk += count
+                    s[F_MOVE] += count
+                    held = 0
+                    for q in range(n):
+                        if (asked >> q) & 1 and _has_block(k, s, q):
+                            held |= 1 << q
+                    asked = held
                 while asked:
                     seat = _first_from(asked, cur)
                     asked ^= 1 << seat
+                    if plain:
+                        if _pick(2, pol, False, none, 0) == 0:
+                            blockers |= 1 << seat
+                        continue
                     nl = 2 if _has_block(k, s, seat) else 1
                     if policies[seat] == HEURISTIC:
                         a = 0 if nl == 2 and _worth_blocking(k, w, s, seat) else nl - 1
