@@ -895,7 +895,13 @@ def _start_turn(k: NDArray[np.int64], s: NDArray[np.int64], buf: NDArray[np.int6
         return OP_BEGIN_HAND
     if kind == BLOCK:
         return OP_BEGIN_HAND  # a BLOCK under a token only protects it
-    # One declaration only: declared without asking (the engine's own shortcut).
+    # One declaration only: declared without asking (the engine's own shortcut). A MOVE under
+    # a token (not on START), an ALL or a DRAW has one form; a FOE has one per opponent.
+    if kind in (MOVE, ALL, DRAW):
+        return _declare_id(k, s, p, SRC_BOARD, card, k[k[K_T_BASE] + board])
+    if kind == FOE and k[K_N] > 2:
+        s[F_PHASE] = BOARD
+        return OP_DONE
     if _options(k, s, p, board, buf, _int(0)) == 1:
         return _declare_id(k, s, p, SRC_BOARD, card, buf[0])
     s[F_PHASE] = BOARD
