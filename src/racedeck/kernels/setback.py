@@ -68,17 +68,20 @@ until the next decision without recursion.
 winners as :meth:`Setback.outcome` computes them, the seat that reached FINISH first (-1 when
 ``max_moves`` ended the game), the number of accepted actions and, on request, every decision.
 
-**Speed** (``benchmarks/setback_batch.py``, one core of a shared machine, CPU time): about 74,000
-random 4-player games a second (224 decisions each, three in four of them a BLOCK window's
-answer), 100,000 with two players, 54,000 with six, 11,000 with heuristic seats: 50 to 55 times
-the engine's fast path. A state row takes about 6.4 KB (4 players, the rulebook's deck), read
-and written in place. What made it fast: the rules' functions allocate nothing and compile
-without Numba's reference counts (counting every array argument in and out of every call cost
-a third of a game), the play loop works on views without counts, a BLOCK window's answers are
-taken in one pass, hands keep a bit set of their card types (no loop over the cards to know
-what can be played or whether a BLOCK is held), and the seat after a given one is found by bit
-scans, never by a division. What is left is spread over the rules: the legal declarations
-(a quarter), resolution and turn flow (a third), the play loop and the deal.
+**Speed** (``benchmarks/setback_batch.py``, one core of a shared machine, CPU time): about
+78,000 random 4-player games a second (224 decisions each, three in four of them a BLOCK
+window's answer), 110,000 with two players, 58,000 with six, 12,700 with heuristic seats:
+about 50 times the engine's fast path (49 to 54 times over runs, as the machine's load moved
+both). A state row takes about 6.4 KB (4 players, the rulebook's deck), read and written in
+place. What made it fast: the rules' functions allocate nothing and compile without Numba's
+reference counts (counting every array argument in and out of every call cost a third of a
+game), the play loop works on views without counts, a BLOCK window's answers are taken in one
+pass, hands keep a bit set of their card types (no loop over the cards to know what can be
+played or whether a BLOCK is held), and the seat after a given one is found by bit scans,
+never by a division. What is left is spread over the rules: the legal declarations (a
+quarter), resolution and turn flow (a third), the play loop and the deal; the calls between
+the rules' functions pass every array as seven words, and putting more of them in line cost
+more compilation than it gained.
 """
 
 from __future__ import annotations
