@@ -15,6 +15,8 @@ Whole games, many at a time (simulation):
   (:class:`~racedeck.kernels.why_first.WhyFirstBatch`).
 - :mod:`racedeck.kernels.six_day_race` — *Six Day Race*
   (:class:`~racedeck.kernels.six_day_race.SixDayRaceBatch`, and the stepping functions).
+- :mod:`racedeck.kernels.setback` — *Setback*, states as array rows with step functions
+  (:class:`~racedeck.kernels.setback.SetbackBatch`).
 
 One decision at a time (learning, search): a game's *step kernel*, one shape for every game
 (:mod:`racedeck.kernels.batch`: :class:`~racedeck.kernels.batch.StepKernel`, stepped over a
