@@ -171,6 +171,8 @@ def test_action_ids_decode_to_the_encodings_actions(config: dict[str, Any]) -> N
                            "Pass": kb.A_PASS, "Step": kb.A_STEP}[type(action).__name__]  # fmt: skip
 
 
+# The first test of its process: the kernel compiles (``compiled_once``) while others run.
+@pytest.mark.first
 def test_game_seeds_are_the_simulations() -> None:
     batch = SetbackBatch(SetbackConfig(players=4))
     assert [int(s) for s in batch.seeds(5, 99)] == [derive_seed(99, i) for i in range(5)]
