@@ -40,6 +40,7 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("why-first", {"players": 2}),
     ("why-first", {"players": 4, "variant": "tactical"}),
     ("six-day-race", {"players": 4}),
+    ("setback", {"players": 4}),
 )
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dash_game import SPEC as DASH
 
 import racedeck
+from racedeck.core import registry
 from racedeck.kernels.batch import StateBatch
 from racedeck.kernels.registry import step_kernel, step_kernel_games
 
@@ -16,7 +18,13 @@ GAMES = step_kernel_games()
 
 
 def test_the_games_with_a_step_kernel_are_found() -> None:
-    assert {"why-first", "six-day-race"} <= set(GAMES)
+    assert {"why-first", "six-day-race", "setback"} <= set(GAMES)
+
+
+def test_a_game_without_one_is_told_which_have_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._REGISTRY, DASH.id, DASH)  # a game of the tests, no kernel
+    with pytest.raises(LookupError, match=r"dash has no step kernel yet \(games with one: "):
+        step_kernel(racedeck.make("dash"))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -25,5 +25,7 @@ plugin (:mod:`racedeck.kernels.registry`), with the game's observation encoding 
 
 - :mod:`racedeck.kernels.why_first_states` — *Why First?*;
 - :mod:`racedeck.kernels.six_day_race_steps` — *Six Day Race*, over the stepping functions of
-  :mod:`racedeck.kernels.six_day_race`.
+  :mod:`racedeck.kernels.six_day_race`;
+- :mod:`racedeck.kernels.setback_steps` — *Setback*, over those of
+  :mod:`racedeck.kernels.setback`.
 """

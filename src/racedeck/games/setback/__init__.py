@@ -31,6 +31,7 @@ SPEC = register(
         plugins={
             "encoding": "racedeck.games.setback.encoding",
             "observation": "racedeck.rl.observations.setback",
+            "kernel": "racedeck.kernels.setback_steps",
             "bots": "racedeck.bots.setback",
             "playouts": "racedeck.bots.setback_playout",
             "terminal": "racedeck.cli.setback_ui",
