@@ -86,7 +86,10 @@ def test_a_seed_fixes_every_game_and_bad_actions_are_refused() -> None:
     a, b = one.reset(seed=9), other.reset(seed=9)
     assert np.array_equal(a.observation, b.observation)
     first = a.action_mask.argmax(axis=1)
+    kept = a.observation.copy(), a.action_mask.copy()
     now = one.step(first)
+    # Each step hands out arrays of its own: the next step does not overwrite them.
+    assert np.array_equal(a.observation, kept[0]) and np.array_equal(a.action_mask, kept[1])
     assert np.array_equal(now.observation, other.step(first).observation)
     before = one.states.ints.copy()
     illegal = now.action_mask.argmax(axis=1)

@@ -137,28 +137,37 @@ class VectorGame:
         self.num_actions = self.kernel.num_actions
         self.observation_size = self.kernel.observation_size
         self.states = StateBatch(self.kernel, num_envs)
-        n = num_envs
-        self._obs = np.zeros((n, self.observation_size), np.float32)
-        self._final = np.zeros((n, self.observation_size), np.float32)
-        self._mask = np.zeros((n, self.num_actions), np.bool_)
-        self._player = np.zeros(n, np.int64)
-        self._rewards = np.zeros((n, self.players), np.float32)
-        self._done = np.zeros(n, np.bool_)
+        self._last = self._fresh()
+        """The arrays of the last step (its mask checks the next actions)."""
         self._ready = False
+
+    def _fresh(self) -> VectorStep:
+        """New arrays for a step's outputs: the compiled step writes them in place, and each
+        step hands out its own, so nothing returned is overwritten later (and nothing is
+        copied: a step's arrays are megabytes at a thousand games)."""
+        n = self.num_envs
+        return VectorStep(
+            np.empty((n, self.observation_size), np.float32),
+            np.empty((n, self.num_actions), np.bool_),
+            np.empty(n, np.int64),
+            np.zeros((n, self.players), np.float32),
+            np.zeros(n, np.bool_),
+            np.zeros(n, np.bool_),
+            np.zeros((n, self.observation_size), np.float32),  # pages untouched stay free
+        )
 
     def reset(self, seed: int | Sequence[int] | NDArray[Any] | None = None) -> VectorStep:
         """Deal every game: from ``derive_seed(seed, i)`` (a whole number), one seed per game
         (a sequence), or fresh entropy (``None``)."""
         states = self.states
         states.reset(_seeds(seed, self.num_envs))
-        self._player[:] = states.current_player()
-        self._mask[:] = states.legal_mask()
-        self._obs[:] = states.observe(self._player)
-        self._rewards[:] = 0.0
-        self._done[:] = False
-        self._final[:] = 0.0
+        out = self._fresh()
+        out.current_player[:] = states.current_player()
+        out.action_mask[:] = states.legal_mask()
+        out.observation[:] = states.observe(out.current_player)
+        self._last = out
         self._ready = True
-        return self._outputs()
+        return out
 
     def step(self, actions: NDArray[Any] | Sequence[int]) -> VectorStep:
         """The seat to act in every game takes ``actions[i]``, an index of the action encoding
@@ -166,25 +175,16 @@ class VectorGame:
         stepped then)."""
         if not self._ready:
             raise RuntimeError("no games yet: call reset() first")
-        taken = _actions(actions, self.num_envs, self.num_actions, self._mask)
+        taken = _actions(actions, self.num_envs, self.num_actions, self._last.action_mask)
         s = self.states
-        self._final[:] = 0.0
+        out = self._fresh()
         s.fn.step(
             s.ints, s.bits, taken, s.seeds, s.episodes, s.tables, s.streams,
-            self._obs, self._mask, self._player, self._rewards, self._done, self._final,
+            out.observation, out.action_mask, out.current_player, out.rewards, out.terminated,
+            out.final_observation,
         )  # fmt: skip
-        return self._outputs()
-
-    def _outputs(self) -> VectorStep:
-        return VectorStep(
-            self._obs.copy(),
-            self._mask.copy(),
-            self._player.copy(),
-            self._rewards.copy(),
-            self._done.copy(),
-            np.zeros(self.num_envs, np.bool_),
-            self._final.copy(),
-        )
+        self._last = out
+        return out
 
 
 def _actions(
@@ -274,7 +274,7 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
             self.learners[:] = self.learner_seat
         self._step(np.full(self.num_envs, -1, np.int64))
         self._ready = True
-        return self._obs.copy(), {"action_mask": self._mask.astype(np.int8)}
+        return self._obs, {"action_mask": self._mask.astype(np.int8)}
 
     def step(
         self, actions: NDArray[np.int64]
@@ -295,22 +295,23 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
         if self._done.any():
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(self._done):
-                final[i] = self._final[i].copy()
+                final[i] = self._final[i]
             info["final_obs"] = final
             info["_final_obs"] = self._done.copy()
-        return (
-            self._obs.copy(),
-            self._reward.copy(),
-            self._done.copy(),
-            np.zeros(self.num_envs, np.bool_),
-            info,
-        )
+        return self._obs, self._reward, self._done, np.zeros(self.num_envs, np.bool_), info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The learners' legal actions now, ``(num_envs, num_actions)``."""
         return self._mask.copy()
 
     def _step(self, actions: NDArray[np.int64]) -> None:
+        # Fresh arrays each step, written in place by the compiled step: what a step returned
+        # is never overwritten by the next, and nothing is copied.
+        n, size = self.num_envs, self.games.observation_size
+        self._obs = np.empty((n, size), np.float32)
+        self._final = np.zeros((n, size), np.float32)
+        self._reward = np.empty(n, np.float32)
+        self._done = np.empty(n, np.bool_)
         s = self.games.states
         s.fn.step_learner(
             s.ints, s.bits, actions, self.learners, self._policy, s.seeds, s.episodes, s.tables,
