@@ -41,6 +41,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from racedeck.kernels.whole_games import POLICIES
 from racedeck.kernels.why_first import _ONE, _derive, _jit
 
 __all__ = ["POLICIES", "BatchFunctions", "StateBatch", "StepKernel", "random_action"]
@@ -66,10 +67,6 @@ class StepKernel:
     rewards: Any
     heuristic_action: Any = None
     """``None`` when the game has no compiled heuristic."""
-
-
-POLICIES = {"random": 0, "heuristic": 1}
-"""The opponents that play in compiled code, and their codes."""
 
 
 @_jit(cache=True)

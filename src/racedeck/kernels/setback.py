@@ -100,6 +100,15 @@ from numpy.typing import NDArray
 from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.config import MAX_LANES, SetbackConfig
 from racedeck.games.setback.encoding import declaration_forms
+from racedeck.kernels.whole_games import (
+    HEURISTIC,
+    POLICIES,
+    RANDOM,
+    batch_seeds,
+    policy_codes,
+    script_of,
+    win_shares,
+)
 from racedeck.kernels.why_first import _derive, _mix, _pick, _seeds, _trailing
 
 __all__ = [
@@ -138,13 +147,6 @@ def _jit(inline: bool = False, cache: bool = False, owns: bool = False) -> Calla
         numba.njit(inline="always" if inline else "never", cache=cache, **options),
     )
 
-
-RANDOM = 0
-"""Policy code: an index uniform among the legal actions."""
-HEURISTIC = 1
-"""Policy code: the heuristic bot's choice."""
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
-"""Policy names accepted by :meth:`SetbackBatch.play`, and their codes."""
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
@@ -1878,9 +1880,7 @@ class SetbackResult:
 
     def win_shares(self) -> NDArray[np.float64]:
         """Each seat's share of the wins, a shared win split equally."""
-        w = self.winners.astype(np.float64)
-        shares: NDArray[np.float64] = (w / w.sum(axis=1, keepdims=True)).mean(axis=0)
-        return shares
+        return win_shares(self.winners)
 
 
 class SetbackBatch:
@@ -1976,26 +1976,11 @@ class SetbackBatch:
         choices, 40 KB of decisions under the default ``max_moves``), meant for thousands of
         games rather than millions.
         """
-        if isinstance(games, int):
-            if games < 0:
-                raise ValueError(f"games must be 0 or more, not {games}")
-            seeds = self.seeds(games, seed)
-        elif isinstance(games, np.ndarray):
-            seeds = games.astype(np.uint64)
-        else:  # whole numbers, kept to 64 bits as Rng(seed) keeps them
-            seeds = np.array([s & _MASK64 for s in games], dtype=np.uint64)
+        seeds = batch_seeds(games, seed, self.seeds)
         count = int(seeds.shape[0])
-        codes = self._policy_codes(policies)
+        codes = policy_codes(policies, self.players)
         scripted = choices is not None
-        if choices is None:
-            script = np.zeros((1, 1), dtype=np.uint32)
-        else:
-            script = np.ascontiguousarray(choices, dtype=np.uint32)
-            if script.shape[0] != count or script.shape[1] < self.max_decisions:
-                raise ValueError(
-                    f"choices must have one row per game ({count}) and at least "
-                    f"{self.max_decisions} columns, not shape {script.shape}"
-                )
+        script = script_of(choices, count, self.max_decisions)
         n = self.players
         scores = np.zeros((count, n), np.int32)
         ranks = np.zeros((count, n), np.int32)
@@ -2019,16 +2004,3 @@ class SetbackBatch:
         return SetbackResult(
             seeds, scores, ranks, ranks == 1, first, moves, taken if record else None
         )
-
-    def _policy_codes(self, policies: str | Sequence[str]) -> NDArray[np.int64]:
-        names = [policies] * self.players if isinstance(policies, str) else list(policies)
-        if len(names) != self.players:
-            raise ValueError(
-                f"policies must name one policy or one per seat ({self.players}), not {len(names)}"
-            )
-        unknown = [p for p in names if p not in POLICIES]
-        if unknown:
-            raise ValueError(
-                f"unknown policy {unknown[0]} (allowed: {', '.join(sorted(POLICIES))})"
-            )
-        return np.array([POLICIES[p] for p in names], dtype=np.int64)

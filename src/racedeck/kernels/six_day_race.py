@@ -78,6 +78,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.games.six_day_race.config import SixDayRaceConfig
+from racedeck.kernels.whole_games import (
+    HEURISTIC,
+    POLICIES,
+    RANDOM,
+    batch_seeds,
+    policy_codes,
+    script_of,
+    win_shares,
+)
 
 # The generator's helpers are the Why First? kernel's (the same SplitMix64 and policy stream).
 # Numba's cache of this module does not see a change to them there: after one, touch this file.
@@ -116,12 +125,6 @@ __all__ = [
     "standings",
 ]
 
-RANDOM = 0
-"""Policy code: an index uniform among the legal actions."""
-HEURISTIC = 1
-"""Policy code: the heuristic bot's choice."""
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
-"""Policy names accepted by :meth:`SixDayRaceBatch.play`, and their codes."""
 ACTIONS = 7
 """Size of the action space: card values 1..7 are action ids 0..6 (``encoding.HIGHEST_VALUE``)."""
 
@@ -860,9 +863,7 @@ class BatchResult:
     def win_shares(self) -> NDArray[np.float64]:
         """Each player's share of the wins, a shared win split equally (as the engine's
         simulation summaries count them)."""
-        w = self.winners.astype(np.float64)
-        shares: NDArray[np.float64] = (w / w.sum(axis=1, keepdims=True)).mean(axis=0)
-        return shares
+        return win_shares(self.winners)
 
 
 class SixDayRaceBatch:
@@ -948,26 +949,11 @@ class SixDayRaceBatch:
         scripted play instead of random draws. ``record``: also keep every decision
         (:class:`BatchResult`).
         """
-        if isinstance(games, int):
-            if games < 0:
-                raise ValueError(f"games must be 0 or more, not {games}")
-            seeds = self.seeds(games, seed)
-        elif isinstance(games, np.ndarray):
-            seeds = games.astype(np.uint64)
-        else:  # whole numbers, kept to 64 bits as Rng(seed) keeps them
-            seeds = np.array([s & _MASK64 for s in games], dtype=np.uint64)
+        seeds = batch_seeds(games, seed, self.seeds)
         count = int(seeds.shape[0])
-        codes = self._policy_codes(policies)
+        codes = policy_codes(policies, self.players)
         scripted = choices is not None
-        if choices is None:
-            script = np.zeros((1, 1), dtype=np.uint32)
-        else:
-            script = np.ascontiguousarray(choices, dtype=np.uint32)
-            if script.shape[0] != count or script.shape[1] < self.max_decisions:
-                raise ValueError(
-                    f"choices must have one row per game ({count}) and at least "
-                    f"{self.max_decisions} columns, not shape {script.shape}"
-                )
+        script = script_of(choices, count, self.max_decisions)
         n = self.players
         laps = np.zeros((count, n), np.int32)
         points = np.zeros((count, n), np.float64)
@@ -1003,19 +989,6 @@ class SixDayRaceBatch:
         if not record:
             return BatchResult(seeds, laps, points, ranks, winners, moves, None, None, None)
         return BatchResult(seeds, laps, points, ranks, winners, moves, taken, asked, masks)
-
-    def _policy_codes(self, policies: str | Sequence[str]) -> NDArray[np.int64]:
-        names = [policies] * self.players if isinstance(policies, str) else list(policies)
-        if len(names) != self.players:
-            raise ValueError(
-                f"policies must name one policy or one per seat ({self.players}), not {len(names)}"
-            )
-        unknown = [p for p in names if p not in POLICIES]
-        if unknown:
-            raise ValueError(
-                f"unknown policy {unknown[0]} (allowed: {', '.join(sorted(POLICIES))})"
-            )
-        return np.array([POLICIES[p] for p in names], dtype=np.int64)
 
 
 def shuffle_plans(

@@ -64,6 +64,15 @@ from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numpy.typing import NDArray
 
 from racedeck.games.why_first.config import WhyFirstConfig
+from racedeck.kernels.whole_games import (
+    HEURISTIC,
+    POLICIES,
+    RANDOM,
+    batch_seeds,
+    policy_codes,
+    script_of,
+    win_shares,
+)
 
 __all__ = [
     "DECK32_PLAN",
@@ -75,12 +84,6 @@ __all__ = [
     "shuffle_plan",
 ]
 
-RANDOM = 0
-"""Policy code: an index uniform among the legal actions."""
-HEURISTIC = 1
-"""Policy code: the heuristic bot's choice."""
-POLICIES = {"random": RANDOM, "heuristic": HEURISTIC}
-"""Policy names accepted by :meth:`WhyFirstBatch.play`, and their codes."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -724,9 +727,7 @@ class BatchResult:
     def win_shares(self) -> NDArray[np.float64]:
         """Each figure's share of the wins, a shared win split equally (as the engine's
         simulation summaries count them)."""
-        w = self.winners.astype(np.float64)
-        shares: NDArray[np.float64] = (w / w.sum(axis=1, keepdims=True)).mean(axis=0)
-        return shares
+        return win_shares(self.winners)
 
 
 class WhyFirstBatch:
@@ -752,7 +753,7 @@ class WhyFirstBatch:
 
     def seeds(self, games: int, seed: int) -> NDArray[np.uint64]:
         """``derive_seed(seed, i)`` for ``i < games``: the seeds of a simulation's games."""
-        return _seeds(np.uint64(seed & ((1 << 64) - 1)), games)
+        return _seeds(np.uint64(seed & _MASK64), games)
 
     def play(
         self,
@@ -770,26 +771,11 @@ class WhyFirstBatch:
         scripted play instead of random draws. ``record``: also keep each stage's points and
         every decision (:class:`BatchResult`).
         """
-        if isinstance(games, int):
-            if games < 0:
-                raise ValueError(f"games must be 0 or more, not {games}")
-            seeds = self.seeds(games, seed)
-        elif isinstance(games, np.ndarray):
-            seeds = games.astype(np.uint64)
-        else:  # whole numbers, kept to 64 bits as Rng(seed) keeps them
-            seeds = np.array([s & _MASK64 for s in games], dtype=np.uint64)
+        seeds = batch_seeds(games, seed, self.seeds)
         count = int(seeds.shape[0])
-        codes = self._policy_codes(policies)
+        codes = policy_codes(policies, self.players)
         scripted = choices is not None
-        if choices is None:
-            script = np.zeros((1, 1), dtype=np.uint32)
-        else:
-            script = np.ascontiguousarray(choices, dtype=np.uint32)
-            if script.shape[0] != count or script.shape[1] < self.max_decisions:
-                raise ValueError(
-                    f"choices must have one row per game ({count}) and at least "
-                    f"{self.max_decisions} columns, not shape {script.shape}"
-                )
+        script = script_of(choices, count, self.max_decisions)
         cfg = self.config
         totals = np.zeros((count, self.figures), dtype=np.int32)
         winners = np.zeros((count, self.figures), dtype=np.bool_)
@@ -825,19 +811,6 @@ class WhyFirstBatch:
         return BatchResult(
             seeds, totals, winners, stages if record else None, taken if record else None
         )
-
-    def _policy_codes(self, policies: str | Sequence[str]) -> NDArray[np.int64]:
-        names = [policies] * self.players if isinstance(policies, str) else list(policies)
-        if len(names) != self.players:
-            raise ValueError(
-                f"policies must name one policy or one per seat ({self.players}), not {len(names)}"
-            )
-        unknown = [p for p in names if p not in POLICIES]
-        if unknown:
-            raise ValueError(
-                f"unknown policy {unknown[0]} (allowed: {', '.join(sorted(POLICIES))})"
-            )
-        return np.array([POLICIES[p] for p in names], dtype=np.int64)
 
 
 _MOST_TABLE_VALUES = 10  # 1024 masks: the tables stay in the first-level cache
