@@ -18,18 +18,17 @@ answer every run.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from kernels.compiling import compile_once
 from racedeck.bots.setback import SetbackHeuristicBot, card_worth
 from racedeck.core.rng import derive_seed
 from racedeck.games.setback import Setback, SetbackConfig
@@ -83,23 +82,21 @@ IDS = [
 def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Compile the kernel in one test process only: the first to get here compiles it into
     Numba's cache while any other that needs it waits, then loads it from there."""
-    shared: Path = tmp_path_factory.getbasetemp().parent  # one folder for every process
-    with (shared / "setback-kernel.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            batch = SetbackBatch(SetbackConfig(players=2))
-            batch.play(2, seed=0)
-            states = batch.new_states(1)
-            out = np.empty(batch.max_legal, np.int64)
-            k = batch.tables
-            kb.reset_one(k, states, 0, np.uint64(0))
-            kb.legal(k, states, 0, out)
-            kb.current_player(k, states, 0)
-            kb.apply(k, states, 0, int(out[0]))
-            kb.is_over(k, states, 0)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    compile_once(tmp_path_factory, "setback-kernel", _compile)
     yield
+
+
+def _compile() -> None:
+    batch = SetbackBatch(SetbackConfig(players=2))
+    batch.play(2, seed=0)
+    states = batch.new_states(1)
+    out = np.empty(batch.max_legal, np.int64)
+    k = batch.tables
+    kb.reset_one(k, states, 0, np.uint64(0))
+    kb.legal(k, states, 0, out)
+    kb.current_player(k, states, 0)
+    kb.apply(k, states, 0, int(out[0]))
+    kb.is_over(k, states, 0)
 
 
 class Fixed:

@@ -18,19 +18,18 @@ test gives the same answer every run.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from kernels.compiling import compile_once
 from racedeck.bots.six_day_race import SixDayRaceHeuristicBot
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.rng import Rng, derive_seed
@@ -76,13 +75,11 @@ IDS = ["-".join(f"{k}={v}" for k, v in c.items()).replace(" ", "") for c in CONF
 def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Compile the kernel in one test process only: the first to get here compiles it into
     Numba's cache while any other that needs it waits, then loads it from there."""
-    shared: Path = tmp_path_factory.getbasetemp().parent  # one folder for every process
-    with (shared / "six-day-race-kernel.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            SixDayRaceBatch(SixDayRaceConfig(players=4)).play(2, seed=0)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    compile_once(
+        tmp_path_factory,
+        "six-day-race-kernel",
+        lambda: SixDayRaceBatch(SixDayRaceConfig(players=4)).play(2, seed=0),
+    )
     yield
 
 

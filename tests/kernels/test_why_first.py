@@ -12,19 +12,18 @@ wrong (WF-2) fails them. Seeds are fixed, so each test gives the same answer eve
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from kernels.compiling import compile_once
 from racedeck.bots.why_first import WhyFirstHeuristicBot
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.why_first import WhyFirst, WhyFirstConfig
@@ -60,13 +59,11 @@ def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     Numba's cache while any other (``make test`` runs several) that needs them waits, then
     loads them from it. Every process compiling at once cost a minute of the run on two
     cores."""
-    shared: Path = tmp_path_factory.getbasetemp().parent  # one folder for every process
-    with (shared / "why-first-batch.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            WhyFirstBatch(WhyFirstConfig(players=4)).play(2, seed=0)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    compile_once(
+        tmp_path_factory,
+        "why-first-batch",
+        lambda: WhyFirstBatch(WhyFirstConfig(players=4)).play(2, seed=0),
+    )
     yield
 
 
