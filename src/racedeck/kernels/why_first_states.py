@@ -47,6 +47,8 @@ from racedeck.games.why_first.config import WhyFirstConfig
 from racedeck.kernels.batch import StepKernel
 from racedeck.kernels.why_first import (
     _ONE,
+    _card_bit,
+    _clamp,
     _heuristic_commit,
     _heuristic_move,
     _heuristic_place,
@@ -54,6 +56,7 @@ from racedeck.kernels.why_first import (
     _jit,
     _lowest_card,
     _nth,
+    _second_distinct,
     _shuffle,
     _shuffle32,
     shuffle_plan,
@@ -224,22 +227,12 @@ class Layout:
 
 
 @_jit(inline=True)
-def _bit(c: int) -> np.uint64:
-    return _ONE << np.uint64(c - 1)
-
-
-@_jit(inline=True)
 def _popcount(m: np.uint64) -> int:
     k = 0
     while m:
         m &= m - _ONE
         k += 1
     return k
-
-
-@_jit(inline=True)
-def _clamp(p: int, low: int, high: int) -> int:
-    return low if p < low else high if p > high else p
 
 
 @_jit()
@@ -269,7 +262,7 @@ def _start_stage(
     for s in range(n):
         m = np.uint64(0)
         for k in range(h):
-            m |= _bit(deck[s * h + k])
+            m |= _card_bit(deck[s * h + k])
         bits[i, _HANDS + s] = m
         ints[i, cfg[C_CCARD] + s] = 0
         ints[i, cfg[C_CTGT] + s] = -1
@@ -298,9 +291,9 @@ def _reveal(
     queue = np.uint64(0)
     for s in range(n):
         c = ints[i, cfg[C_CCARD] + s]
-        bits[i, _HANDS + s] ^= _bit(c)
-        revealed |= _bit(c)
-        queue |= _bit(c)
+        bits[i, _HANDS + s] ^= _card_bit(c)
+        revealed |= _card_bit(c)
+        queue |= _card_bit(c)
         ints[i, cfg[C_OWNER] + c] = s
         ints[i, cfg[C_LCARD] + s] = c
         ints[i, cfg[C_LTGT] + s] = -1 if tactical else ints[i, cfg[C_CTGT] + s]
@@ -309,8 +302,8 @@ def _reveal(
             left = ints[i, _LEO_LEFT]
             c = ints[i, cfg[C_DECK] + n * h + left - 1]  # his cards are played from the top
             ints[i, _LEO_LEFT] = left - 1
-            revealed |= _bit(c)
-            queue |= _bit(c)
+            revealed |= _card_bit(c)
+            queue |= _card_bit(c)
             ints[i, cfg[C_OWNER] + c] = n
             ints[i, cfg[C_LCARD] + n] = c
             ints[i, cfg[C_LTGT] + n] = n  # known at once: his card moves him
@@ -345,7 +338,7 @@ def _move(
     fig: int,
 ) -> None:
     """WF-10: card ``c`` leaves the queue and moves figure ``fig``, clamped at once."""
-    bits[i, _QUEUE] ^= _bit(c)
+    bits[i, _QUEUE] ^= _card_bit(c)
     p = cfg[C_POS] + fig
     ints[i, p] = _clamp(ints[i, p] + values[c - 1], cfg[C_LOW], cfg[C_HIGH])
     for who in range(cfg[C_F]):
@@ -379,16 +372,7 @@ def _score_stage(ints: NDArray[np.int64], i: int, cfg: NDArray[np.int64]) -> Non
     """WF-6: the figures on the second-farthest distinct space score its number."""
     f = cfg[C_F]
     pos = cfg[C_POS]
-    first = ints[i, pos]
-    for k in range(1, f):
-        first = max(first, ints[i, pos + k])
-    space = 0
-    found = False
-    for k in range(f):
-        p = ints[i, pos + k]
-        if p < first and (not found or p > space):
-            space = p
-            found = True
+    found, space = _second_distinct(ints[i, pos : pos + f])
     if found:
         for k in range(f):
             if ints[i, pos + k] == space:
@@ -490,7 +474,7 @@ def legal(
     k = 0
     while hand:
         c = _lowest_card(hand)
-        hand ^= _bit(c)
+        hand ^= _card_bit(c)
         if cfg[C_TACTICAL]:
             out[c - 1] = True
             k += 1
@@ -525,7 +509,7 @@ def apply(
         hand = bits[i, _HANDS + s]
         c = _lowest_card(hand)  # the value is played from the lowest white number holding it
         while rank[c - 1] != r:
-            hand ^= _bit(c)
+            hand ^= _card_bit(c)
             c = _lowest_card(hand)
         ints[i, cfg[C_CCARD] + s] = c
         ints[i, cfg[C_CTGT] + s] = action - r * f
@@ -551,16 +535,9 @@ def rewards(
     if ints[i, _PHASE] != OVER:
         return
     tot = cfg[C_TOT]
-    first = ints[i, tot]
-    for k in range(1, f):
-        first = max(first, ints[i, tot + k])
-    target = first
-    found = False
-    for k in range(f):
-        total = ints[i, tot + k]
-        if total < first and (not found or total > target):
-            target = total
-            found = True
+    found, target = _second_distinct(ints[i, tot : tot + f])
+    if not found:  # all equal: everyone wins
+        target = ints[i, tot]
     won = 0
     for k in range(f):
         if ints[i, tot + k] == target:
@@ -621,7 +598,7 @@ def observe(
         m = hand
         while m:
             c = _lowest_card(m)
-            m ^= _bit(c)
+            m ^= _card_bit(c)
             out[at + c - 1] = 1.0
         at += cards
         if mine:
@@ -630,14 +607,14 @@ def observe(
         m = bits[i, _REVEALED]
         while m:
             c = _lowest_card(m)
-            m ^= _bit(c)
+            m ^= _card_bit(c)
             out[at + c - 1] = 1.0
         at += cards
     else:
         m = hand
         while m:
             c = _lowest_card(m)
-            m ^= _bit(c)
+            m ^= _card_bit(c)
             out[at + rank[c - 1]] += 1.0
         for r in range(d):
             out[at + r] = min(1.0, out[at + r] / h)
@@ -649,7 +626,7 @@ def observe(
         m = bits[i, _REVEALED]
         while m:
             c = _lowest_card(m)
-            m ^= _bit(c)
+            m ^= _card_bit(c)
             out[at + rank[c - 1]] += 1.0
         for r in range(d):
             out[at + r] = out[at + r] / counts[r]
@@ -669,7 +646,7 @@ def observe(
         m = bits[i, _QUEUE]
         while m:
             c = _lowest_card(m)
-            m ^= _bit(c)
+            m ^= _card_bit(c)
             out[at + ints[i, cfg[C_OWNER] + c]] = 1.0
 
 
@@ -710,13 +687,13 @@ def heuristic_action(
         for k in range(h):
             c = _lowest_card(rest)
             vals[k] = values[c - 1]
-            rest ^= _bit(c)
+            rest ^= _card_bit(c)
         at = _heuristic_commit(
             pos, tot, tmp, s, vals, h, low, high, stages_left, best, pol, False, script, 0
         )
         rest = hand
         for _ in range(at):
-            rest ^= _bit(_lowest_card(rest))
+            rest ^= _card_bit(_lowest_card(rest))
         action = _lowest_card(rest) - 1
     else:
         # The bot reads values only: which ranks the hand holds, and how many of each.
@@ -725,7 +702,7 @@ def heuristic_action(
         rest = hand
         while rest:
             c = _lowest_card(rest)
-            rest ^= _bit(c)
+            rest ^= _card_bit(c)
             held[s, rank[c - 1]] += 1
             m |= 1 << rank[c - 1]
         a = _heuristic_place(
