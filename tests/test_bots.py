@@ -16,9 +16,9 @@ from racedeck.sim import make_bots, play_game, simulate
 
 def test_make_bot_names_unknown_bot() -> None:
     game = racedeck.make("why-first", players=3)
-    with pytest.raises(ValueError, match="available: heuristic, random, search"):
+    with pytest.raises(ValueError, match="available: fastsearch, heuristic, random, search"):
         make_bot("genius", game, 0, 1)
-    assert available_bots("why-first") == ("heuristic", "random", "search")
+    assert available_bots("why-first") == ("fastsearch", "heuristic", "random", "search")
 
 
 class _Spy(RandomBot):

@@ -1,10 +1,12 @@
-"""Bots by name: ``random`` and ``search`` for every game, plus the bots a game registers.
+"""Bots by name: ``random`` and ``search`` for every game, ``fastsearch`` for every game with a
+compiled search, plus the bots a game registers.
 
 A game offers its own bots (``heuristic``) in the module it names for the ``bots`` face, as
 ``BOTS = {"heuristic": factory}`` (see :mod:`racedeck.plugins`).
 
 A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations per move,
-``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`).
+``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`); so does
+``fastsearch`` (:class:`~racedeck.bots.fast_search.FastSearchBot`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from racedeck.bots.base import Bot
+from racedeck.bots.fast_search import FastSearchBot, has_fast_search
 from racedeck.bots.random_bot import RandomBot
 from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.core.game import Game
@@ -23,7 +26,14 @@ __all__ = ["available_bots", "make_bot"]
 BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
 
 _GENERIC: dict[str, BotFactory] = {"random": RandomBot, "search": SearchBot}
-_PARAMETRIC = frozenset({"search"})
+_PARAMETRIC = frozenset({"search", "fastsearch"})
+
+
+def _generic(game_id: str) -> dict[str, BotFactory]:
+    """The bots every game has, and ``fastsearch`` where the game has a compiled search."""
+    if has_fast_search(game_id):
+        return {**_GENERIC, "fastsearch": FastSearchBot}
+    return _GENERIC
 
 
 def _own_bots(game_id: str) -> dict[str, BotFactory]:
@@ -34,13 +44,13 @@ def _own_bots(game_id: str) -> dict[str, BotFactory]:
 
 def available_bots(game_id: str) -> tuple[str, ...]:
     """Names of the bots that can play ``game_id``."""
-    return tuple(sorted({*_GENERIC, *_own_bots(game_id)}))
+    return tuple(sorted({*_generic(game_id), *_own_bots(game_id)}))
 
 
 def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
     """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown."""
     key, _, param = name.strip().lower().partition("@")
-    factory = _own_bots(game.spec.id).get(key) or _GENERIC.get(key)
+    factory = _own_bots(game.spec.id).get(key) or _generic(game.spec.id).get(key)
     if factory is None:
         known = ", ".join(available_bots(game.spec.id))
         raise ValueError(f"no bot {name!r} for {game.spec.id}; available: {known}")
@@ -48,4 +58,6 @@ def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
         return factory(game, seat, seed)
     if key not in _PARAMETRIC:
         raise ValueError(f"bot {key!r} takes no parameter (got {name!r})")
+    if key == "fastsearch":
+        return FastSearchBot(game, seat, seed, SearchBudget.parse(param))
     return SearchBot(game, seat, seed, SearchBudget.parse(param))

@@ -23,6 +23,7 @@ SPEC = register(
             "encoding": "racedeck.games.why_first.encoding",
             "observation": "racedeck.rl.observations.why_first",
             "kernel": "racedeck.kernels.why_first_states",
+            "search_kernel": "racedeck.kernels.why_first_search",
             "bots": "racedeck.bots.why_first",
             "playouts": "racedeck.bots.why_first_playout",
             "terminal": "racedeck.cli.why_first_ui",

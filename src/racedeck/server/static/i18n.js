@@ -146,6 +146,7 @@ const BOT_NAMES = {
   random: () => t("names.bot.random"),
   heuristic: () => t("names.bot.heuristic"),
   search: () => t("names.bot.search"),
+  fastsearch: () => t("names.bot.fastsearch"),
 };
 
 /** A seat's name in this language: the server's default names worded, any other as it is. */

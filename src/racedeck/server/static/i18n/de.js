@@ -69,6 +69,7 @@ export default {
   "form.bot.heuristic": "Bot: heuristisch",
   "form.bot.random": "Bot: zufällig",
   "form.bot.search": "Bot: Suche (stark)",
+  "form.bot.fastsearch": "Bot: schnelle Suche (am stärksten)",
   "form.budget": "Suchbudget von Platz {n}",
   "form.whoWins": "Wer gewinnt: {rule}.",
   "form.rulesOf": "Regeln von {game}",
@@ -135,6 +136,7 @@ export default {
   "names.bot.random": "Zufallsbot",
   "names.bot.heuristic": "Heuristik-Bot",
   "names.bot.search": "Such-Bot",
+  "names.bot.fastsearch": "Schnellsuch-Bot",
   "names.bot.other": "{name}-Bot",
   "names.player": "Spieler {n}",
   "plain.choices": "Deine Möglichkeiten:",
@@ -763,6 +765,7 @@ export default {
   "whatif.bot.random": "Zufallsbot (schwach)",
   "whatif.bot.heuristic": "Heuristischer Bot (mittel)",
   "whatif.bot.search": "Such-Bot (stark)",
+  "whatif.bot.fastsearch": "Schnellsuch-Bot (am stärksten)",
 
   // -- the lobby and the table page: the ways to a replay ---------------------------------------
   "lobby.replay": "Ein Spiel aus seiner Protokolldatei nachspielen…",

@@ -69,6 +69,7 @@ export default {
   "form.bot.heuristic": "Bot: heuristic",
   "form.bot.random": "Bot: random",
   "form.bot.search": "Bot: search (strong)",
+  "form.bot.fastsearch": "Bot: fast search (strongest)",
   "form.budget": "search budget of seat {n}",
   "form.whoWins": "Who wins: {rule}.",
   "form.rulesOf": "Rules of {game}",
@@ -135,6 +136,7 @@ export default {
   "names.bot.random": "random bot",
   "names.bot.heuristic": "heuristic bot",
   "names.bot.search": "search bot",
+  "names.bot.fastsearch": "fast search bot",
   "names.bot.other": "{name} bot",
   "names.player": "Player {n}",
   "plain.choices": "Your choices:",
@@ -763,6 +765,7 @@ export default {
   "whatif.bot.random": "Random bot (weak)",
   "whatif.bot.heuristic": "Heuristic bot (medium)",
   "whatif.bot.search": "Search bot (strong)",
+  "whatif.bot.fastsearch": "Fast search bot (strongest)",
 
   // -- the lobby and the table page: the ways to a replay ---------------------------------------
   "lobby.replay": "Replay a game from its record file…",

@@ -69,6 +69,7 @@ export default {
   "form.bot.heuristic": "Robot : heuristique",
   "form.bot.random": "Robot : aléatoire",
   "form.bot.search": "Robot : recherche (fort)",
+  "form.bot.fastsearch": "Robot : recherche rapide (le plus fort)",
   "form.budget": "budget de recherche de la place {n}",
   "form.whoWins": "Qui gagne : {rule}.",
   "form.rulesOf": "Règles {game|de}",
@@ -135,6 +136,7 @@ export default {
   "names.bot.random": "robot aléatoire",
   "names.bot.heuristic": "robot heuristique",
   "names.bot.search": "robot recherche",
+  "names.bot.fastsearch": "robot recherche rapide",
   "names.bot.other": "robot {name}",
   "names.player": "Joueur {n}",
   "plain.choices": "Vos choix :",
@@ -763,6 +765,7 @@ export default {
   "whatif.bot.random": "Robot aléatoire (faible)",
   "whatif.bot.heuristic": "Robot heuristique (moyen)",
   "whatif.bot.search": "Robot recherche (fort)",
+  "whatif.bot.fastsearch": "Robot recherche rapide (le plus fort)",
 
   // -- the lobby and the table page: the ways to a replay ---------------------------------------
   "lobby.replay": "Revoir une partie depuis son fichier de relevé…",

@@ -69,6 +69,7 @@ export default {
   "form.bot.heuristic": "Bot: heuristisch",
   "form.bot.random": "Bot: willekeurig",
   "form.bot.search": "Bot: zoekend (sterk)",
+  "form.bot.fastsearch": "Bot: snel zoekend (sterkst)",
   "form.budget": "zoekbudget van plaats {n}",
   "form.whoWins": "Wie wint: {rule}.",
   "form.rulesOf": "Spelregels van {game}",
@@ -135,6 +136,7 @@ export default {
   "names.bot.random": "willekeurige bot",
   "names.bot.heuristic": "heuristische bot",
   "names.bot.search": "zoekbot",
+  "names.bot.fastsearch": "snelle zoekbot",
   "names.bot.other": "{name}-bot",
   "names.player": "Speler {n}",
   "plain.choices": "Je keuzes:",
@@ -763,6 +765,7 @@ export default {
   "whatif.bot.random": "Willekeurige bot (zwak)",
   "whatif.bot.heuristic": "Heuristische bot (middel)",
   "whatif.bot.search": "Zoekende bot (sterk)",
+  "whatif.bot.fastsearch": "Snelle zoekbot (sterkst)",
 
   // -- the lobby and the table page: the ways to a replay ---------------------------------------
   "lobby.replay": "Een spel naspelen uit zijn verslagbestand…",

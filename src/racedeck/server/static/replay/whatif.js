@@ -13,6 +13,7 @@ const BOTS = {
   random: () => t("whatif.bot.random"),
   heuristic: () => t("whatif.bot.heuristic"),
   search: () => t("whatif.bot.search"),
+  fastsearch: () => t("whatif.bot.fastsearch"),
 };
 
 function botLabel(name) {
