@@ -10,7 +10,8 @@ the engine, its sampler, its playout and the search's rewards.
   what ``sample_state(view, Rng(k))`` deals, and on other seeds the deals are distributed alike
   (chi-square tests of homogeneity that a skipped shuffle fails).
 - The estimate, the finished series' values, the horizon and the groups are the playout's,
-  ``rewards``' (SD-11, shared wins included) and the engine's.
+  ``rewards``' (SD-11, shared wins included) and the engine's; all of them run inside a loop
+  compiled without reference counting, as the search's are.
 
 Configurations: 2 to 8 players, one and two riders (SD-12), one race and series, refilled and
 tiny grey decks (SD-3). Seeds are fixed, so every test gives the same answer every run.
@@ -22,6 +23,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 from numpy.typing import NDArray
@@ -33,6 +35,8 @@ from racedeck.core.rng import Rng, derive_seed
 from racedeck.games.six_day_race import SixDayRace, SixDayRaceConfig, SixDayRaceState
 from racedeck.games.six_day_race.encoding import action_encoding
 from racedeck.kernels import six_day_race as sdr
+from racedeck.kernels import six_day_race_search as sds
+from racedeck.kernels import six_day_race_steps as steps
 from racedeck.kernels.batch import StateBatch
 from racedeck.kernels.search_kernel import SearchKernel
 from racedeck.kernels.six_day_race_search import search_kernel
@@ -59,15 +63,16 @@ def compiled_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     def compile_all() -> None:
         cfg = SixDayRaceConfig(players=4)
         sk = search_kernel(cfg)
-        ints, bits, t = sk.step.arrays(1)
+        ints, bits, t = sk.step.arrays(2)
         sk.step.reset_one(ints, bits, 0, np.uint64(1), t)
         out = np.zeros(cfg.players, np.float64)
-        streams = np.zeros(1, np.uint64)
+        streams = np.zeros(2, np.uint64)
         sk.redeal(ints, bits, 0, 0, t, streams)
         sk.estimate(ints, bits, 0, t, out)
         sk.values(ints, bits, 0, t, out)
         sk.horizon(ints, bits, 0, t)
         sk.group(ints, bits, 0, t)
+        playouts(ints, bits, t, streams, np.zeros(sdr.ACTIONS, np.bool_), out, 0, 1)
 
     compile_once(tmp_path_factory, "six-day-race-search", compile_all)
     yield
@@ -409,3 +414,55 @@ def test_the_face_encodes_actions_as_the_step_kernel() -> None:
     out = np.ones(table.n, np.float64)
     sk.values(batch.ints, batch.bits, 0, batch.tables, out)
     assert (out == 0.0).all()
+
+
+# -- inside the search's loops ----------------------------------------------------------------
+
+_NO_NRT: dict[str, Any] = {"_nrt": False}  # as the search compiles its loops (no arrays made)
+
+
+@numba.njit(cache=True, **_NO_NRT)
+def playouts(  # type: ignore[no-untyped-def]
+    ints, bits, t, streams, mask, out, seat, reps
+):
+    """``reps`` determinizations of row 0 by ``seat`` in row 1, each ridden to the end of the
+    race by the heuristic and valued: the mean value of ``seat`` and the decisions taken."""
+    total = 0.0
+    decisions = 0
+    for _ in range(reps):
+        for c in range(ints.shape[1]):
+            ints[1, c] = ints[0, c]
+        bits[1, 0] = bits[0, 0]
+        sds.redeal(ints, bits, 1, seat, t, streams)
+        race = sds.horizon(ints, bits, 1, t)
+        while steps.current_player(ints, bits, 1, t) >= 0 and sds.horizon(ints, bits, 1, t) == race:
+            if sds.group(ints, bits, 1, t) != -1:
+                return -1.0, -1
+            count = steps.legal(ints, bits, 1, t, mask)
+            steps.apply(
+                ints, bits, 1, steps.heuristic_action(ints, bits, 1, mask, count, t, streams), t
+            )
+            decisions += 1
+        if steps.current_player(ints, bits, 1, t) < 0:
+            sds.values(ints, bits, 1, t, out)
+        else:
+            sds.estimate(ints, bits, 1, t, out)
+        total += out[seat]
+    return total / reps, decisions
+
+
+def test_the_functions_run_in_loops_compiled_without_reference_counting() -> None:
+    table = Table({"players": 4, "races": 2})
+    rng = random.Random(2)
+    state = next(s for k, s in enumerate(table.states(derive_seed(59, 0), 1, rng)) if k == 20)
+    batch = table.batch(2)
+    table.load(batch, 0, state)
+    kept = batch.ints[0].copy()
+    mask = np.zeros(sdr.ACTIONS, np.bool_)
+    out = np.zeros(table.n, np.float64)
+    seat = state.pending[0]
+    mean, decisions = playouts(
+        batch.ints, batch.bits, batch.tables, batch.streams, mask, out, seat, 50
+    )
+    assert 0.0 <= mean <= 1.0 and decisions > 50
+    assert np.array_equal(batch.ints[0], kept)  # the searched position itself is untouched
