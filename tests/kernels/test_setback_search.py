@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 from numpy.typing import NDArray
@@ -232,7 +233,7 @@ def test_load_is_faithful(config: dict[str, Any]) -> None:
     encoding = action_encoding(game)
     encode = observer(game).encode
     rng = random.Random(len(config))
-    windows = 0
+    windows = steps = 0
     for g in range(2):
         for d, state in enumerate(engine_game(game, derive_seed(31, g), rng)):
             side.load(state, 0)
@@ -250,7 +251,12 @@ def test_load_is_faithful(config: dict[str, Any]) -> None:
                 want = encode(game.observe(state, q))
                 assert np.array_equal(side.observe(0, q), want), f"game {g}, decision {d}"
             windows += state.phase == "window"
-            if (state.phase == "window" and windows <= 2) or d % 60 == 30:
+            steps += state.phase == "step"
+            if (
+                (state.phase == "window" and windows <= 2)
+                or (state.phase == "step" and steps <= 2)
+                or d % 60 == 30
+            ):
                 play_on(game, side, state.clone(), seed=d)
     assert windows > 0
 
@@ -347,8 +353,8 @@ def test_redeal_is_distributed_as_the_sampler() -> None:
         side.redeal(1, seat, derive_seed(47, j))
         redealt.append(_hidden(side, seat, other))
         # Biased: dealt again once when `other` is still asked or a BLOCK is on top.
-        fact = redealt[-1]
-        if (fact[0] >> other) & 1 or fact[2] == "BLOCK":
+        asked, _, top, _ = redealt[-1]
+        if (asked >> other) & 1 or top == "BLOCK":
             side.redeal(1, seat, derive_seed(53, j))
         biased.append(_hidden(side, seat, other))
         side.load(game.sample_state(view, Rng(derive_seed(59, j))), 1)
@@ -397,3 +403,41 @@ def test_the_search_face() -> None:
     ints, bits, t = kernel.step.arrays(1)
     kernel.step.reset_one(ints, bits, 0, np.uint64(9), t)
     assert kernel.horizon(ints, bits, 0, t) == 0
+
+
+def test_the_compiled_functions_run_in_a_loop_without_reference_counts() -> None:
+    """The compiled search calls them in loops compiled without Numba's reference counts,
+    where making an array does not compile: redeal, play, group, estimate, values."""
+    cfg = SetbackConfig(players=4, deck=ACTION_DECK)
+    kernel = search_kernel(cfg)
+    step = kernel.step
+    redeal, group, estimate, values = kernel.redeal, kernel.group, kernel.estimate, kernel.values
+    current, legal, apply = step.current_player, step.legal, step.apply
+    flags: dict[str, Any] = {"_nrt": False}
+
+    @numba.njit(**flags)
+    def iterate(ints, bits, t, streams, mask, out, iterations):  # type: ignore[no-untyped-def]
+        groups = 0
+        for it in range(iterations):
+            for j in range(ints.shape[1]):
+                ints[1, j] = ints[0, j]
+            redeal(ints, bits, 1, it % 4, t, streams)
+            for _ in range(24):
+                if current(ints, bits, 1, t) < 0:
+                    break
+                groups += group(ints, bits, 1, t) >= 0
+                count = legal(ints, bits, 1, t, mask)
+                apply(ints, bits, 1, random_action(streams, 1, mask, count), t)
+            if current(ints, bits, 1, t) >= 0:
+                estimate(ints, bits, 1, t, out[it])
+            else:
+                values(ints, bits, 1, t, out[it])
+        return groups
+
+    ints, bits, t = step.arrays(2)
+    kernel.load(Setback(cfg).new_initial_state(3), ints[0], bits[0], t)
+    streams = np.arange(2, dtype=np.uint64)
+    out = np.zeros((50, 4))
+    mask = np.zeros(step.num_actions, np.bool_)
+    assert iterate(ints, bits, t, streams, mask, out, 50) > 0
+    assert ((out >= 0) & (out <= 1)).all() and out.sum() > 0
