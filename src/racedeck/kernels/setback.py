@@ -210,7 +210,10 @@ F_CTX_AMOUNT = 25
 F_CTX_LANE = 26
 F_CTX_NLEFT = 27
 F_CTX_LEFT = 28  # up to 6 tokens still to move or place, in order
-_SCALARS = 34
+# The move number at which the open BLOCK window opened (or a row was loaded inside it): it
+# names the window, so a search can tell its concealed answers (SB-9) from the next window's.
+F_WINDOW_MOVE = 34
+_SCALARS = 35
 
 FIELDS = (
     "move",
@@ -242,6 +245,7 @@ FIELDS = (
     "ctx_lane",
     "ctx_count",
     "ctx_left[6]",
+    "window_move",
 )
 """The scalar columns of a state row, in order; blocks follow at the table's ``S_*`` offsets:
 per seat ``row``, ``lane`` (-1 on START), ``skip_spent``, hand size and SKIP pile size; the grid
@@ -964,6 +968,7 @@ def _open_window(k: NDArray[np.int64], s: NDArray[np.int64]) -> int:
     s[F_ASKED] = ((1 << n) - 1) & ~(0 if exclude < 0 else 1 << exclude)
     s[F_BLOCKERS] = 0
     s[F_PHASE] = WINDOW
+    s[F_WINDOW_MOVE] = s[F_MOVE]
     return OP_DONE
 
 
