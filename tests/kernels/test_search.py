@@ -16,18 +16,20 @@ from racedeck.bots.registry import available_bots, make_bot
 from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.kernels.search import KernelSearch, search_kernel_games
 
-# (game, configuration, iterations of the comparison with the Python search)
-CASES: list[tuple[str, dict[str, Any], int]] = [
-    ("why-first", {"players": 4}, 3000),
-    ("why-first", {"players": 2}, 3000),
-    ("why-first", {"players": 3, "variant": "tactical"}, 3000),
-    ("six-day-race", {"players": 4, "races": 1}, 400),
-    ("six-day-race", {"players": 3, "riders": 2, "races": 2}, 400),
-    ("setback", {"players": 2}, 1500),
-    ("setback", {"players": 4, "self_block": True}, 1500),
+# (game, configuration, iterations of the comparison with the Python search, and its bounds:
+# total variation of the root's visit shares, difference of the mean reward). The bounds are
+# about twice what two Python searches with different seeds differ by at those iterations.
+CASES: list[tuple[str, dict[str, Any], int, tuple[float, float]]] = [
+    ("why-first", {"players": 4}, 3000, (0.1, 0.01)),
+    ("why-first", {"players": 2}, 3000, (0.1, 0.01)),
+    ("why-first", {"players": 3, "variant": "tactical"}, 3000, (0.1, 0.01)),
+    ("six-day-race", {"players": 4, "races": 1}, 400, (0.3, 0.05)),
+    ("six-day-race", {"players": 3, "riders": 2, "races": 2}, 400, (0.3, 0.05)),
+    ("setback", {"players": 2}, 1500, (0.3, 0.04)),
+    ("setback", {"players": 4, "self_block": "all"}, 1500, (0.3, 0.04)),
 ]
 CASES = [c for c in CASES if c[0] in search_kernel_games()]
-IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items())}" for g, c, _ in CASES]
+IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items())}" for g, c, _, _ in CASES]
 
 
 def _position(game: Any, seed: int, opening: int) -> tuple[Any, int]:
@@ -93,16 +95,15 @@ def _differences(
     return out
 
 
-@pytest.mark.parametrize(("game_id", "config", "iterations"), CASES, ids=IDS)
+@pytest.mark.parametrize(("game_id", "config", "iterations", "bounds"), CASES, ids=IDS)
 def test_it_searches_as_the_python_search(
-    game_id: str, config: dict[str, Any], iterations: int
+    game_id: str, config: dict[str, Any], iterations: int, bounds: tuple[float, float]
 ) -> None:
-    """The root's visit shares are within 0.1 in total variation of the Python search's and
-    the mean reward of the iterations within 0.01 of its (a search of other values, below,
-    misses the second)."""
+    """The root's visit shares and the mean reward of the iterations are within the case's
+    bounds of the Python search's (a search of other values, below, misses the second)."""
     game = racedeck.make(game_id, **config)
     for opening, distance, value in _differences(game, KernelSearch(game), iterations):
-        assert distance < 0.1 and value < 0.01, (opening, distance, value)
+        assert distance < bounds[0] and value < bounds[1], (opening, distance, value)
 
 
 def test_a_search_of_other_values_is_caught() -> None:
@@ -126,10 +127,8 @@ def test_a_search_of_other_values_is_caught() -> None:
     assert any(value >= 0.01 for _, _, value in _differences(game, wrong, 3000))
 
 
-@pytest.mark.parametrize(("game_id", "config", "iterations"), CASES, ids=IDS)
-def test_it_sees_the_view_only_and_reproduces(
-    game_id: str, config: dict[str, Any], iterations: int
-) -> None:
+@pytest.mark.parametrize(("game_id", "config"), [c[:2] for c in CASES], ids=IDS)
+def test_it_sees_the_view_only_and_reproduces(game_id: str, config: dict[str, Any]) -> None:
     """Two worlds that give a seat the same view (the others' hands drawn apart) get the same
     decision and the same root statistics from the same seed; another seed searches apart."""
     game = racedeck.make(game_id, **config)
@@ -166,10 +165,8 @@ def test_a_time_budget_reads_the_clock_it_is_given() -> None:
     assert search.last_iterations == 16 * 10  # read once to start, then after every chunk
 
 
-@pytest.mark.parametrize(("game_id", "config", "iterations"), CASES, ids=IDS)
-def test_fastsearch_bots_play_a_whole_game(
-    game_id: str, config: dict[str, Any], iterations: int
-) -> None:
+@pytest.mark.parametrize(("game_id", "config"), [c[:2] for c in CASES], ids=IDS)
+def test_fastsearch_bots_play_a_whole_game(game_id: str, config: dict[str, Any]) -> None:
     game = racedeck.make(game_id, **config)
     assert "fastsearch" in available_bots(game_id)
     bots = [make_bot("fastsearch@50", game, seat, seed=seat) for seat in range(game.num_players)]

@@ -11,9 +11,9 @@ Simultaneous and concealed decisions (:attr:`SearchKernel.group`: the commits of
 group chooses from the same node with its own statistics (decoupled UCT), and the group's
 joint choice leads to the child. A decision with one legal action inside a concealed group is
 forced (an SB-9 pass without a BLOCK): it takes no node, as the Python search takes a forced
-action. Differences, by design: a playout's depth counts a concealed group as one decision
-(the Python search counts one sweep of the pending seats, which is the same in the games'
-groups); ties between equally visited root actions go to the lower action index.
+action; a playout's depth counts a concealed group as one decision, as the Python search
+counts one sweep of the seats it asks. One difference, by design: ties between equally
+visited root actions go to the lower action index.
 
 The tree lives in arrays (:class:`Tree`): edges (node, seat, action) and children (node, the
 group's joint choice) in two open-addressing hash tables, their statistics beside them. The
@@ -394,7 +394,7 @@ def _search_loop(
                             path[steps, 1] = p
                             steps += 1
                         apply(ints, bits, 1, a, t)
-                    h = _mix(h, p * num_actions + a + 1)
+                    h = _mix(h, a + 1)  # the actions only, as the Python search keys a child
                     chosen += 1
                     if g < 0:
                         break  # the others see this choice: they decide in the next node
@@ -408,7 +408,8 @@ def _search_loop(
                     expanded = True
                 node = child
             # Playout: the game's playout policy, or random, to its horizon or depth. A
-            # concealed group's decisions count as one, as the Python search counts a sweep.
+            # concealed group counts as one decision, as the Python search counts a sweep of
+            # the seats it asks.
             decisions = 0
             last = -2
             while True:
@@ -416,13 +417,14 @@ def _search_loop(
                 if p < 0 or horizon(ints, bits, 1, t) != mark:
                     break
                 g = group(ints, bits, 1, t)
-                unit = g < 0 or g != last
-                if unit and decisions == depth:
-                    break
-                if unit:
+                count = legal(ints, bits, 1, t, mask)
+                if g < 0 or (count > 1 and g != last):
+                    # A decision, or a concealed group's first real choice (its forced
+                    # decisions count for nothing, as the Python search's forced actions).
+                    if decisions == depth:
+                        break
                     decisions += 1
                     last = g
-                count = legal(ints, bits, 1, t, mask)
                 if count == 1:
                     a = 0
                     while not mask[a]:

@@ -32,6 +32,7 @@ SPEC = register(
             "encoding": "racedeck.games.setback.encoding",
             "observation": "racedeck.rl.observations.setback",
             "kernel": "racedeck.kernels.setback_steps",
+            "search_kernel": "racedeck.kernels.setback_search",
             "bots": "racedeck.bots.setback",
             "playouts": "racedeck.bots.setback_playout",
             "terminal": "racedeck.cli.setback_ui",

@@ -23,6 +23,7 @@ SPEC = register(
             "encoding": "racedeck.games.six_day_race.encoding",
             "observation": "racedeck.rl.observations.six_day_race",
             "kernel": "racedeck.kernels.six_day_race_steps",
+            "search_kernel": "racedeck.kernels.six_day_race_search",
             "bots": "racedeck.bots.six_day_race",
             "playouts": "racedeck.bots.six_day_race_playout",
             "terminal": "racedeck.cli.six_day_race_ui",
