@@ -3,14 +3,19 @@
 Each row times whole decisions of a search bot at a fixed iteration budget over a few seeded
 positions — the first searched decision of a game after some random opening moves — and
 reports simulations (iterations) per second: one determinization, one walk down the tree and
-one random playout to the end of the game each.
+one playout each. Every configuration is measured twice: the Python search (``search``,
+:class:`racedeck.bots.search.SearchBot`) and the same search on compiled states
+(``fastsearch``, :mod:`racedeck.kernels.search`), whose ratio to the Python search is the last
+column.
 
 The peer is OpenSpiel's ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with a random
 rollout evaluator, measured in the same run on ``hearts`` (4 players: 12 passing decisions and
 52 card plays, close to the ~80 decisions of a 4-player *Why First?*) and ``oh_hell``
 (3 players). Install it with ``pip install -e '.[bench]'``.
 
-Usage: ``python benchmarks/search_speed.py [--iterations 300] [--positions 4]``
+Usage: ``python benchmarks/search_speed.py [--iterations 300] [--positions 4]`` (the compiled
+search runs 20 times the iterations, so that each of its decisions is timed over a similar
+span).
 """
 
 from __future__ import annotations
@@ -69,6 +74,43 @@ def measure_ours(
     return iterations * positions / total
 
 
+def measure_compiled(
+    game_id: str, config: dict[str, Any], iterations: int, positions: int, cut: bool = True
+) -> float:
+    """Simulations per second of the compiled search on the positions of :func:`measure_ours`
+    (compiled before the clock starts)."""
+    import dataclasses
+
+    from racedeck.kernels.search import KernelSearch
+
+    game = racedeck.make(game_id, **config)
+    search = KernelSearch(game)
+    if not cut:  # random playouts to the end of the game, as SearchBot(cut_playouts=False)
+        kernel = dataclasses.replace(search.kernel, depth=-1, playout_heuristic=False)
+        search = KernelSearch(game, kernel=_uncut(kernel))
+    total = 0.0
+    for k in range(positions):
+        state, seat = _position(game, k, opening=4 * k)
+        view = game.observe(state, seat)
+        start = time.perf_counter()
+        search.choose(view, seed=k, iterations=iterations)
+        total += time.perf_counter() - start
+    return iterations * positions / total
+
+
+def _uncut(kernel: Any) -> Any:
+    """``kernel`` with a horizon that never changes (playouts to the end of the game)."""
+    import dataclasses
+
+    import numba
+
+    @numba.njit
+    def never(ints: Any, bits: Any, i: int, t: Any) -> int:
+        return 0
+
+    return dataclasses.replace(kernel, horizon=never)
+
+
 def measure_openspiel(name: str, iterations: int, positions: int) -> float | None:
     """Simulations per second of OpenSpiel's ``ISMCTSBot`` on ``name``; None if not installed."""
     try:
@@ -120,18 +162,21 @@ def main() -> None:
             peers[name] = rate
     if not peers:
         print("OpenSpiel is not installed (pip install -e '.[bench]'): ratios omitted")
-    header = f"{'search':56} {'sims/s':>9}" + "".join(f" {'× ' + p:>12}" for p in peers)
-    print(header)
+    header = f"{'search':62} {'sims/s':>9}" + "".join(f" {'× ' + p:>12}" for p in peers)
+    print(header + f" {'× search':>10}")
     for name, rate in peers.items():
-        row = f"{'OpenSpiel ISMCTSBot ' + name:56} {rate:9.0f}"
+        row = f"{'OpenSpiel ISMCTSBot ' + name:62} {rate:9.0f}"
         print(row + "".join(f" {rate / peer:12.2f}" for peer in peers.values()))
     for game_id, config, cut in OURS:
-        rate = measure_ours(game_id, config, args.iterations, args.positions, cut)
-        label = f"racedeck search {game_id} " + " ".join(f"{k}={v}" for k, v in config.items())
+        python = measure_ours(game_id, config, args.iterations, args.positions, cut)
+        compiled = measure_compiled(game_id, config, 20 * args.iterations, args.positions, cut)
+        where = f"{game_id} " + " ".join(f"{k}={v}" for k, v in config.items())
         if not cut:
-            label += " (random playouts)"
-        row = f"{label:56} {rate:9.0f}"
-        print(row + "".join(f" {rate / peer:12.2f}" for peer in peers.values()))
+            where += " (random playouts)"
+        for bot, rate in (("search", python), ("fastsearch", compiled)):
+            row = f"{'racedeck ' + bot + ' ' + where:62} {rate:9.0f}"
+            row += "".join(f" {rate / peer:12.2f}" for peer in peers.values())
+            print(row + (f" {rate / python:10.1f}" if bot == "fastsearch" else ""))
 
 
 if __name__ == "__main__":

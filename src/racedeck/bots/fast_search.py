@@ -4,7 +4,8 @@ of times more iterations in the same time.
 ``fastsearch`` plays exactly as ``search`` decides — information-set MCTS over
 determinizations of its own view, concealed decisions searched as simultaneous ones, the
 game's playouts and values — with every iteration in compiled code
-(:mod:`racedeck.kernels.search`). Its default budget gives it about the time per move the
+(:mod:`racedeck.kernels.search`). Its default budget
+(:func:`~racedeck.bots.playouts.fast_search_iterations`) gives it about the time per move the
 Python search takes at its own default (``benchmarks/search_speed.py`` measures both), so it
 searches far more in that time; ``fastsearch@20000`` and ``fastsearch@100ms`` set a budget as
 for ``search``. Games without a compiled search do not offer it.
@@ -15,17 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from racedeck.bots.base import Bot
-from racedeck.bots.playouts import search_iterations
+from racedeck.bots.playouts import fast_search_iterations
 from racedeck.bots.search import SearchBudget
 from racedeck.core.game import Game
 from racedeck.core.registry import get_spec
 from racedeck.core.rng import derive_seed
 
-__all__ = ["FAST_SEARCH_FACTOR", "FastSearchBot", "has_fast_search"]
-
-FAST_SEARCH_FACTOR = 20
-"""Default iterations per move: this many times the Python search's default for the game
-(the compiled search runs 18-30 times as many iterations a second)."""
+__all__ = ["FastSearchBot", "has_fast_search"]
 
 
 def has_fast_search(game_id: str) -> bool:
@@ -53,7 +50,7 @@ class FastSearchBot(Bot):
         super().__init__(game, seat, seed)
         from racedeck.kernels.search import KernelSearch  # Numba loads with the first one
 
-        self.budget = budget or SearchBudget(FAST_SEARCH_FACTOR * search_iterations(game.spec.id))
+        self.budget = budget or SearchBudget(fast_search_iterations(game.spec.id))
         self.search = KernelSearch(game, exploration=exploration)
         self._moves = 0
 

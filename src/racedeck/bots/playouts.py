@@ -6,8 +6,8 @@ stages the current decision hardly touches. A :class:`Playout` cuts the playout 
 ``horizon`` changes (the stage or race in progress ends) and values the position there with a
 smooth estimate of each seat's chance to win — the same estimates the heuristic bots use.
 Each game offers its playout in the module it names for the ``playouts`` face
-(``PLAYOUT``, made with the game, and ``SEARCH_ITERATIONS``, the default search budget);
-games without one play out to the end.
+(``PLAYOUT``, made with the game, ``SEARCH_ITERATIONS``, the default search budget, and
+``FAST_SEARCH_ITERATIONS``, the compiled search's); games without one play out to the end.
 """
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ from typing import Any, Protocol
 from racedeck.core.game import Game
 from racedeck.plugins import optional_plugin
 
-__all__ = ["FALLBACK_ITERATIONS", "Playout", "playout_for", "search_iterations"]
+__all__ = [
+    "FALLBACK_ITERATIONS",
+    "Playout",
+    "fast_search_iterations",
+    "playout_for",
+    "search_iterations",
+]
 
 FALLBACK_ITERATIONS = 300
 """Iterations per move of a plain ``search`` bot in a game that names no default."""
@@ -54,3 +60,11 @@ def search_iterations(game_id: str) -> int:
     """Iterations per move of a plain ``search`` bot in ``game_id``."""
     module = optional_plugin(game_id, "playouts")
     return int(getattr(module, "SEARCH_ITERATIONS", FALLBACK_ITERATIONS))
+
+
+def fast_search_iterations(game_id: str) -> int:
+    """Iterations per move of a plain ``fastsearch`` bot in ``game_id`` (20 times
+    :func:`search_iterations` where the game names none)."""
+    module = optional_plugin(game_id, "playouts")
+    named = getattr(module, "FAST_SEARCH_ITERATIONS", None)
+    return int(named) if named is not None else 20 * search_iterations(game_id)

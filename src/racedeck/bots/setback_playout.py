@@ -8,7 +8,7 @@ from typing import Any
 from racedeck.bots.why_first import sigmoid
 from racedeck.core.game import Game
 
-__all__ = ["PLAYOUT", "SEARCH_ITERATIONS", "SetbackPlayout"]
+__all__ = ["FAST_SEARCH_ITERATIONS", "PLAYOUT", "SEARCH_ITERATIONS", "SetbackPlayout"]
 
 
 class SetbackPlayout:
@@ -50,3 +50,7 @@ PLAYOUT = SetbackPlayout
 SEARCH_ITERATIONS = 100
 """Iterations per move of a plain ``search`` bot: well under a second per move on one core
 (``benchmarks/search_speed.py``)."""
+
+FAST_SEARCH_ITERATIONS = 2_000
+"""Iterations per move of a plain ``fastsearch`` bot: about the time ``search`` takes at its
+default (the compiled search runs about 20 times as many a second)."""

@@ -28,4 +28,16 @@ plugin (:mod:`racedeck.kernels.registry`), with the game's observation encoding 
   :mod:`racedeck.kernels.six_day_race`;
 - :mod:`racedeck.kernels.setback_steps` — *Setback*, over those of
   :mod:`racedeck.kernels.setback`.
+
+Search (:mod:`racedeck.kernels.search`: the search bot's information-set MCTS, every iteration
+compiled, driven by :class:`~racedeck.kernels.search.KernelSearch`) over a game's step kernel
+and its :class:`~racedeck.kernels.search_kernel.SearchKernel` — a state loaded into a row, its
+secrets dealt afresh as the game's sampler deals them, the concealed groups, the playout's
+values — registered as the game's ``search_kernel`` plugin:
+
+- :mod:`racedeck.kernels.why_first_search`, :mod:`racedeck.kernels.six_day_race_search`,
+  :mod:`racedeck.kernels.setback_search`.
+
+:mod:`racedeck.kernels.splitmix` draws from SplitMix64 streams kept in arrays, as
+:class:`racedeck.core.rng.Rng` draws.
 """
