@@ -15,7 +15,7 @@ CHROMIUM := /usr/lib/chromium/chromium-headless-shell
 PG_CTL := $(firstword $(wildcard /usr/lib/postgresql/*/bin/pg_ctl))
 SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
 
-.PHONY: run test lint lint-js typecheck pytest browser axe postgres bench golden clean
+.PHONY: run test lint lint-js typecheck pytest kernels browser axe postgres bench golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,8 +51,14 @@ PYTEST_ARGS ?=
 # Compiled modules are cached even where the environment turns caching off
 # (PYTHONDONTWRITEBYTECODE): the tests start many Python processes (servers, the CLI, worker
 # pools), and each would compile the package again; pytest caches its rewritten test modules.
-pytest: $(STAMP) browser postgres axe
+pytest: $(STAMP) browser postgres axe kernels
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load --maxschedchunk 2 $(PYTEST_ARGS)
+
+# The games' Numba kernels, compiled into their cache once, one game per core, before the test
+# processes start: otherwise, on a fresh checkout, every test process compiled the same kernels
+# side by side (86 s of compiling each; later processes load the cache in a second or two).
+kernels: $(STAMP)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/racedeck compile
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium-headless-shell; }

@@ -194,7 +194,7 @@ def _clean(line: str) -> None:
         # bot names
         (
             ["play", "why-first", "--bots", "heurstic"],
-            "no bot 'heurstic' for why-first; available: heuristic, random, search",
+            "no bot 'heurstic' for why-first; available: fastsearch, heuristic, random, search",
         ),
         (
             ["play", "why-first", "--bots", "random,random"],

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import racedeck
+from racedeck.cli.compile import compile_cmd
 from racedeck.cli.console import console, err_console, fail
 from racedeck.cli.games import print_game, print_games
 from racedeck.cli.options import game_config, options_shown
@@ -285,6 +286,7 @@ app.command(name="serve")(serve_cmd)
 app.command(name="rules")(rules_cmd)
 app.command(name="replay")(replay_cmd)
 app.command(name="verify")(verify_cmd)
+app.command(name="compile")(compile_cmd)
 
 
 def main() -> None:

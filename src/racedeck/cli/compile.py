@@ -1,0 +1,98 @@
+"""``racedeck compile``: compile every game's kernels into Numba's cache before they are needed.
+
+Numba compiles a kernel the first time a process calls it and keeps the machine code on disk
+(``cache=True``), so every later process loads it in a fraction of a second. On a fresh
+checkout nothing is cached yet, and processes that start at once (a test run's workers, a pool
+of simulators or environments) each compile the same kernels side by side. This module does it
+once, one game per process, all games at once::
+
+    racedeck compile              # every game with a kernel
+    racedeck compile setback      # one game
+
+It plays a few games of each through everything compiled that a game has — whole games by
+every policy, its step kernel through the vectorised environments, its compiled search — and
+prints the seconds each game took. Loops built per process around a game's functions (the
+batch loops of :mod:`racedeck.kernels.batch`, the search's iterations) are compiled in each
+process that uses them; the kernels they call come from the cache.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Annotated
+
+import typer
+
+from racedeck.cli.console import console, fail
+
+__all__ = ["compile_cmd", "warm"]
+
+_WHOLE_GAMES = {
+    "why-first": ("racedeck.kernels.why_first", "WhyFirstBatch"),
+    "six-day-race": ("racedeck.kernels.six_day_race", "SixDayRaceBatch"),
+    "setback": ("racedeck.kernels.setback", "SetbackBatch"),
+}
+"""Each game's whole-game batch (module, class)."""
+
+
+def warm(game_id: str) -> float:
+    """Run everything compiled that ``game_id`` has on a few small games; the seconds taken."""
+    import numpy as np
+
+    import racedeck
+    from racedeck.kernels.registry import step_kernel_games
+    from racedeck.kernels.search import KernelSearch, search_kernel_games
+    from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
+
+    start = time.perf_counter()
+    game = racedeck.make(game_id)
+    if game_id in _WHOLE_GAMES:
+        module, name = _WHOLE_GAMES[game_id]
+        batch = getattr(importlib.import_module(module), name)(game.cfg)  # type: ignore[attr-defined]
+        for policies in ("random", "heuristic"):
+            batch.play(4, seed=1, policies=policies, record=True)
+        choices = np.zeros((2, batch.max_decisions), np.uint32)
+        batch.play(2, seed=1, choices=choices)
+    if game_id in step_kernel_games():
+        games = VectorGame(game_id, 4)
+        out = games.reset(seed=1)
+        for _ in range(3):
+            out = games.step(out.action_mask.argmax(axis=1))
+        for opponents in ("random", "heuristic"):
+            env = RacedeckVectorEnv(game_id, 4, opponents=opponents)
+            _, info = env.reset(seed=1)
+            env.step(info["action_mask"].argmax(axis=1))
+    if game_id in search_kernel_games():
+        search = KernelSearch(game)
+        state = game.new_initial_state(1)
+        seat = state.pending[-1]
+        search.choose(game.observe(state, seat), seed=1, iterations=64)
+    return time.perf_counter() - start
+
+
+def compile_cmd(
+    games: Annotated[
+        list[str] | None, typer.Argument(help="game ids (default: every game with a kernel)")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="processes, one game each (default: one per core)")
+    ] = 0,
+) -> None:
+    """Compile the games' kernels (simulation, vectorised environments, search) into Numba's
+    cache now, one game per process, so that later processes load them at once."""
+    from racedeck.kernels.registry import step_kernel_games
+
+    known = sorted(set(step_kernel_games()) | set(_WHOLE_GAMES))
+    chosen = games or known
+    unknown = [g for g in chosen if g not in known]
+    if unknown:
+        raise fail(f"no kernels for {', '.join(unknown)}; games with kernels: {', '.join(known)}")
+    start = time.perf_counter()
+    processes = max(1, min(workers or os.cpu_count() or 1, len(chosen)))
+    with ProcessPoolExecutor(processes) as pool:
+        for game_id, seconds in zip(chosen, pool.map(warm, chosen), strict=True):
+            console.print(f"kernels of {game_id} compiled in {seconds:.1f} s")
+    console.print(f"kernels ready in {time.perf_counter() - start:.1f} s")
