@@ -56,7 +56,7 @@ pytest: $(STAMP) browser postgres axe kernels
 
 # The games' Numba kernels, compiled into their cache once, one game per core, before the test
 # processes start: otherwise, on a fresh checkout, every test process compiled the same kernels
-# side by side (86 s of compiling each; later processes load the cache in a second or two).
+# side by side (86 s of compiling each; a later process loads them all in about a second).
 kernels: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/racedeck compile
 

@@ -9,7 +9,9 @@ every game, chosen uniformly among that game's legal actions, with games that en
 core first, so every row runs on one core:
 
 - ``racedeck.rl.vector.VectorGame`` (the multi-agent batch): the random choice is made in NumPy
-  from the returned masks, between the compiled steps, as a learner's sampling would be;
+  from the returned masks, between the compiled steps, as a learner's sampling would be; and
+  again with the choice drawn by ``VectorGame.random_actions`` in compiled code, as pgx's row
+  draws it inside its compiled step (the rows "compiled choice");
 - ``racedeck.rl.vector.RacedeckVectorEnv`` (Gymnasium, one learner seat against compiled random
   opponents: a step also carries the opponents' moves), the choice made the same way;
 - the PettingZoo AEC face of the same game (``racedeck.rl.env``), one game at a time;
@@ -65,6 +67,24 @@ def vector_game(game_id: str, config: dict[str, Any], batch: int) -> Measure:
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds:
             out = games.step(_random_masked(rng, out.action_mask))
+            steps += batch
+        return steps, elapsed
+
+    return measure
+
+
+def vector_game_compiled_choice(game_id: str, config: dict[str, Any], batch: int) -> Measure:
+    from racedeck.rl.vector import VectorGame
+
+    games = VectorGame(game_id, batch, **config)
+    games.reset(seed=0)
+    games.step(games.random_actions())  # compiles
+
+    def measure(seconds: float) -> tuple[int, float]:
+        steps = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds:
+            games.step(games.random_actions())
             steps += batch
         return steps, elapsed
 
@@ -172,6 +192,8 @@ def main() -> None:
     for game_id, config in GAMES:
         label = game_id + " " + " ".join(f"{k}={v}" for k, v in config.items())
         rows.append((f"{label} VectorGame", vector_game(game_id, config, args.batch), False))
+        compiled = vector_game_compiled_choice(game_id, config, args.batch)
+        rows.append((f"{label} VectorGame, compiled choice", compiled, False))
         rows.append(
             (f"{label} Gymnasium VectorEnv", gymnasium_vector(game_id, config, args.batch), False)
         )

@@ -103,6 +103,36 @@ def test_a_seed_fixes_every_game_and_bad_actions_are_refused() -> None:
     assert np.array_equal(one.states.ints, before)  # nothing was stepped
 
 
+def test_random_actions_are_legal_uniform_and_seeded() -> None:
+    """The compiled random choice takes each legal action about equally often (and nothing
+    else), and the same seeds choose the same actions."""
+    from racedeck.kernels.batch import random_legal
+
+    mask = np.zeros((3, 9), np.bool_)
+    mask[0, [1, 4, 8]] = True
+    mask[1, 5] = True
+    streams = np.array([1, 2, 3], np.uint64)
+    out = np.empty(3, np.int64)
+    counts = np.zeros((3, 9), np.int64)
+    for _ in range(6000):
+        random_legal(mask, streams, out)
+        counts[0, out[0]] += 1
+        counts[1, out[1]] += 1
+        assert out[2] == -1  # no legal action
+    assert counts[0, [1, 4, 8]].min() > 1850 and counts[0].sum() == 6000
+    assert counts[1, 5] == 6000
+    one = VectorGame("setback", 6, players=4)
+    other = VectorGame("setback", 6, players=4)
+    one.reset(seed=4)
+    last = other.reset(seed=4)
+    for _ in range(40):
+        chosen = one.random_actions()
+        assert last.action_mask[np.arange(6), chosen].all()
+        assert np.array_equal(chosen, other.random_actions())
+        one.step(chosen)
+        last = other.step(chosen)
+
+
 def test_make_vec_gives_the_compiled_env_with_gymnasiums_conventions() -> None:
     env = gymnasium.make_vec(
         "racedeck/WhyFirst-v0", num_envs=16, vectorization_mode="vector_entry_point", players=4

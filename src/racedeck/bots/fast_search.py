@@ -34,7 +34,8 @@ class FastSearchBot(Bot):
     """Information-set MCTS on compiled states; ``budget`` in iterations or milliseconds.
 
     With an iteration budget the bot is reproducible: the same seed and views give the same
-    moves. Numba compiles the search on the first decision of a process (a few seconds).
+    moves. The compiled search loads from Numba's cache (``racedeck compile``), or compiles on
+    the first bot of a process (a minute on a fresh checkout).
     """
 
     name = "fastsearch"

@@ -10,15 +10,13 @@ once, one game per process, all games at once::
     racedeck compile setback      # one game
 
 It plays a few games of each through everything compiled that a game has — whole games by
-every policy, its step kernel through the vectorised environments, its compiled search — and
-prints the seconds each game took. Loops built per process around a game's functions (the
-batch loops of :mod:`racedeck.kernels.batch`, the search's iterations) are compiled in each
-process that uses them; the kernels they call come from the cache.
+every policy, its step kernel through the vectorised environments, its compiled search, and the
+loops made for the game around them (:mod:`racedeck.kernels.loops`) — and prints the seconds
+each game took.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,15 +25,9 @@ from typing import Annotated
 import typer
 
 from racedeck.cli.console import console, fail
+from racedeck.plugins import optional_plugin
 
 __all__ = ["compile_cmd", "warm"]
-
-_WHOLE_GAMES = {
-    "why-first": ("racedeck.kernels.why_first", "WhyFirstBatch"),
-    "six-day-race": ("racedeck.kernels.six_day_race", "SixDayRaceBatch"),
-    "setback": ("racedeck.kernels.setback", "SetbackBatch"),
-}
-"""Each game's whole-game batch (module, class)."""
 
 
 def warm(game_id: str) -> float:
@@ -49,9 +41,10 @@ def warm(game_id: str) -> float:
 
     start = time.perf_counter()
     game = racedeck.make(game_id)
-    if game_id in _WHOLE_GAMES:
-        module, name = _WHOLE_GAMES[game_id]
-        batch = getattr(importlib.import_module(module), name)(game.cfg)  # type: ignore[attr-defined]
+    kernels = optional_plugin(game_id, "kernel")
+    whole_games = getattr(kernels, "WHOLE_GAMES", None)
+    if whole_games is not None:
+        batch = whole_games(game.cfg)  # type: ignore[attr-defined]
         for policies in ("random", "heuristic"):
             batch.play(4, seed=1, policies=policies, record=True)
         choices = np.zeros((2, batch.max_decisions), np.uint32)
@@ -85,7 +78,7 @@ def compile_cmd(
     cache now, one game per process, so that later processes load them at once."""
     from racedeck.kernels.registry import step_kernel_games
 
-    known = sorted(set(step_kernel_games()) | set(_WHOLE_GAMES))
+    known = sorted(step_kernel_games())
     chosen = games or known
     unknown = [g for g in chosen if g not in known]
     if unknown:

@@ -38,6 +38,9 @@ values — registered as the game's ``search_kernel`` plugin:
 - :mod:`racedeck.kernels.why_first_search`, :mod:`racedeck.kernels.six_day_race_search`,
   :mod:`racedeck.kernels.setback_search`.
 
-:mod:`racedeck.kernels.splitmix` draws from SplitMix64 streams kept in arrays, as
-:class:`racedeck.core.rng.Rng` draws.
+The tree lives in :mod:`racedeck.kernels.search_tree`; the iterations are the template
+:mod:`racedeck.kernels.search_loop`, as the batch loops are :mod:`racedeck.kernels.batch_loops`:
+:mod:`racedeck.kernels.loops` makes them for each game around its functions and caches them
+on disk like the kernels. :mod:`racedeck.kernels.splitmix` draws from SplitMix64 streams kept
+in arrays, as :class:`racedeck.core.rng.Rng` draws.
 """

@@ -34,17 +34,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from racedeck.kernels.loops import compiled_loops
 from racedeck.kernels.whole_games import POLICIES
-from racedeck.kernels.why_first import _ONE, _derive, _jit
+from racedeck.kernels.why_first import _ONE, _jit
 
-__all__ = ["POLICIES", "BatchFunctions", "StateBatch", "StepKernel", "random_action"]
+__all__ = [
+    "POLICIES",
+    "BatchFunctions",
+    "StateBatch",
+    "StepKernel",
+    "random_action",
+    "random_legal",
+]
 
 Arrays = tuple[NDArray[np.int64], NDArray[np.uint64], tuple[Any, ...]]
 """A batch's ``ints``, ``bits`` and ``tables``."""
@@ -94,6 +101,20 @@ def random_action(streams: NDArray[np.uint64], i: int, mask: NDArray[np.bool_], 
     return -1
 
 
+@_jit(cache=True)
+def random_legal(
+    mask: NDArray[np.bool_], streams: NDArray[np.uint64], out: NDArray[np.int64]
+) -> None:
+    """Every row's action uniform among the legal ones of its ``mask`` row, drawn from
+    ``streams[i]`` (:func:`random_action`); -1 for a row with none."""
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        count = 0
+        for a in range(row.shape[0]):
+            count += row[a]
+        out[i] = random_action(streams, i, row, count) if count else -1
+
+
 @numba.njit
 def _no_heuristic(ints: Any, bits: Any, i: int, mask: Any, count: int, t: Any, streams: Any) -> int:
     """The heuristic of a game that has none: never called (the faces refuse "heuristic"
@@ -116,7 +137,6 @@ class BatchFunctions:
     step_learner: Callable[..., None]
 
 
-@cache
 def batch_functions(
     reset_one: Any,
     current_player: Any,
@@ -126,130 +146,34 @@ def batch_functions(
     rewards: Any,
     heuristic_action: Any,
 ) -> BatchFunctions:
-    """The loops of :class:`BatchFunctions` compiled around one game's kernel functions
-    (once per process and game: Numba compiles the closures on their first call)."""
-    # Without reference counting: the loops make no array, and with it every array taken out of
-    # a kernel's tables (a tuple of views) cost an atomic increment and decrement per call.
-    flags: dict[str, Any] = {"_nrt": False}  # (a flag Numba's typing stubs do not list)
-    jit = numba.njit(**flags)
+    """The loops of :class:`BatchFunctions` (:mod:`racedeck.kernels.batch_loops`) compiled
+    around one game's kernel functions, cached like the kernels
+    (:func:`racedeck.kernels.loops.compiled_loops`)."""
+    from racedeck.kernels import batch_loops  # it imports this module's random_action
 
-    @jit
-    def deal(ints, bits, i, seed, t, streams):  # type: ignore[no-untyped-def]
-        reset_one(ints, bits, i, seed, t)
-        streams[i] = _derive(seed, _ONE)
-
-    @jit
-    def reset_all(ints, bits, seeds, episodes, t, streams):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
-
-    @jit
-    def deal_all(ints, bits, seeds, t, streams):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            deal(ints, bits, i, seeds[i], t, streams)
-
-    @jit
-    def players(ints, bits, t, out):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            out[i] = current_player(ints, bits, i, t)
-
-    @jit
-    def legal_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            legal(ints, bits, i, t, out[i])
-
-    @jit
-    def apply_all(ints, bits, actions, t):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            if current_player(ints, bits, i, t) >= 0:
-                apply(ints, bits, i, actions[i], t)
-
-    @jit
-    def observe_all(ints, bits, seats, t, out):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            observe(ints, bits, i, seats[i], t, out[i])
-
-    @jit
-    def rewards_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
-        for i in range(ints.shape[0]):
-            rewards(ints, bits, i, t, out[i])
-
-    @jit
-    def step(  # type: ignore[no-untyped-def]
-        ints, bits, actions, seeds, episodes, t, streams, obs, mask, player, rew, done, final_obs
-    ):
-        # Every seat is a learner: the seat to act in each game takes its action.
-        for i in range(ints.shape[0]):
-            seat = current_player(ints, bits, i, t)
-            apply(ints, bits, i, actions[i], t)
-            rewards(ints, bits, i, t, rew[i])
-            done[i] = current_player(ints, bits, i, t) < 0
-            if done[i]:
-                observe(ints, bits, i, seat, t, final_obs[i])
-                episodes[i] += 1
-                deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
-            player[i] = current_player(ints, bits, i, t)
-            legal(ints, bits, i, t, mask[i])
-            observe(ints, bits, i, player[i], t, obs[i])
-
-    @jit
-    def to_learner(ints, bits, i, learner, policy, t, streams, mask):  # type: ignore[no-untyped-def]
-        # The other seats play (POLICIES) until the learner is asked or the game is over.
-        while True:
-            seat = current_player(ints, bits, i, t)
-            if seat < 0 or seat == learner:
-                return
-            count = legal(ints, bits, i, t, mask)
-            if policy == 1:
-                action = heuristic_action(ints, bits, i, mask, count, t, streams)
-            else:
-                action = random_action(streams, i, mask, count)
-            apply(ints, bits, i, action, t)
-
-    @jit
-    def step_learner(  # type: ignore[no-untyped-def]
-        ints,
-        bits,
-        actions,
-        learner,
-        policy,
-        seeds,
-        episodes,
-        t,
-        streams,
-        obs,
-        mask,
-        rew,
-        done,
-        final_obs,
-        scratch,
-    ):
-        for i in range(ints.shape[0]):
-            if actions[i] >= 0:
-                apply(ints, bits, i, actions[i], t)
-            to_learner(ints, bits, i, learner[i], policy, t, streams, mask[i])
-            rewards(ints, bits, i, t, scratch)
-            rew[i] = scratch[learner[i]]
-            done[i] = current_player(ints, bits, i, t) < 0
-            if done[i]:
-                observe(ints, bits, i, learner[i], t, final_obs[i])
-            while current_player(ints, bits, i, t) < 0:  # it may end before the learner acts
-                episodes[i] += 1
-                deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
-                to_learner(ints, bits, i, learner[i], policy, t, streams, mask[i])
-            legal(ints, bits, i, t, mask[i])
-            observe(ints, bits, i, learner[i], t, obs[i])
-
+    made = compiled_loops(
+        batch_loops,
+        {
+            "reset_one": reset_one,
+            "current_player": current_player,
+            "legal": legal,
+            "apply": apply,
+            "observe": observe,
+            "rewards": rewards,
+            "heuristic_action": heuristic_action,
+            "random_action": random_action,
+        },
+    )
     return BatchFunctions(
-        reset_all,
-        deal_all,
-        players,
-        legal_all,
-        apply_all,
-        observe_all,
-        rewards_all,
-        step,
-        step_learner,
+        made["reset_all"],
+        made["deal_all"],
+        made["players"],
+        made["legal_all"],
+        made["apply_all"],
+        made["observe_all"],
+        made["rewards_all"],
+        made["step"],
+        made["step_learner"],
     )
 
 

@@ -25,7 +25,10 @@ from racedeck.games.setback.encoding import action_encoding
 from racedeck.kernels import setback as sb
 from racedeck.kernels.batch import StepKernel
 
-__all__ = ["kernel", "observation_size"]
+__all__ = ["WHOLE_GAMES", "kernel", "observation_size"]
+
+WHOLE_GAMES = sb.SetbackBatch
+"""The game's whole-game batch (simulation): ``racedeck compile`` compiles it with the rest."""
 
 # The observation's sizes and scales (racedeck.rl.observations.setback), in `consts`.
 _KINDS, _ROWS0, _MAX_LANES, _DECK, _SKIPS, _BLOCKS, _HAND, _MOST_HELD = range(8)

@@ -22,7 +22,10 @@ from racedeck.games.six_day_race.config import SixDayRaceConfig
 from racedeck.kernels import six_day_race as sdr
 from racedeck.kernels.batch import StepKernel
 
-__all__ = ["kernel", "observation_size"]
+__all__ = ["WHOLE_GAMES", "kernel", "observation_size"]
+
+WHOLE_GAMES = sdr.SixDayRaceBatch
+"""The game's whole-game batch (simulation): ``racedeck compile`` compiles it with the rest."""
 
 # The observation's scales (racedeck.rl.observations.six_day_race), in `consts`.
 _MOST_CARDS, _GREEN_DEALT, _LOW_SIZE, _HIGH_SIZE, _MOST_LAPS, _MOST_POINTS, _SPRINTS = range(7)

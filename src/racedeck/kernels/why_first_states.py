@@ -47,6 +47,7 @@ from racedeck.games.why_first.config import WhyFirstConfig
 from racedeck.kernels.batch import StepKernel
 from racedeck.kernels.why_first import (
     _ONE,
+    WhyFirstBatch,
     _card_bit,
     _clamp,
     _heuristic_commit,
@@ -66,6 +67,7 @@ __all__ = [
     "COMMIT",
     "MOVE",
     "OVER",
+    "WHOLE_GAMES",
     "Layout",
     "Tables",
     "apply",
@@ -78,6 +80,9 @@ __all__ = [
     "rewards",
     "scratch",
 ]
+
+WHOLE_GAMES = WhyFirstBatch
+"""The game's whole-game batch (simulation): ``racedeck compile`` compiles it with the rest."""
 
 Tables = tuple[
     NDArray[np.int64],

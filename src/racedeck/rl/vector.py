@@ -78,7 +78,7 @@ from numpy.typing import NDArray
 
 import racedeck
 from racedeck.core.rng import derive_seed
-from racedeck.kernels.batch import POLICIES, StateBatch
+from racedeck.kernels.batch import POLICIES, StateBatch, random_legal
 from racedeck.kernels.registry import step_kernel
 from racedeck.rl.observations.base import HIGH, LOW
 from racedeck.rl.single import LearnerSeat, checked_seat
@@ -137,6 +137,7 @@ class VectorGame:
         self.num_actions = self.kernel.num_actions
         self.observation_size = self.kernel.observation_size
         self.states = StateBatch(self.kernel, num_envs)
+        self._sampling = np.zeros(num_envs, np.uint64)
         self._last = self._fresh()
         """The arrays of the last step (its mask checks the next actions)."""
         self._ready = False
@@ -160,7 +161,9 @@ class VectorGame:
         """Deal every game: from ``derive_seed(seed, i)`` (a whole number), one seed per game
         (a sequence), or fresh entropy (``None``)."""
         states = self.states
-        states.reset(_seeds(seed, self.num_envs))
+        seeds = _seeds(seed, self.num_envs)
+        states.reset(seeds)
+        self._sampling[:] = [derive_seed(int(s), 2) for s in seeds]
         out = self._fresh()
         out.current_player[:] = states.current_player()
         out.action_mask[:] = states.legal_mask()
@@ -184,6 +187,16 @@ class VectorGame:
             out.final_observation,
         )  # fmt: skip
         self._last = out
+        return out
+
+    def random_actions(self) -> NDArray[np.int64]:
+        """An action for every game, uniform among the legal ones of the seat to act, drawn
+        in compiled code (one pass over each mask) from a stream per game seeded by
+        :meth:`reset`'s seeds: the random baseline, and a cheap way to step many games."""
+        if not self._ready:
+            raise RuntimeError("no games yet: call reset() first")
+        out = np.empty(self.num_envs, np.int64)
+        random_legal(self._last.action_mask, self._sampling, out)
         return out
 
 
