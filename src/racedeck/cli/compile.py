@@ -63,6 +63,21 @@ def warm(game_id: str) -> float:
         state = game.new_initial_state(1)
         seat = state.pending[-1]
         search.choose(game.observe(state, seat), seed=1, iterations=64)
+        # Each of the search's game functions called from Python too, on its own tables (as
+        # its tests call them): Numba compiles such calls apart from the compiled loop's.
+        sk, step = search.kernel, search.kernel.step
+        ints, bits, t = step.arrays(1)
+        sk.load(state, ints[0], bits[0], t)
+        sk.redeal(ints, bits, 0, seat, t, np.ones(1, np.uint64))
+        sk.group(ints, bits, 0, t)
+        sk.horizon(ints, bits, 0, t)
+        sk.estimate(ints, bits, 0, t, np.zeros(step.players))
+        mask = np.zeros(step.num_actions, np.bool_)
+        step.observe(ints, bits, 0, seat, t, np.zeros(step.observation_size, np.float32))
+        while step.current_player(ints, bits, 0, t) >= 0:
+            step.legal(ints, bits, 0, t, mask)
+            step.apply(ints, bits, 0, int(mask.argmax()), t)
+        sk.values(ints, bits, 0, t, np.zeros(step.players))
     return time.perf_counter() - start
 
 
