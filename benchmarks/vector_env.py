@@ -204,10 +204,10 @@ def main() -> None:
         results.append((label, steps / elapsed, peer))
     peers = [(label.split()[1], rate) for label, rate, peer in results if peer]
     print(f"batch {args.batch}, random masked actions, auto-reset, one core")
-    header = f"{'environment':58} {'steps/s':>11}"
+    header = f"{'environment':66} {'steps/s':>11}"
     print(header + "".join(f" {'× ' + name:>14}" for name, _ in peers))
     for label, rate, _ in results:
-        line = f"{label:58} {rate:11,.0f}"
+        line = f"{label:66} {rate:11,.0f}"
         print(line + "".join(f" {rate / peer:14.2f}" for _, peer in peers))
 
 

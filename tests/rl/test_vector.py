@@ -5,6 +5,7 @@ environment's rewards; bad actions are refused whole, naming the games."""
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 from importlib import import_module
 from typing import Any
@@ -101,6 +102,33 @@ def test_a_seed_fixes_every_game_and_bad_actions_are_refused() -> None:
     with pytest.raises(ValueError, match="5 whole numbers"):
         one.step(np.zeros(5, np.float64))
     assert np.array_equal(one.states.ints, before)  # nothing was stepped
+
+
+def test_arrays_nobody_holds_are_written_again_and_held_ones_never() -> None:
+    """A loop that drops each step's outputs gets the step-before-last's arrays back (no new
+    megabytes a step) with the same contents as fresh ones; arrays, views or steps still held
+    are never written again."""
+    recycled, fresh = VectorGame("setback", 8, players=2), VectorGame("setback", 8, players=2)
+    out = recycled.reset(seed=3)
+    kept = [fresh.reset(seed=3)]
+    names = [f.name for f in dataclasses.fields(out)]
+    ids = set()
+    for _ in range(300):  # games end and are dealt again on the way
+        actions = recycled.random_actions()
+        out = recycled.step(actions)
+        ids.add(id(out.observation))
+        kept.append(fresh.step(actions))
+        for name in names:
+            assert np.array_equal(getattr(out, name), getattr(kept[-1], name)), name
+    assert kept[-1].terminated.any() or any(k.terminated.any() for k in kept)
+    assert len(ids) <= 3  # two sets of arrays, taking turns
+    assert len({id(k.observation) for k in kept}) == len(kept)  # all held: all new
+    view, mask = out.observation[:2], out.action_mask
+    snapshot = view.copy(), mask.copy()
+    del out  # a view of one array and another array are all that is held of that step
+    for _ in range(4):
+        recycled.step(recycled.random_actions())
+    assert np.array_equal(view, snapshot[0]) and np.array_equal(mask, snapshot[1])
 
 
 def test_random_actions_are_legal_uniform_and_seeded() -> None:
