@@ -6,7 +6,8 @@ A game offers its own bots (``heuristic``) in the module it names for the ``bots
 
 A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations per move,
 ``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`); so does
-``fastsearch`` (:class:`~racedeck.bots.fast_search.FastSearchBot`).
+``fastsearch`` (:class:`~racedeck.bots.fast_search.FastSearchBot`). ``policy:PATH`` plays a
+policy saved at ``PATH`` (:mod:`racedeck.bots.policy`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.core.game import Game
 from racedeck.plugins import optional_plugin
 
-__all__ = ["available_bots", "make_bot"]
+__all__ = ["POLICY_PREFIX", "available_bots", "make_bot"]
 
 BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
 
 _GENERIC: dict[str, BotFactory] = {"random": RandomBot, "search": SearchBot}
 _PARAMETRIC = frozenset({"search", "fastsearch"})
+
+POLICY_PREFIX = "policy:"
+"""A bot named ``policy:PATH`` plays the policy saved at ``PATH``."""
 
 
 def _generic(game_id: str) -> dict[str, BotFactory]:
@@ -48,7 +52,13 @@ def available_bots(game_id: str) -> tuple[str, ...]:
 
 
 def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
-    """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown."""
+    """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown.
+
+    ``policy:PATH`` is the policy saved at ``PATH`` (:mod:`racedeck.bots.policy`)."""
+    if name.strip().startswith(POLICY_PREFIX):
+        from racedeck.bots.policy import policy_bot  # NumPy inference, loaded when asked
+
+        return policy_bot(name.strip()[len(POLICY_PREFIX) :], game, seat, seed)
     key, _, param = name.strip().lower().partition("@")
     factory = _own_bots(game.spec.id).get(key) or _generic(game.spec.id).get(key)
     if factory is None:

@@ -128,6 +128,7 @@ class BatchFunctions:
 
     reset_all: Callable[..., None]
     deal_all: Callable[..., None]
+    deal_where: Callable[..., None]
     players: Callable[..., None]
     legal_all: Callable[..., None]
     apply_all: Callable[..., None]
@@ -167,6 +168,7 @@ def batch_functions(
     return BatchFunctions(
         made["reset_all"],
         made["deal_all"],
+        made["deal_where"],
         made["players"],
         made["legal_all"],
         made["apply_all"],
@@ -212,6 +214,13 @@ class StateBatch:
         self.episodes[:] = 0
         self.fn.deal_all(self.ints, self.bits, self.seeds, self.tables, self.streams)
 
+    def next_episode(self, which: NDArray[np.bool_]) -> None:
+        """The games ``which`` marks start their next episode (auto-reset: episode ``k`` of
+        game ``i`` from ``derive_seed(seeds[i], k)``)."""
+        self.fn.deal_where(
+            self.ints, self.bits, self.seeds, self.episodes, which, self.tables, self.streams
+        )
+
     def current_player(self) -> NDArray[np.int64]:
         """The seat to act in every game (-1: over)."""
         out = np.empty(self.batch, np.int64)
@@ -226,7 +235,7 @@ class StateBatch:
 
     def apply(self, actions: NDArray[np.int64]) -> None:
         """The seat to act in every game that is not over takes its action (a legal one:
-        unchecked)."""
+        unchecked; a negative one: that game waits)."""
         self.fn.apply_all(self.ints, self.bits, actions.astype(np.int64), self.tables)
 
     def observe(self, seats: NDArray[np.int64]) -> NDArray[np.float32]:

@@ -20,6 +20,7 @@ LOOPS = (
     "deal",
     "reset_all",
     "deal_all",
+    "deal_where",
     "players",
     "legal_all",
     "apply_all",
@@ -57,6 +58,14 @@ def deal_all(ints, bits, seeds, t, streams):  # type: ignore[no-untyped-def]
         deal(ints, bits, i, seeds[i], t, streams)
 
 
+def deal_where(ints, bits, seeds, episodes, which, t, streams):  # type: ignore[no-untyped-def]
+    # The games ``which`` marks start their next episode.
+    for i in range(ints.shape[0]):
+        if which[i]:
+            episodes[i] += 1
+            deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
+
+
 def players(ints, bits, t, out):  # type: ignore[no-untyped-def]
     for i in range(ints.shape[0]):
         out[i] = current_player(ints, bits, i, t)
@@ -69,7 +78,7 @@ def legal_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
 
 def apply_all(ints, bits, actions, t):  # type: ignore[no-untyped-def]
     for i in range(ints.shape[0]):
-        if current_player(ints, bits, i, t) >= 0:
+        if actions[i] >= 0 and current_player(ints, bits, i, t) >= 0:
             apply(ints, bits, i, actions[i], t)
 
 

@@ -48,14 +48,26 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from racedeck.bots.base import Bot
+from racedeck.bots.policy import Policy, PolicyBot, is_policy
 from racedeck.bots.registry import make_bot
 from racedeck.core.table import run
 from racedeck.rl.session import Illegal, Session
 
-__all__ = ["LearnerSeat", "RacedeckGym", "checked_seat"]
+__all__ = ["LearnerSeat", "Opponent", "RacedeckGym", "checked_seat"]
 
 LearnerSeat = int | Literal["random"]
 """The learner's seat: a fixed seat number, or ``"random"`` (drawn anew for each episode)."""
+
+Opponent = str | Policy
+"""Who plays another seat: a bot's name (``"heuristic"``, ``"search@200"`` …) or a policy
+(:mod:`racedeck.bots.policy`: ``policy(observations, masks) -> actions``)."""
+
+
+def _opponent(opponent: Opponent, game: Any, seat: int, seed: int) -> Bot:
+    """The bot of a seat: the named bot, or the policy playing as one."""
+    if isinstance(opponent, str):
+        return make_bot(opponent, game, seat, seed)
+    return PolicyBot(game, seat, seed, opponent)
 
 
 def checked_seat(learner_seat: object, players: int) -> LearnerSeat:
@@ -84,7 +96,8 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     ``game_id`` and the keyword options of the game's configuration (``players=4``,
     ``variant="tactical"`` …) choose the game; ``opponents`` names the bot of every other seat
-    (one name, or one per other seat in seat order); ``learner_seat`` is the learner's seat or
+    or gives a policy for it (:mod:`racedeck.bots.policy`; one, or one per other seat in seat
+    order); ``learner_seat`` is the learner's seat or
     ``"random"``. See the module's notes for observations, masks, rewards and seeding.
     """
 
@@ -96,7 +109,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         self,
         game_id: str,
         *,
-        opponents: str | Sequence[str] = "heuristic",
+        opponents: Opponent | Sequence[Opponent] = "heuristic",
         learner_seat: LearnerSeat = 0,
         render_mode: str | None = None,
         illegal: Illegal = "terminate",
@@ -110,14 +123,22 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         game = self.session.game
         n = game.num_players
         self.learner_seat: LearnerSeat = checked_seat(learner_seat, n)
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        names: list[Opponent] = (
+            [opponents] * (n - 1)  # type: ignore[list-item]
+            if isinstance(opponents, str) or is_policy(opponents)
+            else list(opponents)  # type: ignore[arg-type]
+        )
         if len(names) != n - 1:
             raise ValueError(
-                f"{n} seats leave {n - 1} for bots: give one bot name or {n - 1}, got {len(names)}"
+                f"{n} seats leave {n - 1} for bots: give one bot name or policy, or {n - 1}, "
+                f"got {len(names)}"
             )
         for name in names:
-            make_bot(name, game, 0, 0)  # an unknown name fails here, naming the known ones
-        self.opponents: tuple[str, ...] = tuple(names)
+            if isinstance(name, str):
+                make_bot(name, game, 0, 0)  # an unknown name fails here, naming the known ones
+            elif not is_policy(name):
+                raise TypeError(f"an opponent is a bot's name or a policy, not {name!r}")
+        self.opponents: tuple[Opponent, ...] = tuple(names)
         box = self.session.observation_space["observation"]
         assert isinstance(box, spaces.Box)
         self.observation_space = box
@@ -182,7 +203,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         bot_seeds = [int(s) for s in rng.integers(_SEED_BOUND, size=n)]
         names = iter(self.opponents)
         self.bots = [
-            None if s == self.seat else make_bot(next(names), game, s, bot_seeds[s])
+            None if s == self.seat else _opponent(next(names), game, s, bot_seeds[s])
             for s in range(n)
         ]
         self.session.start(engine_seed)

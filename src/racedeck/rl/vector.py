@@ -78,6 +78,7 @@ from gymnasium.vector import AutoresetMode
 from numpy.typing import NDArray
 
 import racedeck
+from racedeck.bots.policy import Policy, choose, is_policy
 from racedeck.core.rng import derive_seed
 from racedeck.kernels.batch import POLICIES, StateBatch, random_legal
 from racedeck.kernels.registry import step_kernel
@@ -253,7 +254,9 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
     """``num_envs`` games, one learner seat each against compiled opponents, as a Gymnasium
     ``VectorEnv`` (see the module docstring). ``game_id`` and the configuration's options
     choose the game; ``opponents`` plays every other seat: ``"random"`` or ``"heuristic"`` (the
-    game's heuristic bot, compiled: same evaluation, same ties);
+    game's heuristic bot, compiled: same evaluation, same ties), or a policy
+    (:mod:`racedeck.bots.policy`, asked once a round for all the games where another seat is to
+    act, between compiled steps);
     ``learner_seat`` is one seat for every game, or ``"random"``: each game's own, drawn from
     its seed at :meth:`reset` and kept for its episodes."""
 
@@ -267,18 +270,26 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
         game_id: str,
         num_envs: int = 1,
         *,
-        opponents: str = "heuristic",
+        opponents: str | Policy = "heuristic",
         learner_seat: LearnerSeat = 0,
         **config: Any,
     ) -> None:
         self.games = VectorGame(game_id, num_envs, **config)
         known = [p for p in POLICIES if p != "heuristic" or self.games.kernel.heuristic_action]
-        if opponents not in known:
-            raise ValueError(f"unknown opponents {opponents!r} (compiled ones: {', '.join(known)})")
+        self._opponent: Policy | None = None
+        """A policy playing the other seats (else the compiled ``opponents``)."""
+        if is_policy(opponents):
+            self._opponent = opponents  # type: ignore[assignment]
+            opponents = "random"  # (not asked)
+        elif opponents not in known:
+            raise ValueError(
+                f"unknown opponents {opponents!r} (compiled ones: {', '.join(known)}, "
+                "or a policy: racedeck.bots.policy)"
+            )
         n = self.games.players
         self.learner_seat: LearnerSeat = checked_seat(learner_seat, n)
-        self.opponents = opponents
-        self._policy = POLICIES[opponents]
+        self.opponents = opponents if self._opponent is None else self._opponent
+        self._policy = POLICIES[str(opponents)]
         self.num_envs = num_envs
         size, actions = self.games.observation_size, self.games.num_actions
         self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
@@ -342,6 +353,41 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
         """The learners' legal actions now, ``(num_envs, num_actions)``."""
         return self._mask.copy()
 
+    def _step_against(self, policy: Policy, actions: NDArray[np.int64]) -> None:
+        """The step of :meth:`_step` with a policy in the other seats: the learners act (-1:
+        not), then the policy, asked once a round for every game where another seat is to act,
+        until each learner is asked; games that end are dealt again, as in the compiled step.
+        """
+        s = self.games.states
+        rows = np.arange(self.num_envs)
+        s.apply(actions)
+        self._to_learners(policy)
+        over = s.current_player() < 0
+        self._reward[:] = s.rewards()[rows, self.learners]
+        self._done[:] = over
+        if over.any():
+            self._final[over] = s.observe(self.learners)[over]
+        while over.any():  # a game may end again before its learner is asked
+            s.next_episode(over)
+            self._to_learners(policy)
+            over = s.current_player() < 0
+        self._mask[:] = s.legal_mask()
+        self._obs[:] = s.observe(self.learners)
+
+    def _to_learners(self, policy: Policy) -> None:
+        """The policy plays every other seat until each game waits for its learner or ends."""
+        s = self.games.states
+        while True:
+            players = s.current_player()
+            turn = (players >= 0) & (players != self.learners)
+            if not turn.any():
+                return
+            chosen = np.full(self.num_envs, -1, np.int64)
+            chosen[turn] = choose(
+                policy, s.observe(np.maximum(players, 0))[turn], s.legal_mask()[turn]
+            )
+            s.apply(chosen)
+
     def _step(self, actions: NDArray[np.int64]) -> None:
         # Arrays of its own for each step, written in place by the compiled step: what a step
         # returned is never overwritten while anyone holds it, and nothing is copied. The
@@ -357,6 +403,9 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
         self._final = np.zeros((n, size), np.float32)
         self._reward = np.empty(n, np.float32)
         self._done = np.empty(n, np.bool_)
+        if self._opponent is not None:
+            self._step_against(self._opponent, actions)
+            return
         s = self.games.states
         s.fn.step_learner(
             s.ints, s.bits, actions, self.learners, self._policy, s.seeds, s.episodes, s.tables,
