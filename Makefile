@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) kernels
 	@echo "racedeck: open http://$(HOST):$(PORT)/ in your browser (Ctrl-C stops the server)"
 	$(BIN)/racedeck serve --host $(HOST) --port $(PORT)
 
@@ -55,10 +55,15 @@ pytest: $(STAMP) browser postgres axe kernels
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(TEST_WORKERS) --dist load --maxschedchunk 2 $(PYTEST_ARGS)
 
 # The games' Numba kernels, compiled into their cache once, one game per core, before the test
-# processes start: otherwise, on a fresh checkout, every test process compiled the same kernels
-# side by side (86 s of compiling each; a later process loads them all in about a second).
-kernels: $(STAMP)
+# processes or the server start: otherwise, on a fresh checkout, every test process compiled the
+# same kernels side by side (86 s of compiling each), and a server's first fastsearch bot waited
+# a minute for its move; a later process loads them all in about a second. Done again when a
+# kernel's source changes (Numba's cache also sees that by itself, on first use).
+KERNELS_STAMP := $(VENV)/.kernels-compiled
+kernels: $(KERNELS_STAMP)
+$(KERNELS_STAMP): $(STAMP) $(wildcard src/racedeck/kernels/*.py) src/racedeck/cli/compile.py
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/racedeck compile
+	touch $(KERNELS_STAMP)
 
 browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium-headless-shell; }
