@@ -176,8 +176,11 @@ def run_jobs(
     On KeyboardInterrupt (also when ``on_result`` raises it) this stops, cancels what has not
     started, and re-raises; every result that had reached this process has been passed to
     ``on_result``. Results travel a chunk at a time (at most :data:`MAX_CHUNK` jobs), so the
-    games of a chunk still being played when Ctrl-C comes are dropped. Ray workers need
-    ``racedeck`` importable (installed on every node of a remote cluster).
+    games of a chunk still being played when Ctrl-C comes are dropped. On Ray, chunks already
+    sent are not cancelled but left to finish, their results dropped: cancelling a chunk at the
+    moment it finished aborted the whole driver process (a check in Ray's task manager, ray
+    2.60), which lost the interrupt's orderly end. Ray workers need ``racedeck`` importable
+    (installed on every node of a remote cluster).
     """
     if len({job.index for job in jobs}) != len(jobs):
         raise ValueError("job indices must be unique")
@@ -286,18 +289,14 @@ def _run_on_ray(
             remote_chunk.remote(task, chunk)
             for chunk in itertools.islice(queue, cpus * _IN_FLIGHT_PER_WORKER)
         ]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
-                for ref in done:
-                    following = next(queue, None)
-                    if following is not None:
-                        pending.append(remote_chunk.remote(task, following))
-                    deliver(ray.get(ref))
-        except BaseException:
-            for ref in pending:
-                ray.cancel(ref)
-            raise
+        # On an interrupt the chunks in flight are left to finish (see run_jobs: not cancelled).
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
+            for ref in done:
+                following = next(queue, None)
+                if following is not None:
+                    pending.append(remote_chunk.remote(task, following))
+                deliver(ray.get(ref))
     finally:
         if started_here:
             ray.shutdown()
