@@ -69,6 +69,7 @@ import secrets
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -225,6 +226,13 @@ class VectorGame:
         return out
 
 
+def _new_episodes(policy: Policy, which: NDArray[np.bool_]) -> None:
+    """Tell a per-game policy (:mod:`racedeck.rl.selfplay`) which games start an episode."""
+    tell = getattr(policy, "new_episodes", None)
+    if tell is not None:
+        tell(which)
+
+
 def _actions(
     actions: NDArray[Any] | Sequence[int], count: int, num_actions: int, mask: NDArray[np.bool_]
 ) -> NDArray[np.int64]:
@@ -321,6 +329,8 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
             self.learners[:] = (draw % np.uint64(self.games.players)).astype(np.int64)
         else:
             self.learners[:] = self.learner_seat
+        if self._opponent is not None:
+            _new_episodes(self._opponent, np.ones(self.num_envs, np.bool_))
         self._step(np.full(self.num_envs, -1, np.int64))
         self._ready = True
         return self._obs, {"action_mask": self._mask.astype(np.int8)}
@@ -369,6 +379,7 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
             self._final[over] = s.observe(self.learners)[over]
         while over.any():  # a game may end again before its learner is asked
             s.next_episode(over)
+            _new_episodes(policy, over)
             self._to_learners(policy)
             over = s.current_player() < 0
         self._mask[:] = s.legal_mask()
@@ -383,8 +394,11 @@ class RacedeckVectorEnv(gymnasium.vector.VectorEnv[NDArray[np.float32], NDArray[
             if not turn.any():
                 return
             chosen = np.full(self.num_envs, -1, np.int64)
+            asked: Policy = policy
+            if getattr(policy, "per_game", False):  # it wants to know the rows' games
+                asked = partial(policy, games=np.flatnonzero(turn))  # type: ignore[call-arg]
             chosen[turn] = choose(
-                policy, s.observe(np.maximum(players, 0))[turn], s.legal_mask()[turn]
+                asked, s.observe(np.maximum(players, 0))[turn], s.legal_mask()[turn]
             )
             s.apply(chosen)
 
