@@ -49,6 +49,9 @@ def warm(game_id: str) -> float:
             batch.play(4, seed=1, policies=policies, record=True)
         choices = np.zeros((2, batch.max_decisions), np.uint32)
         batch.play(2, seed=1, choices=choices)
+        stepping = getattr(batch, "compile_stepping", None)
+        if stepping is not None:  # functions that step one state at a time, called from Python
+            stepping()
     if game_id in step_kernel_games():
         games = VectorGame(game_id, 4)
         out = games.reset(seed=1)

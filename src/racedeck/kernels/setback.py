@@ -1919,6 +1919,21 @@ class SetbackBatch:
         """Rows for ``games`` states, to :func:`reset_one` before use."""
         return np.zeros((games, self.width), np.int64)
 
+    def compile_stepping(self) -> None:
+        """Compile the stepping functions (Numba's cache keeps them: ``racedeck compile``):
+        one game stepped to its end with each of them."""
+        k, states = self.tables, self.new_states(1)
+        out = np.empty(self.max_legal, np.int64)
+        values = np.empty(self.max_legal, np.float64)
+        reset_one(k, states, 0, np.uint64(0))
+        # The first decision is a turn's (no BLOCK window is open), which the scores read.
+        heuristic_scores(k, self.worth, states, 0, out, legal(k, states, 0, out), values)
+        while not is_over(k, states, 0):
+            legal(k, states, 0, out)
+            current_player(k, states, 0)
+            apply(k, states, 0, int(out[0]))
+        returns(k, states, 0, np.zeros(self.players, np.int64), np.zeros(self.players, np.int64))
+
     def state_json(self, states: NDArray[np.int64], i: int) -> dict[str, Any]:
         """Game ``i``'s state in the keys and forms of ``SetbackState.to_json`` (all but the
         stack, the pending seats and the resolving card's context): for tests and debugging."""
