@@ -484,7 +484,15 @@ def _count_card(k: NDArray[np.int64], s: NDArray[np.int64], p: int, c: int, d: i
 @_jit()
 def _shuffle(k: NDArray[np.int64], s: NDArray[np.int64], at: int, m: int) -> None:
     """``Rng.shuffle`` of the ``m`` cards at ``s[at:]``, drawing from the game's stream."""
-    st = np.uint64(s[F_RNG])
+    s[F_RNG] = np.int64(shuffle_with(k, s, at, m, np.uint64(s[F_RNG])))
+
+
+@_jit()
+def shuffle_with(
+    k: NDArray[np.int64], a: NDArray[np.int64], at: int, m: int, st: np.uint64
+) -> np.uint64:
+    """``Rng(st).shuffle`` of the ``m`` cards at ``a[at:]``; the generator's new state (a
+    game's own shuffle draws from its row's RNG, a search's redeal from its stream)."""
     plan = k[K_T_PLAN] + m * k[K_PLAN_GROUPS] * 3
     for g in range(k[k[K_T_PLAN_N] + m]):
         top = k[plan + 3 * g]
@@ -499,10 +507,10 @@ def _shuffle(k: NDArray[np.int64], s: NDArray[np.int64], at: int, m: int) -> Non
             dv = np.uint64(i + 1)
             j = np.int64(x % dv)
             x = x // dv
-            c = s[at + i]
-            s[at + i] = s[at + j]
-            s[at + j] = c
-    s[F_RNG] = np.int64(st)
+            c = a[at + i]
+            a[at + i] = a[at + j]
+            a[at + j] = c
+    return st
 
 
 @_jit(inline=True)

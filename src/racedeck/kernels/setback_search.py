@@ -67,7 +67,6 @@ _CONTEXTS = {"all": sb.C_ALL, "place": sb.C_PLACE, "join": sb.C_JOIN}
 _SPREAD = 1.5  # SetbackPlayout.SPREAD
 _RANK_WEIGHT = 0.2  # racedeck.bots.search.RANK_WEIGHT
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
 
@@ -193,32 +192,6 @@ def load(
 
 
 @sb._jit(cache=True)
-def _shuffle_with(
-    k: NDArray[np.int64], a: NDArray[np.int64], at: int, m: int, st: np.uint64
-) -> np.uint64:
-    """``Rng(st).shuffle`` of the ``m`` cards at ``a[at:]``; return the generator's new state
-    (the kernel's own shuffle draws from the row's RNG, this one from a search stream)."""
-    plan = k[sb.K_T_PLAN] + m * k[sb.K_PLAN_GROUPS] * 3
-    for g in range(k[k[sb.K_T_PLAN_N] + m]):
-        top = k[plan + 3 * g]
-        bottom = k[plan + 3 * g + 1]
-        limit = np.uint64(k[plan + 3 * g + 2])
-        while True:
-            st += _GAMMA
-            x = _mix(st)
-            if limit == _ZERO or x < limit:
-                break
-        for j in range(top, bottom, -1):
-            dv = np.uint64(j + 1)
-            c = np.int64(x % dv)
-            x = x // dv
-            card = a[at + j]
-            a[at + j] = a[at + c]
-            a[at + c] = card
-    return st
-
-
-@sb._jit(cache=True)
 def redeal(
     ints: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -255,7 +228,7 @@ def redeal(
         if mark[c]:
             s[dr + m] = c
             m += 1
-    st = _shuffle_with(k, s, dr, m, streams[i])
+    st = sb.shuffle_with(k, s, dr, m, streams[i])
     pos = 0
     for q in range(n):  # the other hands, seat by seat, from the front of the shuffled cards
         if q == seat:
