@@ -70,11 +70,10 @@ class Tree:
             max(2 * self.stats.shape[0], edges + 2 * margin_edges),
             max(self.ckeys.shape[0], 2 * (nodes + margin_nodes)),
         )
-        _rehash(self.ekeys, self.eids, bigger.ekeys, bigger.eids)
+        none, fresh = np.zeros_like(self.ekeys, np.uint64), np.zeros_like(bigger.ekeys, np.uint64)
+        _rehash(self.ekeys, none, self.eids, bigger.ekeys, fresh, bigger.eids)
         bigger.stats[:edges] = self.stats[:edges]
-        _rehash_children(
-            self.ckeys, self.cjoint, self.cids, bigger.ckeys, bigger.cjoint, bigger.cids
-        )
+        _rehash(self.ckeys, self.cjoint, self.cids, bigger.ckeys, bigger.cjoint, bigger.cids)
         bigger.used[:] = self.used
         return bigger
 
@@ -88,29 +87,14 @@ def _slot(key: np.int64, size: int) -> np.int64:
 @_jit(cache=True)
 def _rehash(
     keys: NDArray[np.int64],
-    ids: NDArray[np.int64],
-    new_keys: NDArray[np.int64],
-    new_ids: NDArray[np.int64],
-) -> None:
-    size = new_keys.shape[0]
-    for k in range(keys.shape[0]):
-        if keys[k] != _EMPTY:
-            s = _slot(keys[k], size)
-            while new_keys[s] != _EMPTY:
-                s = (s + 1) & (size - 1)
-            new_keys[s] = keys[k]
-            new_ids[s] = ids[k]
-
-
-@_jit(cache=True)
-def _rehash_children(
-    keys: NDArray[np.int64],
     joint: NDArray[np.uint64],
     ids: NDArray[np.int64],
     new_keys: NDArray[np.int64],
     new_joint: NDArray[np.uint64],
     new_ids: NDArray[np.int64],
 ) -> None:
+    """Every entry of a table moved into a larger one (``joint``: the children's joint-choice
+    hashes; all zero for the edges, whose slot is their key's alone)."""
     size = new_keys.shape[0]
     for k in range(keys.shape[0]):
         if keys[k] != _EMPTY:
