@@ -49,6 +49,7 @@ __all__ = [
     "BatchFunctions",
     "StateBatch",
     "StepKernel",
+    "put_clipped",
     "random_action",
     "random_legal",
 ]
@@ -99,6 +100,13 @@ def random_action(streams: NDArray[np.uint64], i: int, mask: NDArray[np.bool_], 
                 return a
             k -= 1
     return -1
+
+
+@_jit(inline=True)
+def put_clipped(out: NDArray[np.float32], at: int, x: float) -> None:
+    """``out[at] = x`` clipped to [-1, 1], as the observation encoders clip every scaled
+    entry."""
+    out[at] = -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
 
 
 @_jit(cache=True)

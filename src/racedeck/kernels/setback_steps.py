@@ -23,7 +23,7 @@ from racedeck.games.setback.cards import DeckIndex
 from racedeck.games.setback.config import SetbackConfig
 from racedeck.games.setback.encoding import action_encoding
 from racedeck.kernels import setback as sb
-from racedeck.kernels.batch import StepKernel
+from racedeck.kernels.batch import StepKernel, put_clipped
 
 __all__ = ["WHOLE_GAMES", "kernel", "observation_size"]
 
@@ -130,11 +130,6 @@ def heuristic_action(
     return int(acts[a])
 
 
-@sb._jit(inline=True)
-def _put(out: NDArray[np.float32], at: int, x: float) -> None:
-    out[at] = -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
-
-
 @sb._jit(cache=True)
 def observe(
     ints: NDArray[np.int64],
@@ -172,8 +167,8 @@ def observe(
                 card = s[k[sb.S_GRID] + r * sb._ML + ln]
                 out[at + k[hand_tid + card]] = 1.0
             at += kinds
-    _put(out, at, s[sb.F_ROWS_REMOVED] / rows0)
-    _put(out, at + 1, lanes / lanes0)
+    put_clipped(out, at, s[sb.F_ROWS_REMOVED] / rows0)
+    put_clipped(out, at + 1, lanes / lanes0)
     at += 2
     for q in range(n):
         row, lane = s[k[sb.S_ROW] + q], s[k[sb.S_LANE] + q]
@@ -192,31 +187,31 @@ def observe(
         card = s[k[sb.S_HANDS] + seat * cap + j]
         out[at + k[hand_tid + card]] += 1.0
     for j in range(kinds):
-        _put(out, at + j, out[at + j] / c[_HAND])
+        put_clipped(out, at + j, out[at + j] / c[_HAND])
     at += kinds
     for q in range(n):
-        _put(out, at + q, s[k[sb.S_NHAND] + q] / c[_MOST_HELD])
+        put_clipped(out, at + q, s[k[sb.S_NHAND] + q] / c[_MOST_HELD])
     at += n
-    _put(out, at, s[sb.F_NDRAW] / c[_DECK])
+    put_clipped(out, at, s[sb.F_NDRAW] / c[_DECK])
     at += 1
     for j in range(s[sb.F_NDISCARD]):
         out[at + k[hand_tid + s[k[sb.S_DISCARD] + j]]] += 1.0
     for j in range(kinds):
-        _put(out, at + j, out[at + j] / in_deck[j] if in_deck[j] else 0.0)
+        put_clipped(out, at + j, out[at + j] / in_deck[j] if in_deck[j] else 0.0)
     at += kinds
     for q in range(n):
-        _put(out, at + q, s[k[sb.S_NSKIP] + q] / max(c[_SKIPS], 1))
+        put_clipped(out, at + q, s[k[sb.S_NSKIP] + q] / max(c[_SKIPS], 1))
     at += n
     for q in range(n):
         out[at + q] = 1.0 if s[k[sb.S_SPENT] + q] else 0.0
     at += n
-    _put(out, at, s[sb.F_HAND_PLAYED] / c[_HAND])
+    put_clipped(out, at, s[sb.F_HAND_PLAYED] / c[_HAND])
     out[at + 1] = 1.0 if s[sb.F_NONFREE] else 0.0
     window = phase == _WINDOW  # a declared card is on the stack only while its window is open
     out[at + 2] = 1.0 if window else 0.0
     at += 3
     if window:
-        _put(out, at, s[sb.F_NBLOCKS] / max(c[_BLOCKS], 1))
+        put_clipped(out, at, s[sb.F_NBLOCKS] / max(c[_BLOCKS], 1))
     at += 1
     if window:
         out[at + s[sb.F_DECL_BY]] = 1.0

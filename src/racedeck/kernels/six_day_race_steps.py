@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from racedeck.games.six_day_race.config import SixDayRaceConfig
 from racedeck.kernels import six_day_race as sdr
-from racedeck.kernels.batch import StepKernel
+from racedeck.kernels.batch import StepKernel, put_clipped
 
 __all__ = ["WHOLE_GAMES", "kernel", "observation_size"]
 
@@ -126,11 +126,6 @@ def heuristic_action(
     return int(acts[a])
 
 
-@sdr._njit(inline=True)
-def _put(out: NDArray[np.float32], at: int, x: float) -> None:
-    out[at] = -1.0 if x < -1.0 else 1.0 if x > 1.0 else x
-
-
 @sdr._njit(cache=True)
 def observe(
     ints: NDArray[np.int64],
@@ -150,11 +145,11 @@ def observe(
     at = 0
     out[at + seat] = 1.0
     at += n
-    _put(out, at, sc[i, sdr.RACE] / p.races)
+    put_clipped(out, at, sc[i, sdr.RACE] / p.races)
     out[at + 1] = 1.0 if sc[i, sdr.QUEUE_LEN] >= 0 else 0.0  # the final turns (SD-9)
     at += 2
     for r in range(riders):
-        _put(out, at + r, s.positions[i, r] / p.line if p.line > 0 else 0.0)
+        put_clipped(out, at + r, s.positions[i, r] / p.line if p.line > 0 else 0.0)
     at += riders
     for r in range(riders):
         out[at + r] = 1.0 if s.crashed[i, r] else 0.0
@@ -169,55 +164,55 @@ def observe(
     for k in range(per):
         r = seat + k * n
         for v in range(1, 8):
-            _put(out, at + v - 1, s.hands[i, r, v] / most)
+            put_clipped(out, at + v - 1, s.hands[i, r, v] / most)
         at += 7
     for r in range(riders):
-        _put(out, at + r, s.hand_sizes[i, r] / most)
+        put_clipped(out, at + r, s.hand_sizes[i, r] / most)
     at += riders
     low, high = max(c[_LOW_SIZE], 1), max(c[_HIGH_SIZE], 1)
-    _put(out, at, sc[i, sdr.LOW_LEFT] / low)
-    _put(out, at + 1, sc[i, sdr.HIGH_LEFT] / high)
+    put_clipped(out, at, sc[i, sdr.LOW_LEFT] / low)
+    put_clipped(out, at + 1, sc[i, sdr.HIGH_LEFT] / high)
     at += 2
     green = max(c[_GREEN_DEALT], 1)
     for v in range(1, 8):
-        _put(out, at + v - 1, s.green_discards[i, v] / green)
+        put_clipped(out, at + v - 1, s.green_discards[i, v] / green)
     at += 7
     for k in range(sc[i, sdr.LOW_DISCARDS]):
         out[at + s.low_discards[i, k] - 1] += 1.0
     for v in range(3):
-        _put(out, at + v, out[at + v] / low)
+        put_clipped(out, at + v, out[at + v] / low)
     at += 3
     for k in range(sc[i, sdr.HIGH_DISCARDS]):
         out[at + s.high_discards[i, k] - 4] += 1.0
     for v in range(3):
-        _put(out, at + v, out[at + v] / high)
+        put_clipped(out, at + v, out[at + v] / high)
     at += 3
     for r in range(riders):
         for v in range(1, 8):
-            _put(out, at + v - 1, s.played[i, r, v] / most)
+            put_clipped(out, at + v - 1, s.played[i, r, v] / most)
         at += 7
     for r in range(riders):
         out[at + r] = 1.0 if s.drawn[i, r, 0] >= 0 else 0.0  # had its rider change (SD-6)
     at += riders
     for k in range(c[_SPRINTS]):
         for place in range(s.sprint_counts[i, k]):
-            _put(out, at + s.sprint_order[i, k, place], (place + 1) / riders)
+            put_clipped(out, at + s.sprint_order[i, k, place], (place + 1) / riders)
         at += riders
     for place in range(sc[i, sdr.FINISHED]):
-        _put(out, at + s.finishers[i, place], (place + 1) / riders)
+        put_clipped(out, at + s.finishers[i, place], (place + 1) / riders)
     at += riders
     if sc[i, sdr.QUEUE_LEN] >= 0:
         for k in range(sc[i, sdr.QUEUE_HEAD], sc[i, sdr.QUEUE_LEN]):
             out[at + s.queue[i, k]] = 1.0
     at += riders
     for place in range(riders):
-        _put(out, at + s.order[i, place], (place + 1) / riders)
+        put_clipped(out, at + s.order[i, place], (place + 1) / riders)
     at += riders
     for a in range(n):
-        _put(out, at + a, s.laps[i, a] / max(c[_MOST_LAPS], 1))
+        put_clipped(out, at + a, s.laps[i, a] / max(c[_MOST_LAPS], 1))
     at += n
     for a in range(n):
-        _put(out, at + a, (s.points[i, a] / p.scale) / max(c[_MOST_POINTS], 1))
+        put_clipped(out, at + a, (s.points[i, a] / p.scale) / max(c[_MOST_POINTS], 1))
 
 
 def kernel(config: SixDayRaceConfig) -> StepKernel:
