@@ -44,21 +44,25 @@ random_action: Any = None
 
 
 def deal(ints: Any, bits: Any, i: int, seed: Any, t: Any, streams: Any) -> None:
+    """Game ``i`` dealt from ``seed``; its stream of random choices seeded from it too."""
     reset_one(ints, bits, i, seed, t)
     streams[i] = _derive(seed, _ONE)
 
 
 def reset_all(ints, bits, seeds, episodes, t, streams):  # type: ignore[no-untyped-def]
+    """Every game dealt its episode ``episodes[i]`` of ``seeds[i]``."""
     for i in range(ints.shape[0]):
         deal(ints, bits, i, _derive(seeds[i], np.uint64(episodes[i])), t, streams)
 
 
 def deal_all(ints, bits, seeds, t, streams):  # type: ignore[no-untyped-def]
+    """Every game dealt from its seed, as ``new_initial_state(seeds[i])``."""
     for i in range(ints.shape[0]):
         deal(ints, bits, i, seeds[i], t, streams)
 
 
 def deal_where(ints, bits, seeds, episodes, which, t, streams):  # type: ignore[no-untyped-def]
+    """The games ``which`` marks start their next episode."""
     # The games ``which`` marks start their next episode.
     for i in range(ints.shape[0]):
         if which[i]:
@@ -67,27 +71,32 @@ def deal_where(ints, bits, seeds, episodes, which, t, streams):  # type: ignore[
 
 
 def players(ints, bits, t, out):  # type: ignore[no-untyped-def]
+    """Every game's seat to act (-1: over) into ``out``."""
     for i in range(ints.shape[0]):
         out[i] = current_player(ints, bits, i, t)
 
 
 def legal_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
+    """Every game's legal mask into its row of ``out``."""
     for i in range(ints.shape[0]):
         legal(ints, bits, i, t, out[i])
 
 
 def apply_all(ints, bits, actions, t):  # type: ignore[no-untyped-def]
+    """Every game that is not over takes its action (a negative one: it waits)."""
     for i in range(ints.shape[0]):
         if actions[i] >= 0 and current_player(ints, bits, i, t) >= 0:
             apply(ints, bits, i, actions[i], t)
 
 
 def observe_all(ints, bits, seats, t, out):  # type: ignore[no-untyped-def]
+    """Every game's observation by ``seats[i]`` into its row of ``out``."""
     for i in range(ints.shape[0]):
         observe(ints, bits, i, seats[i], t, out[i])
 
 
 def rewards_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
+    """Every game's rewards per seat into its row of ``out``."""
     for i in range(ints.shape[0]):
         rewards(ints, bits, i, t, out[i])
 
@@ -95,6 +104,7 @@ def rewards_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
 def step(  # type: ignore[no-untyped-def]
     ints, bits, actions, seeds, episodes, t, streams, obs, mask, player, rew, done, final_obs
 ):
+    """The fused multi-agent step of :meth:`racedeck.rl.vector.VectorGame.step`."""
     # Every seat is a learner: the seat to act in each game takes its action.
     for i in range(ints.shape[0]):
         seat = current_player(ints, bits, i, t)
@@ -113,6 +123,7 @@ def step(  # type: ignore[no-untyped-def]
 def to_learner(
     ints: Any, bits: Any, i: int, learner: int, policy: int, t: Any, streams: Any, mask: Any
 ) -> None:
+    """The other seats play (``policy``) until the learner is asked or the game ends."""
     # The other seats play (POLICIES) until the learner is asked or the game is over.
     while True:
         seat = current_player(ints, bits, i, t)
@@ -143,6 +154,7 @@ def step_learner(  # type: ignore[no-untyped-def]
     final_obs,
     scratch,
 ):
+    """The fused learner step of :class:`racedeck.rl.vector.RacedeckVectorEnv`."""
     for i in range(ints.shape[0]):
         if actions[i] >= 0:
             apply(ints, bits, i, actions[i], t)

@@ -54,6 +54,7 @@ def run(  # type: ignore[no-untyped-def]
     path,
     vals,
 ):
+    """Up to ``iterations`` search iterations from row 0 for seat ``me``; how many ran."""
     # settings: players, actions, playout depth (-1: none), heuristic playouts (0/1), and
     # the room in edges and nodes an iteration is given (see KernelSearch); c: UCB's.
     players, num_actions, depth, guided = settings[0], settings[1], settings[2], settings[3]

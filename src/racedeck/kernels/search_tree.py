@@ -185,6 +185,7 @@ def child(
 
 @_jit(inline=True)
 def mix(h: np.uint64, x: int) -> np.uint64:
+    """``h`` with ``x`` mixed in: the hash of a group's joint choice, one action at a time."""
     z = (h ^ np.uint64(x)) * np.uint64(0x9E3779B97F4A7C15)
     return z ^ (z >> np.uint64(31))
 
