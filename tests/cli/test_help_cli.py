@@ -19,7 +19,10 @@ runner = CliRunner()
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-COMMANDS = [[], *([name] for name in ("games", "play", "simulate", "replay", "tournament"))]
+COMMANDS = [
+    [],
+    *([name] for name in ("games", "play", "simulate", "replay", "tournament", "versus")),
+]
 COMMANDS += [["report"], ["serve"]]
 
 WIDTH = 80

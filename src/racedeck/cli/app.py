@@ -27,6 +27,7 @@ from racedeck.cli.serve import serve as serve_cmd
 from racedeck.cli.tournament import tournament as tournament_cmd
 from racedeck.cli.usage import OneLineErrors
 from racedeck.cli.verify import verify_cmd
+from racedeck.cli.versus import versus as versus_cmd
 
 if TYPE_CHECKING:
     from racedeck.sim.simulate import SimulationResult
@@ -281,6 +282,7 @@ def simulate_cmd(
 
 
 app.command(name="tournament")(tournament_cmd)
+app.command(name="versus")(versus_cmd)
 app.command(name="report")(report_cmd)
 app.command(name="serve")(serve_cmd)
 app.command(name="rules")(rules_cmd)

@@ -154,6 +154,7 @@ class VersusResult:
     config: dict[str, Any]
     ours: str
     theirs: str
+    players: int
     deals: int
     seed: int
     seatings: tuple[tuple[int, ...], ...]
@@ -185,6 +186,7 @@ class VersusResult:
             "config": self.config,
             "ours": self.ours,
             "theirs": self.theirs,
+            "players": self.players,
             "deals": self.deals,
             "seed": self.seed,
             "seatings": [list(s) for s in self.seatings],
@@ -257,6 +259,7 @@ def head_to_head(
         config=dict(config),
         ours=ours,
         theirs=theirs,
+        players=players,
         deals=deals,
         seed=seed,
         seatings=plans,
