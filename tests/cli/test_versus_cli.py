@@ -31,7 +31,7 @@ def test_the_table_names_both_sides_and_the_time_ratio() -> None:
     result = runner.invoke(app, [*BASE, "--deals", "2"], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
-    for words in ("setback · 2 players · 4 games (2 deals × 2 seatings)", "equal play"):
+    for words in ("setback · 2 players · 4 games (2 deals × 2 seatings)", "won (95% CI)", "equal"):
         assert words in out
     assert "heuristic takes" in out and "the time per decision of random" in out
 

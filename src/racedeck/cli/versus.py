@@ -44,17 +44,16 @@ def print_versus(result: VersusResult, out: Console | None = None) -> None:
     table = Table(
         title=f"{result.game} · {result.players} players{f' · {options}' if options else ''} · "
         f"{result.games} games ({result.deals} deals × {plans} seatings) · seed {result.seed}",
-        caption="a shared win is split; time per decision where the bot had a choice",
+        caption="equal: equal play's share · timed: decisions with a choice",
         box=box.SIMPLE_HEAVY,
         pad_edge=False,
     )
     table.add_column("side", no_wrap=True)
-    table.add_column("bot", no_wrap=True)
-    table.add_column("win share", justify="right")
-    table.add_column("95% CI", justify="right", no_wrap=True)
-    table.add_column("equal play", justify="right")
-    table.add_column("decisions", justify="right")
-    table.add_column("time/decision", justify="right")
+    table.add_column("bot", overflow="fold")  # a policy's path may be long
+    table.add_column("won (95% CI)", justify="right", no_wrap=True)
+    table.add_column("equal", justify="right", no_wrap=True)
+    table.add_column("decisions", justify="right", no_wrap=True)
+    table.add_column("per decision", justify="right", no_wrap=True)
     sides = [
         ("ours", result.ours, result.share, result.low, result.high, result.fair,
          result.ours_decisions, result.ours_seconds_per_decision),
@@ -65,8 +64,7 @@ def print_versus(result: VersusResult, out: Console | None = None) -> None:
         table.add_row(
             side,
             bot,
-            f"{share:.1%}",
-            f"{low:.1%} – {high:.1%}",
+            f"{share:.1%} ({100 * low:.1f}–{100 * high:.1f})",
             f"{fair:.1%}",
             f"{decisions:,}",
             _seconds(seconds),
