@@ -42,13 +42,25 @@ from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.plugins import plugin
 
-__all__ = ["FORMAT", "MLPPolicy", "Policy", "PolicyBot", "choose", "is_policy", "policy_bot"]
+__all__ = [
+    "ACTIVATIONS",
+    "FORMAT",
+    "MLPPolicy",
+    "Policy",
+    "PolicyBot",
+    "choose",
+    "is_policy",
+    "policy_bot",
+]
 
 Policy = Callable[[NDArray[np.float32], NDArray[np.bool_]], Any]
 """``policy(observations, masks) -> actions``, one action index per row (see the module)."""
 
 FORMAT = "racedeck-mlp-policy/1"
 """The saved file's format name, checked on loading."""
+
+ACTIVATIONS = ("tanh", "relu")
+"""The hidden layers' activations a policy may use (files without one are ``tanh``)."""
 
 
 def is_policy(opponent: object) -> bool:
@@ -81,14 +93,19 @@ def choose(
 
 @dataclass
 class MLPPolicy:
-    """A masked multilayer perceptron over a game's observations: ``tanh`` hidden layers, one
-    logit per action; the legal action of the highest logit, or one drawn from the masked
-    softmax when ``sample`` (from ``rng``)."""
+    """A masked multilayer perceptron over a game's observations: hidden layers with
+    ``activation`` (``tanh`` or ``relu``), one score per action (a logit, or a trained value
+    estimate); the legal action of the highest score, or one drawn from the masked softmax when
+    ``sample`` (from ``rng``)."""
 
     game_id: str
     config: dict[str, Any]
     weights: list[NDArray[np.float32]]
     biases: list[NDArray[np.float32]]
+    activation: str = "tanh"
+    value_head: bool = False
+    """The last output is a value estimate (the seat's expected share of the win), not an
+    action's score."""
     sample: bool = False
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
 
@@ -100,7 +117,7 @@ class MLPPolicy:
     @property
     def num_actions(self) -> int:
         """The number of action indices it scores."""
-        return int(self.weights[-1].shape[1])
+        return int(self.weights[-1].shape[1]) - int(self.value_head)
 
     @classmethod
     def random(
@@ -125,12 +142,25 @@ class MLPPolicy:
 
     def logits(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's scores of every action, ``(n, num_actions)``."""
+        return self.outputs(observations)[:, : self.num_actions]
+
+    def values(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The value estimates of the rows, ``(n,)``; :class:`ValueError` without a value
+        head."""
+        if not self.value_head:
+            raise ValueError("this policy has no value estimates")
+        return self.outputs(observations)[:, -1]
+
+    def outputs(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Everything the network gives for the rows: the actions' scores, then the value
+        when it has a value head."""
         x = observations.astype(np.float32, copy=False)
         last = len(self.weights) - 1
+        relu = self.activation == "relu"
         for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             x = x @ w + b
             if k < last:
-                x = np.tanh(x)
+                x = np.maximum(x, 0.0) if relu else np.tanh(x)
         return x
 
     def __call__(
@@ -154,7 +184,13 @@ class MLPPolicy:
 
     def save(self, path: str | Path) -> Path:
         """Write the policy to ``path`` (``.npz``): its game, configuration and layers."""
-        meta = {"format": FORMAT, "game": self.game_id, "config": self.config}
+        meta = {
+            "format": FORMAT,
+            "game": self.game_id,
+            "config": self.config,
+            "activation": self.activation,
+            "value_head": self.value_head,
+        }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{k}"] = w
@@ -177,7 +213,17 @@ class MLPPolicy:
             raise ValueError(f"{path}: not a saved racedeck policy ({exc})") from None
         if meta.get("format") != FORMAT:
             raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
-        return cls(str(meta["game"]), dict(meta["config"]), weights, biases)
+        activation = str(meta.get("activation", "tanh"))
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"{path}: unknown activation {activation!r}")
+        return cls(
+            str(meta["game"]),
+            dict(meta["config"]),
+            weights,
+            biases,
+            activation,
+            bool(meta.get("value_head", False)),
+        )
 
 
 class PolicyBot(Bot):

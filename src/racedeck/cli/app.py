@@ -25,6 +25,7 @@ from racedeck.cli.report import report as report_cmd
 from racedeck.cli.rules import rules as rules_cmd
 from racedeck.cli.serve import serve as serve_cmd
 from racedeck.cli.tournament import tournament as tournament_cmd
+from racedeck.cli.train import train as train_cmd
 from racedeck.cli.usage import OneLineErrors
 from racedeck.cli.verify import verify_cmd
 from racedeck.cli.versus import versus as versus_cmd
@@ -283,6 +284,7 @@ def simulate_cmd(
 
 app.command(name="tournament")(tournament_cmd)
 app.command(name="versus")(versus_cmd)
+app.command(name="train")(train_cmd)
 app.command(name="report")(report_cmd)
 app.command(name="serve")(serve_cmd)
 app.command(name="rules")(rules_cmd)

@@ -144,6 +144,7 @@ class BatchFunctions:
     rewards_all: Callable[..., None]
     step: Callable[..., None]
     step_learner: Callable[..., None]
+    heuristic_all: Callable[..., None]
 
 
 def batch_functions(
@@ -184,6 +185,7 @@ def batch_functions(
         made["rewards_all"],
         made["step"],
         made["step_learner"],
+        made["heuristic_all"],
     )
 
 

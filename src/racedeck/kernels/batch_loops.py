@@ -26,6 +26,7 @@ LOOPS = (
     "apply_all",
     "observe_all",
     "rewards_all",
+    "heuristic_all",
     "step",
     "to_learner",
     "step_learner",
@@ -99,6 +100,19 @@ def rewards_all(ints, bits, t, out):  # type: ignore[no-untyped-def]
     """Every game's rewards per seat into its row of ``out``."""
     for i in range(ints.shape[0]):
         rewards(ints, bits, i, t, out[i])
+
+
+def heuristic_all(ints, bits, mask, t, streams, out):  # type: ignore[no-untyped-def]
+    """Every game's heuristic action for the seat to act (legal ones in ``mask``, ties from
+    ``streams``); -1 where nobody is to act."""
+    for i in range(ints.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        if count == 0 or current_player(ints, bits, i, t) < 0:
+            out[i] = -1
+        else:
+            out[i] = heuristic_action(ints, bits, i, mask[i], count, t, streams)
 
 
 def step(  # type: ignore[no-untyped-def]

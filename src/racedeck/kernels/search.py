@@ -225,6 +225,19 @@ class KernelSearch:
             out.append(float(tree.stats[e, 0]) if e >= 0 else 0.0)
         return out
 
+    def root_means(self, seat: int, indices: list[int]) -> list[float]:
+        """The mean reward of the latest search's iterations through each of ``seat``'s root
+        edges of the action ``indices`` (0 for an edge never tried)."""
+        tree = self.tree
+        assert tree is not None
+        actions = int(self.settings[1])
+        out = []
+        for a in indices:
+            e = find_edge(tree.ekeys, tree.eids, np.int64(seat * actions + a))
+            visits = float(tree.stats[e, 0]) if e >= 0 else 0.0
+            out.append(float(tree.stats[e, 1]) / visits if visits else 0.0)
+        return out
+
     def root_value(self, seat: int, indices: list[int]) -> float:
         """The mean reward of the latest search's iterations through ``seat``'s root edges of
         the action ``indices``."""

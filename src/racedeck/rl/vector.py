@@ -225,6 +225,20 @@ class VectorGame:
         random_legal(self._last.action_mask, self._sampling, out)
         return out
 
+    def heuristic_actions(self) -> NDArray[np.int64]:
+        """An action for every game, the game's heuristic bot's for the seat to act (its ties
+        drawn from the same per-game streams as :meth:`random_actions`), in compiled code: a
+        teacher for imitation and a baseline to improve on. :class:`ValueError` for a game
+        without a compiled heuristic."""
+        if not self._ready:
+            raise RuntimeError("no games yet: call reset() first")
+        if self.kernel.heuristic_action is None:
+            raise ValueError(f"{self.game.spec.id} has no compiled heuristic")
+        out = np.empty(self.num_envs, np.int64)
+        s = self.states
+        s.fn.heuristic_all(s.ints, s.bits, self._last.action_mask, s.tables, self._sampling, out)
+        return out
+
 
 def _new_episodes(policy: Policy, which: NDArray[np.bool_]) -> None:
     """Tell a per-game policy (:mod:`racedeck.rl.selfplay`) which games start an episode."""
