@@ -7,7 +7,8 @@ A game offers its own bots (``heuristic``) in the module it names for the ``bots
 A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations per move,
 ``search@200ms`` 200 milliseconds (see :class:`~racedeck.bots.search.SearchBudget`); so does
 ``fastsearch`` (:class:`~racedeck.bots.fast_search.FastSearchBot`). ``policy:PATH`` plays a
-policy saved at ``PATH`` (:mod:`racedeck.bots.policy`).
+policy saved at ``PATH`` (:mod:`racedeck.bots.policy`); ``learned``, the policy trained by
+self-play that ships for the game (:mod:`racedeck.bots.learned`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from racedeck.bots.base import Bot
 from racedeck.bots.fast_search import FastSearchBot, has_fast_search
+from racedeck.bots.learned import has_learned, learned_bot
 from racedeck.bots.random_bot import RandomBot
 from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.core.game import Game
@@ -34,10 +36,14 @@ POLICY_PREFIX = "policy:"
 
 
 def _generic(game_id: str) -> dict[str, BotFactory]:
-    """The bots every game has, and ``fastsearch`` where the game has a compiled search."""
+    """The bots every game has, ``fastsearch`` where the game has a compiled search and
+    ``learned`` where a trained policy ships."""
+    bots = dict(_GENERIC)
     if has_fast_search(game_id):
-        return {**_GENERIC, "fastsearch": FastSearchBot}
-    return _GENERIC
+        bots["fastsearch"] = FastSearchBot
+    if has_learned(game_id):
+        bots["learned"] = learned_bot
+    return bots
 
 
 def _own_bots(game_id: str) -> dict[str, BotFactory]:

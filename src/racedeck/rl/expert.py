@@ -75,12 +75,22 @@ class ExpertSettings:
     activation: str = "relu"
     lr: float = 1e-3
     batch: int = 512
-    reuse: float = 8.0
+    reuse: float = 32.0
     """Minibatch samples drawn per new sample (passes over the data, on average)."""
-    value_weight: float = 1.0
+    value_weight: float = 0.25
+    """The value's squared error's weight beside the policy's cross-entropy (small: the
+    value head shares the layers and must not shake the policy the heuristic started)."""
+    average: float = 0.995
+    """The decay of the weights' moving average, per update (see
+    :attr:`ExpertTrainer.average`)."""
+    search_lr: float = 3e-4
+    """The learning rate once the search's samples come (after the heuristic's, at ``lr``)."""
     warm_samples: int = 2_000_000
     """Decisions of the heuristic bot imitated before the search's (0: none): a start at
     the heuristic's strength in a minute or two (:meth:`ExpertTrainer.imitate_heuristic`)."""
+    anchor_samples: int = 200_000
+    """The heuristic's last decisions kept among the data (see
+    :meth:`ExpertTrainer.imitate_heuristic`)."""
     eval_games: int = 2000
     """Games against the heuristic bot after each chunk (the curve)."""
 
@@ -293,6 +303,9 @@ class ExpertTrainer:
             seed=derive_seed(settings.seed, 0),
         )
         self.optimiser = Adam(lr=settings.lr)
+        self.average = Network([p.copy() for p in self.network.params], settings.activation)
+        """The exponential moving average of the network's weights: what plays and is saved
+        (a greedy policy's play swings with the last few updates; the average's much less)."""
         self.chunks = 0
         """Chunks learned."""
         self.warmed = False
@@ -302,6 +315,8 @@ class ExpertTrainer:
         self.history: list[dict[str, Any]] = []
         """One entry per chunk: its :class:`ChunkStats` and evaluation."""
         self._evaluator: RacedeckVectorEnv | None = None
+        self._matched = 0.0
+        """The share of the last step's rows whose most likely action was the target."""
 
     @property
     def samples(self) -> int:
@@ -309,8 +324,8 @@ class ExpertTrainer:
         return self.data.size
 
     def scores(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
-        """The network's action scores for rows of observations."""
-        return self.network.predict(observations)[:, : self.num_actions]
+        """The averaged network's action scores for rows of observations (what plays)."""
+        return self.average.predict(observations)[:, : self.num_actions]
 
     # -- learning ----------------------------------------------------------------------------
 
@@ -354,16 +369,22 @@ class ExpertTrainer:
         p = np.exp(logits) * mask
         p /= p.sum(axis=1, keepdims=True)
         policy_loss = float(-np.log(np.maximum(p[rows, choice], 1e-12)).mean())
+        self._matched = float((p.argmax(axis=1) == choice).mean())
         grad = np.zeros_like(outputs)
         grad[:, :a] = p
         grad[rows, choice] -= 1.0
         grad[:, :a] /= n
         value_loss = 0.0
-        if value is not None:
-            error = outputs[:, a] - value
-            grad[:, a] = self.settings.value_weight * 2.0 * error / n
-            value_loss = float(np.mean(error * error))
+        if value is not None:  # (the heuristic's samples have none: NaN)
+            known = np.isfinite(value)
+            error = np.where(known, outputs[:, a] - np.where(known, value, 0.0), 0.0)
+            grad[:, a] = self.settings.value_weight * 2.0 * error / max(1, int(known.sum()))
+            value_loss = float((error * error).sum() / max(1, int(known.sum())))
         self.optimiser.step(net.params, net.backward(cache, grad))
+        d = self.settings.average
+        for slow, fast in zip(self.average.params, net.params, strict=True):
+            slow *= d
+            slow += (1.0 - d) * fast
         return policy_loss, value_loss
 
     def imitate_heuristic(self, samples: int, envs: int = 512) -> tuple[float, float]:
@@ -371,21 +392,40 @@ class ExpertTrainer:
         every seat (a tenth of its moves random, for variety), each a cross-entropy step
         towards its choice; the last step's loss and the share of choices matched. Samples
         are cheap (the heuristic and the games are compiled): the search's decisions then
-        teach what the heuristic does not know."""
+        teach what the heuristic does not know. The last ``anchor_samples`` stay in the data
+        (without a value target), so that the first search chunks shift the policy rather
+        than overwrite it; the search's samples outnumber them as they come."""
+        keep = self.settings.anchor_samples
         games = VectorGame(self.settings.game, envs, **self.settings.config)
         out = games.reset(seed=derive_seed(self.settings.seed, 3))
         rng = np.random.default_rng(derive_seed(self.settings.seed, 4))
         done, loss, matched = 0, 0.0, 0.0
+        kept: list[tuple[NDArray[Any], ...]] = []
         while done < samples:
             taught = games.heuristic_actions()
             rows = np.flatnonzero(out.action_mask.sum(axis=1) > 1)
             x, mask = out.observation[rows], out.action_mask[rows]
-            before = self.scores(x)
-            matched = float((np.where(mask, before, -np.inf).argmax(axis=1) == taught[rows]).mean())
             loss, _ = self._step(x, mask, taught[rows], None)
+            matched = self._matched
             done += rows.size
+            if done > samples - keep:
+                kept.append((x.astype(np.float16), mask.copy(), taught[rows].astype(np.int16)))
             played = np.where(rng.random(envs) < 0.1, games.random_actions(), taught)
             out = games.step(played)
+        if kept:
+            x16, masks, choices = (np.concatenate(c)[-keep:] for c in zip(*kept, strict=True))
+            n = x16.shape[0]
+            zeros = np.zeros((n, self.num_actions), np.float16)
+            self.data.append(
+                {
+                    "obs": x16,
+                    "mask": masks,
+                    "policy": zeros,
+                    "q": zeros,
+                    "choice": choices,
+                    "value": np.full(n, np.nan, np.float32),
+                }
+            )
         return loss, matched
 
     def evaluate(self, games: int | None = None) -> Evaluation:
@@ -448,6 +488,9 @@ class ExpertTrainer:
         samples = self.settings.warm_samples
         loss, matched = self.imitate_heuristic(samples)
         self.warmed = True
+        self.optimiser.lr = self.settings.search_lr
+        if self.out is not None and self.data.size:
+            self._save_chunk(-1, self.data.rows(np.arange(self.data.size)))
         stats = ChunkStats(-1, samples, 0, 0, loss, 0.0, clock() - began)
         self._record(stats, self.evaluate(), report, matched=matched)
 
@@ -469,7 +512,8 @@ class ExpertTrainer:
 
     def _chunk_path(self, k: int) -> Path:
         assert self.out is not None
-        return self.out / DATA / f"chunk-{k:05d}.npz"
+        name = "heuristic.npz" if k < 0 else f"chunk-{k:05d}.npz"
+        return self.out / DATA / name
 
     def _save_chunk(self, k: int, chunk: Samples) -> None:
         path = self._chunk_path(k)
@@ -508,6 +552,8 @@ class ExpertTrainer:
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         for k, p in enumerate(self.network.params):
             arrays[f"p{k}"] = p
+        for k, p in enumerate(self.average.params):
+            arrays[f"a{k}"] = p
         for k, (m, v) in enumerate(zip(opt.m, opt.v, strict=True)):
             arrays[f"m{k}"] = m
             arrays[f"v{k}"] = v
@@ -515,7 +561,7 @@ class ExpertTrainer:
         with part.open("wb") as f:
             np.savez(f, **arrays)
         part.replace(self.out / CHECKPOINT)
-        policy = self.network.policy(self.settings.game, self.settings.config, value_head=True)
+        policy = self.average.policy(self.settings.game, self.settings.config, value_head=True)
         part = self.out / (POLICY + ".part")
         policy.save(part)
         part.replace(self.out / POLICY)
@@ -531,20 +577,25 @@ class ExpertTrainer:
                 meta = json.loads(str(data["meta"]))
                 count = sum(1 for name in data.files if name.startswith("p"))
                 params = [data[f"p{k}"] for k in range(count)]
+                average = [data[f"a{k}"] for k in range(count)]
                 m = [data[f"m{k}"] for k in range(count) if f"m{k}" in data.files]
                 v = [data[f"v{k}"] for k in range(count) if f"v{k}" in data.files]
         except (OSError, KeyError, ValueError) as exc:
             raise ValueError(f"{path}: no checkpoint to resume ({exc})") from None
         trainer = cls(ExpertSettings.from_json(meta["settings"]), out)
         trainer.network.params = params
+        trainer.average.params = average
         trainer.optimiser.m, trainer.optimiser.v = m, v
         trainer.optimiser.steps = int(meta["adam_steps"])
         trainer.history = list(meta["history"])
-        for k in range(int(meta["chunks"])):
+        trainer.warmed = bool(meta.get("warmed", False))
+        if trainer.warmed:
+            trainer.optimiser.lr = trainer.settings.search_lr
+        first = -1 if trainer.warmed and trainer._chunk_path(-1).exists() else 0
+        for k in range(first, int(meta["chunks"])):
             chunk = trainer._saved_chunk(k)
             if chunk is None:
                 raise ValueError(f"{out}: chunk {k} of the run is missing from {DATA}/")
             trainer.data.append(chunk)
         trainer.chunks = int(meta["chunks"])
-        trainer.warmed = bool(meta.get("warmed", False))
         return trainer
