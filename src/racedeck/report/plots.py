@@ -30,6 +30,7 @@ __all__ = [
     "TAIL_QUANTILE",
     "Interval",
     "Overflow",
+    "bands",
     "boxes",
     "bulk_range",
     "count_bars",
@@ -549,3 +550,53 @@ def histogram(
         ax.legend(frameon=False, fontsize=9, loc="upper left" if overflows else "best")
     _save(fig, path)
     return overflows
+
+
+def bands(
+    path: Path,
+    series: Mapping[str, Sequence[tuple[float, Interval]]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    percent: bool = True,
+    reference: float | None = None,
+    reference_label: str = "",
+) -> None:
+    """Lines of means with their 95% interval as a shaded band, one per series.
+
+    ``series`` maps a name to ``(x, interval)`` points in order of ``x``; ``reference`` draws a
+    dashed line (such as a fair share) across the plot.
+    """
+    fig, ax = _figure()
+    for j, (name, points) in enumerate(series.items()):
+        if not points:
+            continue
+        color = PALETTE[j % len(PALETTE)]
+        xs = [x for x, _ in points]
+        ax.fill_between(
+            xs, [v.low for _, v in points], [v.high for _, v in points], color=color, alpha=0.2
+        )
+        ax.plot(
+            xs,
+            [v.value for _, v in points],
+            color=color,
+            linewidth=2,
+            marker="o",
+            markersize=3,
+            label=name,
+        )
+    if reference is not None:
+        ax.axhline(reference, color="#555555", linestyle="--", linewidth=1, label=reference_label)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    if percent:
+        _percent_axis(ax)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False, fontsize=9, loc="best")
+    # A figure-level label, so the layout makes room for it below the axis label.
+    fig.supxlabel("line: mean · band: its 95% interval", fontsize=8, color="#555555")
+    _save(fig, path)
