@@ -13,6 +13,7 @@ from racedeck.report.batches import MAIN, Batch, BatchResult, batch_seed, fit_li
 from racedeck.report.document import Cell, Column, Figure, Section, Table
 from racedeck.report.findings.base import Findings, GameFindings
 from racedeck.report.findings.generic import balance_json, intervals
+from racedeck.report.lessons.why_first import SECOND_PLACE
 from racedeck.report.stats import (
     detectable_difference,
     mean_difference_test,
@@ -21,7 +22,7 @@ from racedeck.report.stats import (
     two_proportion_test,
 )
 
-__all__ = ["WHY_FIRST"]
+__all__ = ["LESSON", "WHY_FIRST"]
 
 TWO_PLAYER = "two-player"
 EDGE = "edge-"
@@ -492,3 +493,6 @@ WHY_FIRST = GameFindings(
 
 FINDINGS = WHY_FIRST
 """What a report knows about the game (its ``findings`` plugin)."""
+
+LESSON = SECOND_PLACE
+"""What the section on the learned bot measures of the game: how often it plays for second."""
