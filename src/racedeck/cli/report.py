@@ -80,6 +80,23 @@ def report(
             "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
         ),
     ] = None,
+    policy: Annotated[
+        Path | None,
+        typer.Option(
+            "--policy",
+            help="a saved policy (.npz) for the section on what a learned bot teaches; "
+            "default: the learned bot that ships for this configuration, if any",
+            dir_okay=False,
+        ),
+    ] = None,
+    policy_games: Annotated[
+        int,
+        typer.Option(
+            "--policy-games",
+            help="deals of the section on the learned bot (each played twice: it in one seat, "
+            "and the field bot alone)",
+        ),
+    ] = 200,
 ) -> None:
     """Write a balance report of GAME as a web page with plots.
 
@@ -88,6 +105,10 @@ def report(
 
     Every finished game is saved in DIR/games.jsonl at once: after Ctrl-C the same command
     continues where it stopped.
+
+    With --policy PATH, or when a learned bot ships for the configuration, the report adds
+    what the learned policy teaches: its opening choices, how it plays the game's aim (Why
+    First?: second place) and how its value estimates move through a game.
     """
     try:
         config = game_config(game, option or [], players=players, variant=variant)
@@ -98,10 +119,14 @@ def report(
         raise fail(f"--games {games} is not allowed: at least 1")
     if workers is not None and workers < 1:
         raise fail(f"--workers {workers} is not allowed: at least 1")
+    if policy_games < 1:
+        raise fail(f"--policy-games {policy_games} is not allowed: at least 1")
     # Imported here: plotting loads matplotlib, which every other command can do without.
     from racedeck.cli.progress import game_progress
     from racedeck.report.build import ReportRequest, ReportRun
     from racedeck.report.journal import FILE_NAME
+    from racedeck.report.lessons.play import learned_policy
+    from racedeck.report.lessons.section import absent_note
 
     request = ReportRequest(
         game_id=game,
@@ -113,6 +138,8 @@ def report(
         workers=workers,
         ray_address=ray,
         detect=None if detect is None else detect / 100,
+        policy=learned_policy(game, config, policy),
+        policy_games=policy_games,
     )
     try:
         run = ReportRun(request)
@@ -137,6 +164,11 @@ def report(
         raise typer.Exit(130) from None
     except ValueError as exc:
         raise fail(str(exc)) from exc
+    if request.policy is not None:
+        with game_progress(policy_games, f"{request.policy} in one seat") as advance:
+            run.play_lessons(advance)
+    else:
+        err_console.print(f"Learned policy: {absent_note(game)}.")
     with err_console.status("Analysing the games and drawing the plots…"):
         result = run.write()
     console.print(f"[bold]{result.title}[/] · {run.played:,} games played, {run.reused:,} reused")

@@ -25,6 +25,8 @@ from racedeck.report.findings.generic import (
     seat_findings,
 )
 from racedeck.report.journal import FILE_NAME, Journal, load_journal
+from racedeck.report.lessons.base import LessonGames, lesson_for
+from racedeck.report.lessons.section import TITLE, absent_note, lesson_findings
 from racedeck.report.measures import GameMeasures, measure_game
 from racedeck.report.stats import detectable_difference, games_to_detect
 from racedeck.sim.play import make_bots
@@ -32,6 +34,7 @@ from racedeck.sim.runner import GameJob, run_jobs
 
 __all__ = [
     "METHOD",
+    "POLICY_GAMES",
     "ReportRequest",
     "ReportRun",
     "comparison_games",
@@ -63,6 +66,10 @@ METHOD = [
 """How the report's numbers were tested, in words shown on the page."""
 
 
+POLICY_GAMES = 200
+"""Deals the section on the learned policy plays by default (each twice: a few seconds)."""
+
+
 @dataclass(frozen=True)
 class ReportRequest:
     """What to report on: the main batch's game, configuration and bots, and how to run it.
@@ -70,7 +77,9 @@ class ReportRequest:
     ``bots`` holds one bot spec per seat; ``games`` is the main batch's size. Comparison
     batches play half as many, or, with ``detect`` (a difference in win share such as 0.05),
     as many as a comparison needs to tell that difference at a fair seat's share
-    (:func:`comparison_games`). ``workers=None`` uses every local core.
+    (:func:`comparison_games`). ``workers=None`` uses every local core. ``policy`` names the
+    learned policy (``policy:PATH`` or ``learned``) whose section plays ``policy_games``
+    deals; ``None`` leaves the section out.
     """
 
     game_id: str
@@ -82,6 +91,8 @@ class ReportRequest:
     workers: int | None = None
     ray_address: str | None = None
     detect: float | None = None
+    policy: str | None = None
+    policy_games: int = POLICY_GAMES
 
 
 def fair_share(game_id: str, config: dict[str, Any]) -> float:
@@ -147,6 +158,13 @@ class ReportRun:
         for batch in self.batches:  # refuse unknown bots or bad options before playing
             game = make(batch.game_id, **batch.config)
             make_bots(game, batch.lineup, 0)
+        if request.policy is not None:
+            from racedeck.report.lessons.play import policy_of  # NumPy, loaded when asked
+
+            if request.policy_games < 1:
+                raise ValueError("the section on the learned policy needs at least one deal")
+            policy_of(request.policy, make(request.game_id, **request.config))
+        self.lessons: LessonGames | None = None
         self.params = {b.key: b.params() for b in self.batches}
         self.path = request.out / FILE_NAME
         saved, self.ignored = load_journal(self.path, self.params)
@@ -197,6 +215,24 @@ class ReportRun:
                 on_result=on_result,
             )
 
+    def play_lessons(self, on_game: Callable[[int], None] | None = None) -> None:
+        """Play the deals of the section on the learned policy, when there is one and they
+        are not played yet (in this process: they are few); ``on_game(1)`` per deal."""
+        r = self.request
+        if r.policy is None or self.lessons is not None:
+            return
+        from racedeck.report.lessons.play import play_lessons
+
+        self.lessons = play_lessons(
+            r.game_id,
+            r.config,
+            r.policy,
+            r.policy_games,
+            r.seed,
+            lesson_for(r.game_id),
+            on_game,
+        )
+
     def results(self) -> dict[str, BatchResult]:
         """Every batch with its games in order; all games must have been played."""
         if self.missing():
@@ -231,6 +267,10 @@ class ReportRun:
             )
         )
         found.add(length_findings(main, out, game.turns, game.fixed_length, game.length_note))
+        if self.request.policy is not None:
+            self.play_lessons()
+            assert self.lessons is not None
+            found.add(lesson_findings(self.lessons, out, lesson_for(main.batch.game_id)))
         return Report(
             title=f"Balance report: {get_spec(main.batch.game_id).title}",
             facts=self._facts(results),
@@ -260,11 +300,19 @@ class ReportRun:
             ("bots by seat", lineup),
             ("games", f"{wording.count(main.games)} in the main batch"),
             ("seed", str(main.seed)),
+            ("learned policy", self._policy_fact()),
         ]
         if others:
             facts.append(("comparison batches", others))
             facts.append(("comparisons tell", self._resolution(results)))
         return facts
+
+    def _policy_fact(self) -> str:
+        """Which policy the section on the learned bot studies, or why it is absent."""
+        r = self.request
+        if r.policy is None:
+            return absent_note(r.game_id)
+        return f"{r.policy}, {wording.count(r.policy_games)} deals (see {TITLE})"
 
     def _resolution(self, results: dict[str, BatchResult]) -> str:
         """What the comparison batches can tell, and how they were sized."""
