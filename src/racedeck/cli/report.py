@@ -96,7 +96,7 @@ def report(
             help="deals of the section on the learned bot (each played twice: it in one seat, "
             "and the field bot alone)",
         ),
-    ] = 200,
+    ] = 150,
 ) -> None:
     """Write a balance report of GAME as a web page with plots.
 

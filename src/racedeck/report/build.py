@@ -66,7 +66,7 @@ METHOD = [
 """How the report's numbers were tested, in words shown on the page."""
 
 
-POLICY_GAMES = 200
+POLICY_GAMES = 150
 """Deals the section on the learned policy plays by default (each twice: a few seconds)."""
 
 

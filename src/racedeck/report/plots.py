@@ -577,12 +577,13 @@ def bands(
         ax.fill_between(
             xs, [v.low for _, v in points], [v.high for _, v in points], color=color, alpha=0.2
         )
+        # Dots mark the points while they are few enough to tell apart.
         ax.plot(
             xs,
             [v.value for _, v in points],
             color=color,
             linewidth=2,
-            marker="o",
+            marker="o" if len(points) <= 40 else None,
             markersize=3,
             label=name,
         )

@@ -112,24 +112,25 @@ def _openings(games: LessonGames, out: Path) -> tuple[list[str], Figure, str]:
     )
     caption = (
         "The seat's first decision with more than one legal action, named as the game names "
-        f'actions ("itself" is the seat\'s own figure or player); 95% intervals. {field} '
-        "in the same seat of the same deal saw the same situation."
+        'actions ("itself" is the seat\'s own figure or player); 95% intervals. The '
+        f"{field} in the same seat of the same deal saw the same situation."
     )
     named = [c for c in labels if c != OTHER]  # "other choices" is no choice of its own
     favourite = max(named, key=lambda c: mine[c]) if named else None
     usual = max(named, key=lambda c: theirs[c]) if named else None
-    words = [
+    words = (
         "Opening choices: what the seat does at its first decision with a choice. "
         f"On {wording.pct(agree / games.n if games.n else 0.0)} of the deals the learned "
         f"policy chose what the {field} chose."
-    ]
+    )
+    summary = ""
     if favourite is not None and usual is not None:
-        words.append(
-            f"Its most frequent first choice is “{favourite}” ({wording.pct(mine[favourite])}); "
+        summary = (
+            f"its most frequent first choice is “{favourite}” ({wording.pct(mine[favourite])}); "
             f"the {field}'s is “{usual}” ({wording.pct(theirs[usual])})."
         )
-    summary = words[-1][0].lower() + words[-1][1:] if len(words) > 1 else ""
-    return words, Figure(image, "Opening choices", caption, table), summary
+        words += f" I{summary[1:]}"
+    return [words], Figure(image, "Opening choices", caption, table), summary
 
 
 def _interval(share: Share) -> plots.Interval:
@@ -189,6 +190,10 @@ def _values(games: LessonGames, out: Path) -> tuple[list[str], Figure | None]:
         "rising for the seats that go on to win and falling for the others. Where the lines part "
         "is where the game is decided, as far as the policy can tell."
     ]
+    groups = ((won, "won"), (lost, "did not win"))
+    few = [f"{len(g)} {what}" for g, what in groups if len(g) < MIN_SEATS]
+    if few:  # a line missing from the plot is said to be missing
+        words[0] += f" Too few seats for a line of their own: {' and '.join(few)}."
     return words, Figure(image, "Value estimates through a game", caption, table)
 
 

@@ -136,7 +136,7 @@ def findings(games: LessonGames, out: Path) -> Findings:
         out / image,
         [_PLACE_WORDS[p] for p in shown],
         {name: [plots.Interval(*_triple(c.share(p))) for p in shown] for name, c in names.items()},
-        title=f"Where the seat ends each stage ({wording.count(learned.stages)} stages)",
+        title=f"Where the seat ends each stage ({wording.count(learned.stages)} stages each)",
         ylabel="share of stages",
         xlabel="the seat's place when the stage is scored",
     )
