@@ -166,3 +166,33 @@ def test_racedeck_train_trains_reports_and_resumes(tmp_path: Path) -> None:
     assert more.exit_code == 0, more.output
     lines = (out / "history.jsonl").read_text().splitlines()
     assert [json.loads(line)["round"] for line in lines] == [1, 2]
+
+
+def test_the_learned_bot_plays_the_shipped_policy_of_its_player_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from racedeck.bots import learned
+
+    monkeypatch.setattr(learned, "LEARNED", tmp_path)
+    learned._policies.cache_clear()
+    try:
+        assert not learned.has_learned("why-first")
+        net = Network.create([80, 8, 37], seed=2)
+        policy = net.policy("why-first", {"players": 4}, value_head=True)
+        path = learned.ship(policy)
+        assert path == tmp_path / "why-first-4.npz"
+        assert learned.has_learned("why-first")
+        game = racedeck.make("why-first", players=4)
+        bot = make_bot("learned", game, 1, 5)
+        assert bot.name == "learned"
+        # Half precision plays what the full network plays (here: on random views).
+        state = game.new_initial_state(3)
+        view = game.observe(state, state.pending[0])
+        half = MLPPolicy.load(path)
+        x = np.random.default_rng(0).random((50, 80), dtype=np.float32)
+        assert (half.logits(x).argmax(1) == policy.logits(x).argmax(1)).mean() > 0.95
+        assert bot.act(view) in view.legal_actions
+        with pytest.raises(ValueError, match=r"no learned why-first bot for 3 players; trained: "):
+            make_bot("learned", racedeck.make("why-first", players=3), 0, 1)
+    finally:
+        learned._policies.cache_clear()
