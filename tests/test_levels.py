@@ -40,6 +40,15 @@ def test_each_level_plays_as_its_bot(game_id: str) -> None:
         assert bot.partition("@")[0] in available_bots(game_id)
 
 
+def test_why_first_plays_strong_at_a_smaller_budget() -> None:
+    """Measured: Expert beats the default search only narrowly there (docs/levels.md)."""
+    assert level_bot("strong", "why-first") == "search@200"
+    game = racedeck.make("why-first", players=3)
+    bot = make_bot("strong", game, 0, 1)
+    assert isinstance(bot, SearchBot) and bot.budget == SearchBudget(iterations=200)
+    assert level_bot("strong", "setback") == LEVEL_BOTS["strong"] == "search"
+
+
 def test_a_level_the_game_names_itself_wins_over_the_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
