@@ -16,7 +16,10 @@ from racedeck.sim import make_bots, play_game, simulate
 
 def test_make_bot_names_unknown_bot() -> None:
     game = racedeck.make("why-first", players=3)
-    with pytest.raises(ValueError, match="available: fastsearch, heuristic, random, search"):
+    with pytest.raises(
+        ValueError,
+        match="levels: beginner, casual, strong, expert; bots: fastsearch, heuristic, random, sea",
+    ):
         make_bot("genius", game, 0, 1)
     assert available_bots("why-first") == ("fastsearch", "heuristic", "random", "search")
 

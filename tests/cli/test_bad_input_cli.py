@@ -194,7 +194,8 @@ def _clean(line: str) -> None:
         # bot names
         (
             ["play", "why-first", "--bots", "heurstic"],
-            "no bot 'heurstic' for why-first; available: fastsearch, heuristic, random, search",
+            "no bot 'heurstic' for why-first; levels: beginner, casual, strong, expert; "
+            "bots: fastsearch, heuristic, random, search",
         ),
         (
             ["play", "why-first", "--bots", "random,random"],
@@ -202,7 +203,7 @@ def _clean(line: str) -> None:
         ),
         (
             ["simulate", "why-first", "--bots", "heuristc"],
-            "no bot 'heuristc' for why-first; available:",
+            "no bot 'heuristc' for why-first; levels:",
         ),
         (
             ["simulate", "why-first", "--bots", "random,random"],

@@ -97,6 +97,21 @@ def test_end_of_input_stops_the_game(tmp_path: Path) -> None:
     assert record.exists()
 
 
+def test_the_other_seats_are_given_levels_and_the_game_says_whose_is_which(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "levels.json"
+    args = ["play", "why-first", "--players", "4", "--seed", "1", "--record", str(record)]
+    result = runner.invoke(app, [*args, "--bots", "beginner,Casual,random"], input="+1 1\n")
+    assert result.exit_code == 1  # the input ends after one move: the bots were made
+    assert "Bot 2: Beginner · Bot 3: Casual · Bot 4: random" in result.output
+    default = runner.invoke(app, ["play", "why-first", "--seed", "1", "--record", str(record)])
+    assert "Bot 2, Bot 3, Bot 4: Casual" in default.output  # the level a newcomer meets first
+    wrong = runner.invoke(app, [*args, "--bots", "master"])
+    assert wrong.exit_code != 0
+    assert "levels: beginner, casual, strong, expert" in wrong.output
+
+
 def test_simulate_json_and_table() -> None:
     # A few dozen games show both forms (and give two workers several chunks each) as well
     # as more would: the forms count whatever games were played.

@@ -29,6 +29,8 @@ def test_one_game_in_detail(game_id: str) -> None:
     assert f"rules v{spec.rules_version}" in out
     for opt in spec.options():
         assert f"  {opt.name} = " in out
+    assert "Levels: beginner (random), casual (heuristic), strong (search" in out
+    assert "(fastsearch) (--bots LEVEL)" in out
     assert "Bots: fastsearch, heuristic, random, search" in out
     assert f"Rules: racedeck rules {game_id}, or docs/rules/{game_id}.md" in out
 

@@ -104,7 +104,8 @@ def snap(page: Page, path: Path) -> None:
 
 
 def create_table(page: Page, base: str, game: str, seats: list[str], **options: str) -> None:
-    """Ann creates a ``game`` table in the lobby; ``seats`` after hers: "human" or a bot kind.
+    """Ann creates a ``game`` table in the lobby; ``seats`` after hers: "human", a level or a
+    bot's name (chosen as a custom bot, :func:`choose_bot`).
 
     ``options`` fill the game's option fields under "Custom rules" (a select is chosen from,
     a box typed into; a list option's value is given as JSON, ``"[10, 20]"``, and typed into
@@ -119,9 +120,26 @@ def create_table(page: Page, base: str, game: str, seats: list[str], **options: 
         for name, value in options.items():
             fill_option(page, name, value)
     for i, kind in enumerate(seats, start=1):
-        page.locator(f'[data-testid=seat-kind][data-seat="{i}"]').select_option(kind)
+        choose_bot(page, i, kind)
     page.get_by_test_id("create-table").click()
     expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+
+LEVELS = ("beginner", "casual", "strong", "expert")
+
+
+def choose_bot(page: Page, seat: int, kind: str) -> None:
+    """Give ``seat`` of the new-table form to ``kind``: "human" or a level from the seat's
+    list, any other bot under "Custom bot…" (``search@N`` with its budget)."""
+    page.locator(f'[data-testid=seat-kind][data-seat="{seat}"]').select_option(
+        kind if kind == "human" or kind in LEVELS else "custom"
+    )
+    if kind == "human" or kind in LEVELS:
+        return
+    name, _, budget = kind.partition("@")
+    page.locator(f'[data-testid=seat-bot][data-seat="{seat}"]').select_option(name)
+    if budget:
+        page.locator(f'[data-testid=seat-budget][data-seat="{seat}"]').fill(budget)
 
 
 def fill_option(page: Page, name: str, value: str) -> None:

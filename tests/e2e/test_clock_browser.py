@@ -173,10 +173,11 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
         page.get_by_test_id("game-select").select_option("why-first")
         page.get_by_test_id("your-name").fill("Ann")
         page.get_by_test_id("players").select_option("2")
-        page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("heuristic")
+        page.locator('[data-testid=seat-kind][data-seat="1"]').select_option("casual")
         page.locator("details.clock-box > summary").click()
         page.get_by_test_id("clock-profile").select_option("blitz")
-        page.get_by_test_id("clock-bot").select_option("random")
+        expect(page.get_by_test_id("clock-bot")).to_have_value("casual")  # the stated default
+        page.get_by_test_id("clock-bot").select_option("beginner")
         snap_if_wanted(page, shots / "clock-form.png")
         page.get_by_test_id("create-table").click()
         expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
@@ -185,7 +186,8 @@ def test_the_form_chooses_a_clock(browser: Browser, live_server: str, tmp_path: 
         expect(mine).to_have_text(re.compile(r"^0:0\d \+ 0:45$"))
         table_id = page.url.rsplit("/", 1)[1]
         info = httpx.get(f"{live_server}/api/tables/{table_id}", trust_env=False).json()
-        assert (info["clock"]["profile"], info["clock"]["bot"]) == ("blitz", "random")
+        assert (info["clock"]["profile"], info["clock"]["bot"]) == ("blitz", "beginner")
+        assert info["seats"][1]["bot"] == "casual"
     finally:
         context.close()
 

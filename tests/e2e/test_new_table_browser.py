@@ -1,15 +1,17 @@
 """The new-table form speaks to people: how long to play as named presets, every other rule
 under "Custom rules" in words, a list option as one field per item, a link to the ruling
-instead of its id, and settings the server refuses shown on the field they name."""
+instead of its id, settings the server refuses shown on the field they name, and bot seats
+given by level."""
 
 from __future__ import annotations
 
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from helpers import DESKTOP, PHONE, fill_option, shots_dir, snap_if_wanted
+from helpers import DESKTOP, PHONE, fill_option, shots_dir, snap_if_wanted, wider_than_the_window
 from playwright.sync_api import Browser, Page, expect
 
 LANGS = ("en", "nl", "fr", "de")
@@ -166,3 +168,56 @@ def test_the_form_names_no_ruling_and_shows_no_json(
                 snap_if_wanted(page, shots_dir(tmp_path) / f"new-table-{game}-{lang}.png")
     finally:
         page.close()
+
+
+def seat_choices(page: Page, seat: int) -> list[str]:
+    """The texts of the choices of ``seat``'s list."""
+    return page.locator(f'[data-testid=seat-kind][data-seat="{seat}"] option').all_inner_texts()
+
+
+def test_a_bot_seat_is_given_a_level_and_the_table_names_it_so(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
+    """A bot seat offers the four levels and "Custom bot…" (the bots by name, the search with
+    its budget); a seat given a level is named by it at the table."""
+    shots = shots_dir(tmp_path)
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = browser.new_page(viewport=viewport)
+        try:
+            open_form(page, live_server, "why-first")
+            page.get_by_test_id("players").select_option("3")
+            assert seat_choices(page, 1) == [
+                "A person (invite)",
+                "Bot: Beginner",
+                "Bot: Casual",
+                "Bot: Strong",
+                "Bot: Expert",
+                "Custom bot…",
+            ]
+            kind = page.locator('[data-testid=seat-kind][data-seat="1"]')
+            expect(kind).to_have_value("casual")
+            custom = page.locator('[data-testid=seat-bot][data-seat="2"]')
+            budget = page.locator('[data-testid=seat-budget][data-seat="2"]')
+            expect(custom).to_be_hidden()
+            page.locator('[data-testid=seat-kind][data-seat="2"]').select_option("custom")
+            expect(custom).to_be_visible()
+            assert custom.locator("option").all_inner_texts() == [
+                "fast search bot",
+                "heuristic bot",
+                "random bot",
+                "search bot",
+            ]
+            custom.select_option("search")
+            budget.fill("30")
+            kind.select_option("expert")
+            assert not wider_than_the_window(page)
+            snap_if_wanted(page, shots / f"new-table-levels-{label}.png")
+            page.get_by_test_id("create-table").click()
+            expect(page).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+            table_id = page.url.rsplit("/", 1)[1]
+            with urllib.request.urlopen(f"{live_server}/api/tables/{table_id}") as res:
+                seats = json.load(res)["seats"]
+            assert [s["bot"] for s in seats] == [None, "expert", "search@30"]
+            expect(page.get_by_test_id("scoreboard")).to_contain_text("Expert bot")
+        finally:
+            page.close()

@@ -272,7 +272,8 @@ def test_what_if_forks_a_private_game_and_a_move_is_played(
     whatif = page.get_by_test_id("whatif")
     expect(whatif).to_contain_text(f"step {step}")
     page.get_by_test_id("whatif-seat").select_option("0")
-    page.get_by_test_id("whatif-bot").select_option("random")
+    expect(page.get_by_test_id("whatif-bot")).to_have_value("casual")
+    page.get_by_test_id("whatif-bot").select_option("beginner")
     snap(page, shots_dir(tmp_path) / "whatif-desktop.png")
     with page.expect_websocket() as socket:
         page.get_by_test_id("fork").click()
@@ -286,6 +287,7 @@ def test_what_if_forks_a_private_game_and_a_move_is_played(
     info = httpx.get(f"{live_server}/api/tables/{fork_id}", trust_env=False).json()
     assert info["fair"] is None and info["fork"]["step"] == step
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
+    assert [s["bot"] for s in info["seats"]] == [None, "beginner", "beginner"]
     assert info["move"] >= step
 
     # The person plays a move: the server acknowledges it.

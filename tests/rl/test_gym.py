@@ -306,7 +306,10 @@ def test_stepping_before_reset_is_refused() -> None:
         ({"learner_seat": 3}, r"learner_seat must be a seat from 0 to 2 or 'random', not 3"),
         ({"learner_seat": "any"}, r"learner_seat must be a seat from 0 to 2 or 'random'"),
         ({"opponents": ["random"]}, r"3 seats leave 2 for bots: give one bot name or policy, or 2"),
-        ({"opponents": "smart"}, r"no bot 'smart' for why-first; available: fastsearch, heur"),
+        (
+            {"opponents": "smart"},
+            r"no bot 'smart' for why-first; levels: beginner, casual, strong, expert; bots",
+        ),
         ({"render_mode": "human"}, r"render_mode must be None or 'ansi'"),
     ],
 )

@@ -90,7 +90,7 @@ def _record(server: LiveServer, table_id: str) -> dict[str, Any]:
 def test_a_table_names_its_clock_and_bad_clocks_are_refused(server: LiveServer) -> None:
     default = server.create("why-first", ["human", "random"])["table"]["clock"]
     assert (default["profile"], default["move"], default["bank"]) == ("normal", 45, 300)
-    assert default["bot"] == "heuristic" and default["grace"] == 60
+    assert default["bot"] == "casual" and default["grace"] == 60  # the stated stand-in level
     blitz = server.create("why-first", ["human", "random"], clock={"profile": "blitz"})
     assert blitz["table"]["clock"]["move"] == 8
     custom = server.create("why-first", ["human", "random"], clock={"move": 30, "bank": 0})
@@ -234,6 +234,24 @@ def test_takeovers_are_in_the_record_and_it_replays_exactly(
     checked = CliRunner().invoke(app, ["verify", str(path)])
     assert checked.exit_code == 0, checked.output
     assert "stand-in bot played for seats [1, 2]" in checked.output
+
+
+def test_the_stand_in_plays_at_the_stated_level(sim_server: LiveServer, tmp_path: Path) -> None:
+    """A table that names no stand-in gets the Casual level (the server knows nothing of a
+    person's strength to match): it plays both seats out of time to the end, and the record
+    and its replay say so by the level's name."""
+    server = sim_server
+    clock = {"move": 1, "bank": 1, "grace": 0}
+    table_id, _clients, _tokens = _two(server, "why-first", clock, {"stages": 1})
+    server.advance(2)  # the move time and the bank of both
+    record = _record(server, table_id)
+    assert record["meta"]["clock"]["bot"] == "casual"
+    assert record["meta"]["clock"]["bot_played"] == [0, 1]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    shown = CliRunner().invoke(app, ["replay", str(path), "--print", "--spectator"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("ran out of time: the Casual bot plays for them") == 2
 
 
 def test_a_malformed_clock_note_makes_the_record_invalid() -> None:

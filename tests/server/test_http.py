@@ -28,7 +28,10 @@ def test_games_list_every_option_and_bot(server: LiveServer) -> None:
         spec = get_spec(g["id"])
         assert [o["name"] for o in g["options"]] == [o.name for o in spec.options()]
         assert {"random", "search"} <= {b["name"] for b in g["bots"]}
+        assert [lv["id"] for lv in g["levels"]] == ["beginner", "casual", "strong", "expert"]
+        assert g["stand_in"] == "casual"
     why_first = next(g for g in games if g["id"] == "why-first")
+    assert why_first["levels"][0] == {"id": "beginner", "bot": "random"}
     assert why_first["win_rule"] == "the second-best total wins"
 
 
@@ -57,6 +60,28 @@ def test_create_join_and_public_info(own_server: LiveServer) -> None:
     assert created["token"] not in text and joined["token"] not in text
     assert '"seed"' not in text and str(room.seed) not in text and room.server_seed not in text
     assert info["fair"]["server_seed"] is None and info["fair"]["client_seeds"] is None
+
+
+def test_a_bot_seat_takes_a_level_and_is_named_by_it(own_server: LiveServer) -> None:
+    server = own_server  # its open table stays out of the other tests' lobby
+    # A free seat keeps the table open: no bot moves while the test reads it.
+    created = server.create("setback", ["human", "human", "Expert"], {"players": 3})
+    info = server.http.get(f"/api/tables/{created['table_id']}").json()
+    validator("table-info").validate(info)
+    assert info["seats"][2]["bot"] == "expert" and info["seats"][2]["name"] == "expert bot"
+    res = server.http.post(
+        "/api/tables",
+        json={"game": "setback", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "master"}]},
+    )
+    refused(res, 400, "config/invalid")
+    message = res.json()["error"]["message"]
+    assert "levels are beginner, casual, strong, expert; bots are fastsearch" in message
+    res = server.http.post(
+        "/api/tables",
+        json={"game": "setback", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "expert@9"}]},
+    )
+    refused(res, 400, "config/invalid")
+    assert "level 'expert' takes no budget" in res.json()["error"]["message"]
 
 
 def test_all_bot_table_is_watched(server: LiveServer) -> None:

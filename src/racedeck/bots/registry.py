@@ -9,6 +9,9 @@ A name may carry a parameter after ``@``: ``search@500`` searches 500 iterations
 ``fastsearch`` (:class:`~racedeck.bots.fast_search.FastSearchBot`). ``policy:PATH`` plays a
 policy saved at ``PATH`` (:mod:`racedeck.bots.policy`); ``learned``, the policy trained by
 self-play that ships for the game (:mod:`racedeck.bots.learned`).
+
+A level (``beginner``, ``casual``, ``strong``, ``expert``: :mod:`racedeck.bots.levels`) is
+accepted wherever a bot name is and plays as the bot the level names in the game.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from typing import Any
 from racedeck.bots.base import Bot
 from racedeck.bots.fast_search import FastSearchBot, has_fast_search
 from racedeck.bots.learned import has_learned, learned_bot
+from racedeck.bots.levels import find_level, level_bot, level_ids
 from racedeck.bots.random_bot import RandomBot
 from racedeck.bots.search import SearchBot, SearchBudget
 from racedeck.core.game import Game
 from racedeck.plugins import optional_plugin
 
-__all__ = ["POLICY_PREFIX", "available_bots", "make_bot"]
+__all__ = ["POLICY_PREFIX", "available_bots", "available_levels", "make_bot"]
 
 BotFactory = Callable[[Game[Any, Any, Any], int, int], Bot]
 
@@ -57,10 +61,26 @@ def available_bots(game_id: str) -> tuple[str, ...]:
     return tuple(sorted({*_generic(game_id), *_own_bots(game_id)}))
 
 
+def available_levels(game_id: str) -> tuple[str, ...]:
+    """Ids of the levels ``game_id`` offers, weakest first: those whose bot it has."""
+    known = set(available_bots(game_id))
+    return tuple(
+        level
+        for level in level_ids()
+        if level_bot(level, game_id).partition("@")[0].lower() in known
+    )
+
+
 def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
     """Create bot ``name`` for ``seat`` of ``game``; raise :class:`ValueError` if unknown.
 
+    A level id plays as its bot in this game (:func:`~racedeck.bots.levels.level_bot`);
     ``policy:PATH`` is the policy saved at ``PATH`` (:mod:`racedeck.bots.policy`)."""
+    level = find_level(name.partition("@")[0])
+    if level is not None:
+        if "@" in name:
+            raise ValueError(f"level {level.id!r} takes no parameter (got {name!r})")
+        return make_bot(level_bot(level.id, game.spec.id), game, seat, seed)
     if name.strip().startswith(POLICY_PREFIX):
         from racedeck.bots.policy import policy_bot  # NumPy inference, loaded when asked
 
@@ -68,8 +88,9 @@ def make_bot(name: str, game: Game[Any, Any, Any], seat: int, seed: int) -> Bot:
     key, _, param = name.strip().lower().partition("@")
     factory = _own_bots(game.spec.id).get(key) or _generic(game.spec.id).get(key)
     if factory is None:
+        levels = ", ".join(available_levels(game.spec.id))
         known = ", ".join(available_bots(game.spec.id))
-        raise ValueError(f"no bot {name!r} for {game.spec.id}; available: {known}")
+        raise ValueError(f"no bot {name!r} for {game.spec.id}; levels: {levels}; bots: {known}")
     if not param:
         return factory(game, seat, seed)
     if key not in _PARAMETRIC:

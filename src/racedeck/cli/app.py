@@ -139,8 +139,8 @@ def play(
     bots: Annotated[
         str | None,
         typer.Option(
-            help="bot for the other seats (or a comma list); default: heuristic where the "
-            "game has one, else random"
+            help="level of the other seats: beginner, casual, strong or expert (or a bot "
+            "name, or a comma list, one per other seat); default: casual"
         ),
     ] = None,
     seat: Annotated[int, typer.Option(help="your seat, 1-based")] = 1,
@@ -150,7 +150,7 @@ def play(
     """Play GAME in the terminal against bots."""
     import secrets
 
-    from racedeck.bots.registry import available_bots
+    from racedeck.bots.registry import available_levels, make_bot
     from racedeck.cli.play import play_in_terminal
 
     config = _config(game, players, variant, option, preset, riders=riders, races=races)
@@ -158,9 +158,8 @@ def play(
     n = g.num_players
     if not 1 <= seat <= n:
         raise fail(f"--seat {seat} is not allowed: a game of {n} players has seats 1 to {n}")
-    known = available_bots(game)
-    if bots is None:  # the heuristic bot where the game has one, else the random bot
-        bots = "heuristic" if "heuristic" in known else "random"
+    if bots is None:  # a level that any newcomer can beat now and then, and learn from
+        bots = "casual" if "casual" in available_levels(game) else "beginner"
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if len(names) == 1:
         names = names * n
@@ -171,9 +170,12 @@ def play(
             f"--bots {bots!r} is not allowed: name 1 bot or {n - 1} (one for each other seat), "
             f"got {len(names)}"
         )
-    for i, b in enumerate(names):
-        if i != seat - 1 and b not in known:
-            raise fail(f"no bot {b!r} for {game}; available: {', '.join(known)}")
+    try:
+        for i, b in enumerate(names):  # an unknown bot is refused before the deal
+            if i != seat - 1:
+                make_bot(b, g, i, 0)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = record or default_record_path(game, seed)
@@ -231,9 +233,13 @@ def simulate_cmd(
     races: RacesOpt = None,
     preset: PresetOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 1000,
-    bots: Annotated[str, typer.Option(help="bots by seat, comma separated (one = all)")] = (
-        "random"
-    ),
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="bots by seat, comma separated (one = all): a level (beginner, casual, strong, "
+            "expert) or a bot name"
+        ),
+    ] = "random",
     seed: Annotated[int, typer.Option(help="master seed")] = 0,
     workers: Annotated[int, typer.Option(help="processes to use")] = 1,
     as_json: Annotated[

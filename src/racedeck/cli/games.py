@@ -29,6 +29,16 @@ def _bots(game_id: str) -> str:
     return ", ".join(available_bots(game_id))
 
 
+def _levels(game_id: str) -> str:
+    """The levels in one line, each with the bot that plays it: ``beginner (random), …``."""
+    from racedeck.bots.levels import level_bot
+    from racedeck.bots.registry import available_levels
+
+    return ", ".join(
+        f"{level} ({level_bot(level, game_id)})" for level in available_levels(game_id)
+    )
+
+
 def _default(opt: OptionInfo) -> str:
     value = opt.default
     if isinstance(value, tuple):
@@ -64,6 +74,7 @@ def print_games(console: Console) -> None:
         console.print(Text(spec.summary), style="dim")
         names = ", ".join(opt.name for opt in spec.options())
         console.print(Text(f"Options: {names}"))
+        console.print(Text(f"Levels: {_levels(game_id)}"))
         console.print(Text(f"Bots: {_bots(game_id)}"))
         console.print()
     console.print("Details of one game: [bold]racedeck games GAME[/]")
@@ -96,5 +107,6 @@ def print_game(console: Console, game_id: str) -> None:
     variants = _variants(spec)
     if variants:
         console.print(Text(f"Variants: {', '.join(map(str, variants))} (--variant NAME)"))
-    console.print(Text(f"Bots: {_bots(game_id)} (--bots)"))
+    console.print(Text(f"Levels: {_levels(game_id)} (--bots LEVEL)"))
+    console.print(Text(f"Bots: {_bots(game_id)} (--bots NAME)"))
     console.print(Text(f"Rules: racedeck rules {spec.id}, or docs/rules/{spec.id}.md"))

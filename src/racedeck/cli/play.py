@@ -8,8 +8,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
+from rich.text import Text
 
 from racedeck import rulebook
+from racedeck.bots.levels import find_level
 from racedeck.bots.registry import make_bot
 from racedeck.cli.prompt import Ask, Prompter, Quit
 from racedeck.cli.records import save_record
@@ -57,6 +59,16 @@ class TerminalPlayer:
         self.console.print()
         self.console.print(self.ui.render(view))
         return self.ui.ask_action(view, self.prompter)
+
+
+def _opponents(names: Sequence[str], bot_names: Sequence[str], human_seat: int) -> str:
+    """Who the bots are, a level by its title: ``Bot 2, Bot 3: Expert · Bot 4: heuristic``."""
+    by_kind: dict[str, list[str]] = {}
+    for seat, bot in enumerate(bot_names):
+        if seat != human_seat:
+            level = find_level(bot)
+            by_kind.setdefault(level.title if level else bot.strip(), []).append(names[seat])
+    return " · ".join(f"{', '.join(seats)}: {kind}" for kind, seats in by_kind.items())
 
 
 def play_in_terminal(
@@ -118,6 +130,7 @@ def play_in_terminal(
                 prompter.pause()
 
     console.print(Rule(f"{game.spec.title} · {n} players · seed {seed}"))
+    console.print(Text(_opponents(names, bot_names, human_seat), style="dim"))
     console.print("[dim]Type ? at any prompt for help, rules for the rules, quit to leave.[/]")
     try:
         run(table, players, observer=show)

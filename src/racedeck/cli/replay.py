@@ -149,11 +149,16 @@ def build_frames(
 
 def _clock_notes_by_move(record: GameRecord, names: Sequence[str]) -> dict[int, tuple[str, ...]]:
     """The record's clock notes in words, by the number of actions taken before them."""
+    from racedeck.bots.levels import find_level  # the bots package loads the search machinery
+
     clock = record.meta.get(CLOCK_KEY)
-    bot = clock.get("bot", "stand-in") if isinstance(clock, dict) else "stand-in"
+    bot = str(clock.get("bot", "stand-in")) if isinstance(clock, dict) else "stand-in"
+    level = find_level(bot)
+    if level is not None:  # a level reads as in the form that chose it: "the Casual bot"
+        bot = level.title
     out: dict[int, tuple[str, ...]] = {}
     for note in record.clock_notes:
-        out[note.move] = (*out.get(note.move, ()), clock_words(note, names, str(bot)))
+        out[note.move] = (*out.get(note.move, ()), clock_words(note, names, bot))
     return out
 
 

@@ -113,7 +113,9 @@ def tournament(
     game: Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")],
     bots: Annotated[
         str,
-        typer.Option(help="bot specs, comma separated, e.g. random,heuristic,search@200"),
+        typer.Option(
+            help="bot specs, comma separated: levels or bot names, e.g. casual,expert,search@200"
+        ),
     ],
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 100,
     players: Annotated[

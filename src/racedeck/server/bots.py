@@ -10,13 +10,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from racedeck.bots.registry import available_bots, make_bot
+from racedeck.bots.levels import find_level, level_bot
+from racedeck.bots.registry import available_bots, available_levels, make_bot
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import make
 
-__all__ = ["MAX_SEARCH_ITERATIONS", "bot_choices", "bot_decision", "check_bot_name"]
+__all__ = [
+    "MAX_SEARCH_ITERATIONS",
+    "bot_choices",
+    "bot_decision",
+    "check_bot_name",
+    "level_choices",
+]
 
 MAX_SEARCH_ITERATIONS = 2000
 """Largest ``search@N`` budget a table may ask for (a move then takes about a second)."""
@@ -46,16 +53,34 @@ def bot_choices(game_id: str) -> list[JSONObject]:
     return out
 
 
+def level_choices(game_id: str) -> list[JSONObject]:
+    """The levels a table of ``game_id`` offers, weakest first, each with the bot that plays
+    it, for ``/api/games``."""
+    return [{"id": level, "bot": level_bot(level, game_id)} for level in available_levels(game_id)]
+
+
 def check_bot_name(game_id: str, name: str) -> str:
     """The canonical form of bot ``name`` for ``game_id``; raise :class:`InvalidConfig`
-    (``config/invalid``) when the game has no such bot or a search budget is out of bounds.
+    (``config/invalid``) when the game has no such bot or level, or a search budget is out of
+    bounds.
 
-    Only iteration budgets are allowed: a time budget would make a game unreproducible.
+    A level stays a level (``expert``): the seat is shown by it, and its bot is made when it
+    moves (:func:`~racedeck.bots.registry.make_bot`). Only iteration budgets are allowed: a
+    time budget would make a game unreproducible.
     """
     key, at, param = name.strip().lower().partition("@")
+    level = find_level(key)
+    if level is not None and level.id in available_levels(game_id):
+        if at:
+            raise InvalidConfig(f"level {key!r} takes no budget (got {name!r})", "bot")
+        return level.id
     known = available_bots(game_id)
     if key not in known:
-        raise InvalidConfig(f"no bot {name!r} for {game_id}; bots are {', '.join(known)}", "bot")
+        raise InvalidConfig(
+            f"no bot {name!r} for {game_id}; levels are {', '.join(available_levels(game_id))}; "
+            f"bots are {', '.join(known)}",
+            "bot",
+        )
     if key != "search":
         if at:
             raise InvalidConfig(f"bot {key!r} takes no budget (got {name!r})", "bot")

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.record import CLOCK_KEY
 from racedeck.core.registry import available_games, get_spec
-from racedeck.server.bots import bot_choices
+from racedeck.server.bots import bot_choices, level_choices
+from racedeck.server.clocks import default_bot
 from racedeck.server.referee.clock import TableClock
 from racedeck.server.referee.frames import win_rule
 from racedeck.server.rooms import Room, ServiceError
@@ -27,7 +28,8 @@ LOBBY_SIZE = 200
 def games() -> list[JSONObject]:
     """Every game with its title, player range, options (with their bounds and choices as
     values, and what a form needs to give each item of a list its own field), presets (how
-    long to play) and bots (for ``/api/games``)."""
+    long to play), levels, the stand-in a table gets unless it names one, and bots (for
+    ``/api/games``)."""
     out: list[JSONObject] = []
     for game_id in available_games():
         spec = get_spec(game_id)
@@ -58,6 +60,8 @@ def games() -> list[JSONObject]:
                     for o in spec.options()
                 ],
                 "presets": {name: dict(options) for name, options in spec.presets.items()},
+                "levels": level_choices(game_id),
+                "stand_in": default_bot(game_id),
                 "bots": bot_choices(game_id),
             }
         )

@@ -4,8 +4,9 @@ A table picks its clock when it is created, as a named *speed profile* (after Bo
 Arena's) or custom values: each time a seat is asked it has the per-move time, then its bank;
 what it uses beyond the per-move time comes off the bank. Seats asked at the same time (a
 simultaneous commit) run at once. A seat whose time runs out, or whose person has been
-disconnected longer than the grace period while asked, is played by the table's takeover bot
-until the person returns (reconnects, acts, or says ``back``).
+disconnected longer than the grace period while asked, is played by the table's stand-in (a
+level, :data:`DEFAULT_STAND_IN` unless the table names another, or a bot by name) until the
+person returns (reconnects, acts, or says ``back``).
 
 *Hidden information.* Only seats everyone knows to be asked (the view header's ``acting``,
 :meth:`~racedeck.core.game.Game.public_acting`) have running clocks, so a clock never says who
@@ -27,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from racedeck.bots.registry import available_bots
+from racedeck.bots.registry import available_levels
 from racedeck.core.errors import RacedeckError
 from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bots import check_bot_name
@@ -35,6 +36,7 @@ from racedeck.server.bots import check_bot_name
 __all__ = [
     "DEFAULT_GRACE",
     "DEFAULT_PROFILE",
+    "DEFAULT_STAND_IN",
     "PROFILES",
     "ClockError",
     "ClockOptions",
@@ -111,10 +113,18 @@ class ClockOptions:
         return cls(profile="unlimited", move=None, bank=0.0, grace=None)
 
 
+DEFAULT_STAND_IN = "casual"
+"""The level that stands in for a person when the table names none. The server knows nothing
+of a person's strength (no accounts, no ratings), so it cannot match it; *Casual* keeps the
+game going sensibly for the others without winning it for the absent person, and answers at
+at once, so the people left at the table do not wait on a search."""
+
+
 def default_bot(game_id: str) -> str:
-    """The takeover bot a table gets when it names none: the heuristic where there is one."""
-    known = available_bots(game_id)
-    return "heuristic" if "heuristic" in known else known[0]
+    """The stand-in a table gets when it names none: :data:`DEFAULT_STAND_IN` where the game
+    offers it, else its weakest level."""
+    levels = available_levels(game_id)
+    return DEFAULT_STAND_IN if DEFAULT_STAND_IN in levels else levels[0]
 
 
 def clock_options(req: Any, game_id: str) -> ClockOptions:

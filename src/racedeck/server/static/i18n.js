@@ -140,9 +140,14 @@ document.documentElement.lang = current;
 // -- seat names --------------------------------------------------------------------------------
 
 // The server names a seat nobody named "Player 2", or "random bot" (with the seat's number when
-// several seats share it, as a replay numbers them): those names are worded here. (A person who
-// calls themself "random bot" is worded the same way, which does no harm.)
+// several seats share it, as a replay numbers them), a seat given a level "expert bot": those
+// names are worded here. (A person who calls themself "random bot" is worded the same way,
+// which does no harm.)
 const BOT_NAMES = {
+  beginner: () => t("names.bot.beginner"),
+  casual: () => t("names.bot.casual"),
+  strong: () => t("names.bot.strong"),
+  expert: () => t("names.bot.expert"),
   random: () => t("names.bot.random"),
   heuristic: () => t("names.bot.heuristic"),
   search: () => t("names.bot.search"),
@@ -158,7 +163,8 @@ export function localName(name) {
   return m ? t("names.player", { n: m[1] }) : name;
 }
 
-/** A bot kind as the server names it ("heuristic", "search@200") in words: "heuristic bot". */
+/** A bot kind as the server names it ("heuristic", "search@200", a level: "casual") in words:
+ * "heuristic bot", "Casual bot". */
 export function botName(kind) {
   const base = String(kind).split("@")[0];
   return BOT_NAMES[base] ? BOT_NAMES[base]() : t("names.bot.other", { name: base });

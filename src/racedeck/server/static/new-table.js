@@ -5,16 +5,17 @@
 // the ruling's id. `shell` brings what the form needs of the page around it
 // ({api, go, toast, showError, rememberSeat, savedName, clientSeed, nameKey}).
 //
-// Test hooks (data-testid): "game-select", "your-name", "players", "seat-kind"/"seat-budget"
-// (data-seat), "preset" (data-preset: quick|standard|long, a radio), "option" (data-option: the
+// Test hooks (data-testid): "game-select", "your-name", "players", "seat-kind" (data-seat: a
+// person, a level or "custom") with "seat-bot" (the custom bot's name) and "seat-budget", "preset" (data-preset: quick|standard|long, a radio), "option" (data-option: the
 // field of an option — an input or select, or for a list option the fieldset holding its
 // "option-item" fields, data-item = 0, 1 …, with "option-add"/"option-remove" where the list's
 // length may change), "option-rule" (a link to the ruling an option sets), "deck-total",
-// "clock-profile", "clock-grace", "clock-bot", "create-table".
+// "clock-profile", "clock-grace", "clock-bot" (with "clock-bot-custom", "clock-bot-budget"),
+// "create-table".
 
 import { el } from "./dom.js";
 import { gameWord, optionLabel, optionValue, rulesLink } from "./game-words.js";
-import { has, t, tn } from "./i18n.js";
+import { botName, has, t, tn } from "./i18n.js";
 
 const PRESETS = ["quick", "standard", "long"];
 
@@ -177,9 +178,39 @@ function presetLength(g, name) {
   return has(`${key}.other`) ? tn(key, n) : `${optionLabel(g.id, lengthOption)}: ${n}`;
 }
 
-function botOption(b, selected) {
-  return el("option", { value: b.name,
-    text: has(`form.bot.${b.name}`) ? t(`form.bot.${b.name}`) : t("form.bot", { name: b.name }), selected });
+// Who plays a seat (or stands in): the game's levels, and under "Custom bot…" a second list
+// with every bot by its name (the search with its budget in iterations a move), for those who
+// know them. `human`:
+// the words of a person's choice, if a person may take it; `chosen`: the level chosen at first.
+// read() gives what the server takes: "human", a level id or a bot name ("search@200").
+// `ids`: the test hooks of the three fields ({kind, custom, budget}), with data-seat = `seat`.
+function botPicker(g, { human, chosen, label, labelCustom, labelBudget, ids, seat }) {
+  const mark = (name) => (seat === undefined ? { "data-testid": name } : { "data-testid": name, "data-seat": seat });
+  const kind = el("select", { ...mark(ids.kind), "aria-label": label },
+    ...(human ? [el("option", { value: "human", text: human })] : []),
+    ...g.levels.map((l) => el("option", { value: l.id, text: t("form.bot", { name: t(`levels.${l.id}`) }),
+      selected: l.id === chosen })),
+    el("option", { value: "custom", text: t("form.customBot") }));
+  const custom = el("select", { ...mark(ids.custom), "aria-label": labelCustom },
+    ...g.bots.map((b) => el("option", { value: b.name, text: botName(b.name) })));
+  const searchBot = g.bots.find((b) => b.name === "search");
+  const budget = el("input", { type: "number", min: searchBot.budget.min, max: searchBot.budget.max,
+    value: searchBot.budget.default, ...mark(ids.budget), "aria-label": labelBudget,
+    title: labelBudget, class: "budget" });
+  const budgetBox = el("span", { class: "budget-box", hidden: true }, budget,
+    el("span", { class: "muted small", "aria-hidden": "true", text: t("form.iterations") }));
+  const customBox = el("span", { class: "custom-bot", hidden: true }, custom, budgetBox);
+  const show = () => {
+    customBox.hidden = kind.value !== "custom";
+    budgetBox.hidden = custom.value !== "search";
+  };
+  kind.addEventListener("change", show);
+  custom.addEventListener("change", show);
+  const read = () => {
+    if (kind.value !== "custom") return kind.value;
+    return custom.value === "search" ? `search@${budget.value}` : custom.value;
+  };
+  return { root: el("span", { class: "bot-choice" }, kind, customBox), kind, read };
 }
 
 /** Draw the new-table form in `form` for the games `list` (GET /api/games); on submit it
@@ -200,13 +231,14 @@ export function newTableForm(form, list, shell) {
       text: t(`clock.profile.${p}`), selected: p === "normal" })));
   const clockGrace = el("input", { id: "clock-grace", "data-testid": "clock-grace", type: "number",
     min: 0, max: 3600, step: 1, value: 60, class: "budget" });
-  const clockBot = el("select", { id: "clock-bot", "data-testid": "clock-bot" });
+  const clockBot = el("span", { class: "bot-picker" });
+  let standIn = null; // the stand-in's picker, drawn with the game
   const clockBox = el("details", { class: "clock-box" },
     el("summary", { text: t("clock.form.away") }),
     el("div", { class: "field" }, el("label", { for: "clock-grace", text: t("clock.form.grace") }), clockGrace,
       el("small", { class: "muted", text: t("clock.form.graceHelp") })),
-    el("div", { class: "field" }, el("label", { for: "clock-bot", text: t("clock.form.bot") }), clockBot,
-      el("small", { class: "muted", text: t("clock.form.botHelp") })));
+    el("div", { class: "field" }, el("span", { class: "field-label", id: "clock-bot-label", text: t("clock.form.bot") }),
+      clockBot, el("small", { class: "muted", id: "clock-bot-help", text: t("clock.form.botHelp") })));
   const create = el("button", { type: "submit", class: "primary", "data-testid": "create-table",
     text: t("form.create") });
   form.replaceChildren(
@@ -222,21 +254,21 @@ export function newTableForm(form, list, shell) {
 
   const spec = () => list.find((g) => g.id === gameSel.value);
   let fields = new Map(); // option name -> {read, set, box}
+  let pickers = []; // each seat's picker, drawn with the seats
   const seatRow = (i, g) => {
-    const kind = el("select", { "data-testid": "seat-kind", "data-seat": i, "aria-label": t("form.seat", { n: i + 1 }) },
-      el("option", { value: "human", text: i === 0 ? t("form.you") : t("form.person") }),
-      ...g.bots.map((b) => botOption(b, i > 0 && b.name === "heuristic")));
-    const searchBot = g.bots.find((b) => b.name === "search");
-    const budget = el("input", { type: "number", min: searchBot.budget.min, max: searchBot.budget.max,
-      value: searchBot.budget.default, "data-testid": "seat-budget", "data-seat": i,
-      "aria-label": t("form.budget", { n: i + 1 }), title: t("form.budget", { n: i + 1 }), class: "budget", hidden: true });
-    kind.addEventListener("change", () => { budget.hidden = kind.value !== "search"; });
-    return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: t("form.seat", { n: i + 1 }) }), kind, budget);
+    const picker = botPicker(g, { human: i === 0 ? t("form.you") : t("form.person"), chosen: i > 0 ? "casual" : null,
+      label: t("form.seat", { n: i + 1 }), labelCustom: t("form.customBotOf", { n: i + 1 }),
+      labelBudget: t("form.budget", { n: i + 1 }), ids: { kind: "seat-kind", custom: "seat-bot", budget: "seat-budget" }, seat: i });
+    pickers.push(picker);
+    return el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: t("form.seat", { n: i + 1 }) }),
+      picker.root);
   };
   const drawSeats = () => {
     const g = spec();
     const n = Number(players.value);
-    seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, g)));
+    pickers = [];
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, g)),
+      el("small", { class: "muted", text: t("levels.help") }));
   };
   // The options the presets set, and which preset the form's values are (none: custom).
   const presetOptions = (g) => [...new Set(Object.values(g.presets || {}).flatMap((p) => Object.keys(p)))];
@@ -276,7 +308,10 @@ export function newTableForm(form, list, shell) {
       const n = g.min_players + k;
       return el("option", { value: n, text: n, selected: def && def.default === n });
     }));
-    clockBot.replaceChildren(...g.bots.map((b) => botOption(b, b.name === "heuristic")));
+    standIn = botPicker(g, { chosen: g.stand_in, label: t("clock.form.bot"), labelCustom: t("clock.form.customBot"),
+      labelBudget: t("clock.form.budget"), ids: { kind: "clock-bot", custom: "clock-bot-custom", budget: "clock-bot-budget" } });
+    standIn.kind.setAttribute("aria-describedby", "clock-bot-help");
+    clockBot.replaceChildren(standIn.root);
     fields = new Map(g.options.filter((o) => o.name !== "players").map((o) => [o.name, optionField(g.id, o)]));
     optsBox.replaceChildren(el("summary", { text: t("form.options") }),
       el("p", { class: "muted small", text: t("form.optionsHelp") }), ...[...fields.values()].map((f) => f.box));
@@ -298,20 +333,16 @@ export function newTableForm(form, list, shell) {
       const value = fields.get(opt.name).read();
       if (JSON.stringify(value) !== JSON.stringify(opt.default)) config[opt.name] = value;
     }
-    const seats = [...seatsBox.querySelectorAll("[data-testid=seat-kind]")].map((sel, i) => {
-      if (sel.value === "human") return { kind: "human" };
-      if (sel.value === "search") {
-        const b = seatsBox.querySelector(`[data-testid=seat-budget][data-seat="${i}"]`);
-        return { kind: "bot", bot: `search@${b.value}` };
-      }
-      return { kind: "bot", bot: sel.value };
+    const seats = pickers.map((p) => {
+      const chosen = p.read();
+      return chosen === "human" ? { kind: "human" } : { kind: "bot", bot: chosen };
     });
     const who = name.value.trim();
     if (who) localStorage.setItem(nameKey, who);
     create.disabled = true;
     for (const f of fields.values()) f.box.classList.remove("invalid");
     try {
-      const clock = { profile: clockProfile.value, grace: Number(clockGrace.value), bot: clockBot.value };
+      const clock = { profile: clockProfile.value, grace: Number(clockGrace.value), bot: standIn.read() };
       const res = await api("POST", "/api/tables", { game: g.id, config, seats, clock, name: who || null, client_seed: clientSeed() });
       if (res.token) rememberSeat(res.table_id, res.seat, res.token);
       go(`/t/${res.table_id}`);

@@ -1,6 +1,6 @@
 // "What if…?" beside the replay: fork a private game against bots from the step shown (POST
-// /api/forks), playing the seat chosen; the other seats are played by the bot chosen (the
-// search bot with its budget). A forked game is dealt from a known seed, so it is not fair.
+// /api/forks), playing the seat chosen; the other seats are played by the level or the bot
+// chosen (the search bot with its budget). A forked game is dealt from a known seed, so it is not fair.
 //
 // Test hooks (data-testid): "whatif", "whatif-seat", "whatif-bot", "whatif-budget", "fork".
 
@@ -42,8 +42,11 @@ export function whatIfPanel(env, src, data, currentStep) {
   env.games().then((list) => {
     const g = list.find((x) => x.id === data.game);
     const bots = g ? g.bots : [{ name: "random" }];
-    bot.replaceChildren(...bots.map((b) => el("option", { value: b.name, selected: b.name === "heuristic",
-      text: botLabel(b.name) })));
+    // The levels first, the bots by name after them for those who know them.
+    const levels = (g && g.levels) || [];
+    bot.replaceChildren(...levels.map((l) => el("option", { value: l.id, selected: l.id === "casual",
+      text: t("form.bot", { name: t(`levels.${l.id}`) }) })),
+    ...bots.map((b) => el("option", { value: b.name, text: botLabel(b.name) })));
     const search = bots.find((b) => b.name === "search");
     if (search) Object.assign(budget, { min: search.budget.min, max: search.budget.max, value: search.budget.default });
   }).catch(() => bot.replaceChildren(el("option", { value: "random", text: botLabel("random") })));

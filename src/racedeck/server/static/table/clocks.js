@@ -171,7 +171,7 @@ export function createClocks(st, hooks) {
       }
       node.dataset.state = state;
       node.textContent = text;
-      node.title = s.bot ? t("clock.botTitle", { bot: clock.bot }) : t("clock.title");
+      node.title = s.bot ? t("clock.botTitle", { bot: botName(clock.bot) }) : t("clock.title");
     }
     const done = st.view && st.view.header.terminal;
     windowClock.hidden = clock.window === null || Boolean(done);

@@ -7,7 +7,7 @@
 
 import { el } from "../dom.js";
 import { gameWord } from "../game-words.js";
-import { listOf, t, tn } from "../i18n.js";
+import { botName, listOf, t, tn } from "../i18n.js";
 import { replayLink } from "./links.js";
 
 /** The standings of a table page (hidden while a game goes on). `shell`: the shell's helpers
@@ -37,7 +37,7 @@ export function createStandings(st, shell) {
         el("span", { class: "name", text: who[i] },
           clock && clock.seats[i] && clock.seats[i].bot_played
             ? el("span", { class: "badge bot-played", "data-testid": "bot-played", text: t("clock.botPlayed"),
-              title: t("clock.botPlayedTitle", { bot: clock.bot }) }) : ""),
+              title: t("clock.botPlayedTitle", { bot: botName(clock.bot) }) }) : ""),
         el("span", { class: "pts", text: String(o.scores[i]) })))),
       st.mine && !table.fork ? el("button", { type: "button", class: "primary", "data-testid": "play-again", text: t("table.again"),
         onclick: async (ev) => {
