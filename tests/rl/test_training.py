@@ -20,6 +20,7 @@ from racedeck.plugins import plugin
 from racedeck.rl.dmc import DMCSettings, DMCTrainer
 from racedeck.rl.expert import ExpertSettings, ExpertTrainer, teacher_games
 from racedeck.rl.network import Adam, Network
+from racedeck.rl.ppo import PPOSettings, PPOTrainer
 from racedeck.rl.vector import VectorGame
 
 
@@ -109,6 +110,25 @@ def test_a_dmc_run_stopped_and_resumed_is_the_run_never_stopped(tmp_path: Path) 
     assert whole.samples > 0 and whole.history[-1]["loss"] > 0
 
 
+def test_a_ppo_run_imitates_then_improves_and_resumes_exactly(tmp_path: Path) -> None:
+    settings = PPOSettings(
+        "setback", {"players": 2}, hidden=(16,), warm_samples=2000, anchor_samples=0,
+        envs=16, horizon=8, minibatch=32, eval_games=30, eval_every=2,
+    )  # fmt: skip
+    whole = PPOTrainer(settings, tmp_path / "whole")
+    whole.train(chunks=3)
+    PPOTrainer(settings, tmp_path / "parts").train(chunks=1)
+    resumed = PPOTrainer.resume(tmp_path / "parts")
+    resumed.train(chunks=3)
+    for a, b in zip(whole.average.params, resumed.average.params, strict=True):
+        assert np.array_equal(a, b)
+    # The imitation first (chunk -1, evaluated), then rounds; evaluations every other round.
+    assert [h["chunk"] for h in whole.history] == [-1, 0, 1, 2]
+    assert ["eval" in h for h in whole.history] == [True, False, True, False]
+    assert whole.history[-1]["total_samples"] == 3 * 16 * 8
+    assert whole.history[0]["matched"] > 0.3  # it learned the heuristic's choices somewhat
+
+
 def test_the_search_samples_are_the_search_decisions() -> None:
     samples = teacher_games("setback", {"players": 2}, 40, 0.0, seed=3, games=1)
     n = samples["value"].shape[0]
@@ -151,7 +171,8 @@ def test_an_expert_run_stopped_and_resumed_is_the_run_never_stopped(tmp_path: Pa
 def test_racedeck_train_trains_reports_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = [
-        "train", "why-first", "-p", "3", "--out", str(out), "--rounds", "1", "--envs", "16",
+        "train", "why-first", "-p", "3", "--method", "dmc", "--out", str(out), "--rounds", "1",
+        "--envs", "16",
         "--round-steps", "40", "--hidden", "8", "--eval-games", "20", "--warm-rounds", "1",
     ]  # fmt: skip
     runner = CliRunner()
@@ -161,7 +182,8 @@ def test_racedeck_train_trains_reports_and_resumes(tmp_path: Path) -> None:
     assert (out / "policy.npz").exists() and (out / "curve.png").exists()
     again = runner.invoke(app, args)
     assert again.exit_code != 0 and "--resume" in again.output
-    resume = ["train", "why-first", "-p", "3", "--out", str(out), "--rounds", "2", "--resume"]
+    resume = ["train", "why-first", "-p", "3", "--method", "dmc", "--out", str(out)]
+    resume += ["--rounds", "2", "--resume"]
     more = runner.invoke(app, resume)
     assert more.exit_code == 0, more.output
     lines = (out / "history.jsonl").read_text().splitlines()

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["plot_curve", "train"]
 
-METHODS = ("dmc", "expert")
+METHODS = ("ppo", "expert", "dmc")
 
 
 def train(
@@ -32,10 +32,11 @@ def train(
     method: Annotated[
         str,
         typer.Option(
-            help="dmc: Deep Monte-Carlo self-play, started from the heuristic bot's play; "
-            "expert: learn the compiled search's decisions"
+            help="ppo: imitate the heuristic bot, then PPO against it; "
+            "expert: imitate it, then learn the compiled search's decisions; "
+            "dmc: Deep Monte-Carlo self-play, started from the heuristic's play"
         ),
-    ] = "dmc",
+    ] = "ppo",
     minutes: Annotated[float, typer.Option(help="wall time to train for")] = 60.0,
     rounds: Annotated[
         int | None,
@@ -50,7 +51,10 @@ def train(
         bool, typer.Option("--resume", help="go on with the run saved in --out")
     ] = False,
     hidden: Annotated[str, typer.Option(help="hidden layers' widths")] = "256,256",
-    envs: Annotated[int, typer.Option(help="dmc: games played side by side")] = 512,
+    envs: Annotated[int, typer.Option(help="dmc, ppo: games played side by side")] = 256,
+    horizon: Annotated[
+        int, typer.Option(help="ppo: the learner's decisions per game and round")
+    ] = 64,
     round_steps: Annotated[int, typer.Option(help="dmc: steps of every game per round")] = 400,
     warm_rounds: Annotated[
         int, typer.Option(help="dmc: rounds handing the play from the heuristic to the network")
@@ -60,7 +64,7 @@ def train(
     ] = 300,
     chunk_games: Annotated[int, typer.Option(help="expert: games searched per round")] = 16,
     warm_samples: Annotated[
-        int, typer.Option(help="expert: heuristic decisions imitated first")
+        int, typer.Option(help="expert, ppo: heuristic decisions imitated first")
     ] = 2_000_000,
     eval_games: Annotated[
         int, typer.Option(help="games against the heuristic bot after each round")
@@ -79,6 +83,7 @@ def train(
     """
     from racedeck.rl.dmc import DMCSettings, DMCTrainer
     from racedeck.rl.expert import ExpertSettings, ExpertTrainer
+    from racedeck.rl.ppo import PPOSettings, PPOTrainer
 
     if method not in METHODS:
         raise fail(f"--method {method!r} is not one of: {', '.join(METHODS)}")
@@ -92,7 +97,8 @@ def train(
     trainer: Any
     if resume:
         try:
-            trainer = (DMCTrainer if method == "dmc" else ExpertTrainer).resume(out)
+            kind = {"dmc": DMCTrainer, "expert": ExpertTrainer, "ppo": PPOTrainer}[method]
+            trainer = kind.resume(out)
         except ValueError as exc:
             raise fail(str(exc)) from exc
         err_console.print(f"Resuming {out} after {len(trainer.history)} rounds.")
@@ -104,12 +110,18 @@ def train(
             warm_rounds=warm_rounds, eval_games=eval_games,
         )  # fmt: skip
         trainer = DMCTrainer(settings, out)
-    else:
+    elif method == "expert":
         expert = ExpertSettings(
             game, config, seed=seed, hidden=widths, teacher_iterations=teacher_iterations,
             chunk_games=chunk_games, warm_samples=warm_samples, eval_games=eval_games,
         )  # fmt: skip
         trainer = ExpertTrainer(expert, out)
+    else:
+        ppo = PPOSettings(
+            game, config, seed=seed, hidden=widths, warm_samples=warm_samples,
+            eval_games=eval_games, envs=envs, horizon=horizon,
+        )  # fmt: skip
+        trainer = PPOTrainer(ppo, out)
 
     def report(stats: Any, evaluation: Evaluation | None) -> None:
         done = len(trainer.history)
@@ -129,6 +141,8 @@ def train(
     try:
         if method == "dmc":
             trainer.train(seconds=60.0 * minutes, rounds=rounds, report=report)
+        elif method == "ppo":
+            trainer.train(seconds=60.0 * minutes, chunks=rounds, report=report)
         else:
             trainer.train(seconds=60.0 * minutes, chunks=rounds, workers=workers, report=report)
     except KeyboardInterrupt:

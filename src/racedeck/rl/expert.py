@@ -289,6 +289,9 @@ class ExpertTrainer:
     """A run (see the module): :meth:`train` searches chunks in ``workers`` processes (0: in
     this one) and learns them in order, checkpointing to ``out``."""
 
+    settings_type: type[ExpertSettings] = ExpertSettings
+    """What :meth:`resume` reads the settings as."""
+
     def __init__(self, settings: ExpertSettings, out: Path | None = None) -> None:
         self.settings = settings
         self.out = out
@@ -380,12 +383,17 @@ class ExpertTrainer:
             error = np.where(known, outputs[:, a] - np.where(known, value, 0.0), 0.0)
             grad[:, a] = self.settings.value_weight * 2.0 * error / max(1, int(known.sum()))
             value_loss = float((error * error).sum() / max(1, int(known.sum())))
+        self._apply(grad, cache)
+        return policy_loss, value_loss
+
+    def _apply(self, grad: NDArray[np.float32], cache: list[NDArray[np.float32]]) -> None:
+        """One Adam step from the outputs' gradient, and the moving average's."""
+        net = self.network
         self.optimiser.step(net.params, net.backward(cache, grad))
         d = self.settings.average
         for slow, fast in zip(self.average.params, net.params, strict=True):
             slow *= d
             slow += (1.0 - d) * fast
-        return policy_loss, value_loss
 
     def imitate_heuristic(self, samples: int, envs: int = 512) -> tuple[float, float]:
         """Start from the game's heuristic bot: ``samples`` decisions of games it plays in
@@ -445,7 +453,7 @@ class ExpertTrainer:
         seconds: float | None = None,
         chunks: int | None = None,
         workers: int | None = None,
-        report: Callable[[ChunkStats, Evaluation], None] | None = None,
+        report: Callable[[ChunkStats, Evaluation | None], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Learn chunks until ``chunks`` are learned in all or ``seconds`` have passed (on
@@ -481,14 +489,16 @@ class ExpertTrainer:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     def _warm(
-        self, report: Callable[[ChunkStats, Evaluation], None] | None, clock: Callable[[], float]
+        self,
+        report: Callable[[ChunkStats, Evaluation | None], None] | None,
+        clock: Callable[[], float],
     ) -> None:
         """The heuristic's imitation (:meth:`imitate_heuristic`), recorded as chunk -1."""
         began = clock()
         samples = self.settings.warm_samples
         loss, matched = self.imitate_heuristic(samples)
         self.warmed = True
-        self.optimiser.lr = self.settings.search_lr
+        self.optimiser.lr = self._later_rate()
         if self.out is not None and self.data.size:
             self._save_chunk(-1, self.data.rows(np.arange(self.data.size)))
         stats = ChunkStats(-1, samples, 0, 0, loss, 0.0, clock() - began)
@@ -497,12 +507,15 @@ class ExpertTrainer:
     def _record(
         self,
         stats: ChunkStats,
-        evaluation: Evaluation,
-        report: Callable[[ChunkStats, Evaluation], None] | None,
+        evaluation: Evaluation | None,
+        report: Callable[[ChunkStats, Evaluation | None], None] | None,
         **extra: Any,
     ) -> None:
         """Add a chunk's entry to the curves, checkpoint, report."""
-        self.history.append({**asdict(stats), **extra, "eval": asdict(evaluation)})
+        entry = {**asdict(stats), **extra}
+        if evaluation is not None:
+            entry["eval"] = asdict(evaluation)
+        self.history.append(entry)
         if self.out is not None:
             self.save()
         if report is not None:
@@ -582,7 +595,7 @@ class ExpertTrainer:
                 v = [data[f"v{k}"] for k in range(count) if f"v{k}" in data.files]
         except (OSError, KeyError, ValueError) as exc:
             raise ValueError(f"{path}: no checkpoint to resume ({exc})") from None
-        trainer = cls(ExpertSettings.from_json(meta["settings"]), out)
+        trainer = cls(cls.settings_type.from_json(meta["settings"]), out)
         trainer.network.params = params
         trainer.average.params = average
         trainer.optimiser.m, trainer.optimiser.v = m, v
@@ -590,12 +603,21 @@ class ExpertTrainer:
         trainer.history = list(meta["history"])
         trainer.warmed = bool(meta.get("warmed", False))
         if trainer.warmed:
-            trainer.optimiser.lr = trainer.settings.search_lr
-        first = -1 if trainer.warmed and trainer._chunk_path(-1).exists() else 0
-        for k in range(first, int(meta["chunks"])):
-            chunk = trainer._saved_chunk(k)
-            if chunk is None:
-                raise ValueError(f"{out}: chunk {k} of the run is missing from {DATA}/")
-            trainer.data.append(chunk)
+            trainer.optimiser.lr = trainer._later_rate()
         trainer.chunks = int(meta["chunks"])
+        trainer._reload_data()
         return trainer
+
+    def _later_rate(self) -> float:
+        """The learning rate after the heuristic's imitation."""
+        return self.settings.search_lr
+
+    def _reload_data(self) -> None:
+        """Read the learned chunks back (for :meth:`resume`)."""
+        assert self.out is not None
+        first = -1 if self.warmed and self._chunk_path(-1).exists() else 0
+        for k in range(first, self.chunks):
+            chunk = self._saved_chunk(k)
+            if chunk is None:
+                raise ValueError(f"{self.out}: chunk {k} of the run is missing from {DATA}/")
+            self.data.append(chunk)

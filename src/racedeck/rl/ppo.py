@@ -1,0 +1,192 @@
+"""From the heuristic's play to better: imitation first, then PPO against opponents played in
+compiled code.
+
+The run starts as :class:`~racedeck.rl.expert.ExpertTrainer` does, imitating the game's
+heuristic bot from millions of its decisions (a policy at about its strength in a minute), and
+then improves the policy by proximal policy optimisation (Schulman et al.) in one seat of
+``envs`` games against ``opponents`` (the compiled heuristic by default), the seat drawn per
+game: a round deals every game from the round's seed, plays ``horizon`` of the learner's
+decisions in each (sampling from the policy), and takes ``epochs`` passes of clipped-surrogate
+updates over them with generalised advantage estimates from the value head (cut at each game's
+end, bootstrapped where the round cuts a game). The reward is the learner's share of the win at
+the end. Each round's games and draws come from its seed, so a run stopped and resumed goes on
+exactly as if never stopped, and the moving average of the weights is what plays and is saved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from racedeck.core.rng import derive_seed
+from racedeck.rl.evaluation import Evaluation
+from racedeck.rl.expert import ChunkStats, ExpertSettings, ExpertTrainer
+from racedeck.rl.vector import RacedeckVectorEnv
+
+__all__ = ["PPOSettings", "PPOTrainer"]
+
+
+@dataclass(frozen=True)
+class PPOSettings(ExpertSettings):
+    """The imitation's settings (:class:`ExpertSettings`: ``warm_samples``, the network) and
+    PPO's."""
+
+    envs: int = 256
+    horizon: int = 64
+    """The learner's decisions per game and round."""
+    epochs: int = 2
+    minibatch: int = 2048
+    clip: float = 0.2
+    entropy: float = 0.003
+    lam: float = 0.95
+    value_coef: float = 0.5
+    ppo_lr: float = 1e-4
+    opponents: str = "heuristic"
+    eval_every: int = 5
+    """Rounds between evaluations."""
+
+
+class PPOTrainer(ExpertTrainer):
+    """A run (see the module); its rounds are PPO's, counted as the expert's chunks."""
+
+    settings_type = PPOSettings
+    settings: PPOSettings
+
+    def __init__(self, settings: PPOSettings, out: Any = None) -> None:
+        super().__init__(settings, out)
+        self._env: RacedeckVectorEnv | None = None
+
+    def train(
+        self,
+        seconds: float | None = None,
+        chunks: int | None = None,
+        workers: int | None = None,
+        report: Callable[[ChunkStats, Evaluation | None], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Imitate the heuristic (once), then PPO rounds until ``chunks`` rounds are done in
+        all or ``seconds`` have passed; after each, evaluate, checkpoint and report.
+        (``workers``: unused, the games are compiled.)"""
+        s = self.settings
+        start = clock()
+        if not self.warmed and self.settings.warm_samples > 0:
+            self._warm(report, clock)
+        while (chunks is None or self.chunks < chunks) and (
+            seconds is None or clock() - start < seconds
+        ):
+            began = clock()
+            samples, policy_loss, value_loss = self.ppo_round()
+            stats = ChunkStats(
+                self.chunks - 1, samples, self.samples + samples, 0, policy_loss, value_loss,
+                clock() - began,
+            )  # fmt: skip
+            due = self.chunks % s.eval_every == 0
+            self._record(stats, self.evaluate() if due else None, report)
+
+    def _later_rate(self) -> float:
+        return self.settings.ppo_lr
+
+    def _reload_data(self) -> None:
+        """Nothing to read back: PPO learns from each round's games only."""
+
+    @property
+    def samples(self) -> int:
+        """The learner's decisions played so far."""
+        return sum(int(h["samples"]) for h in self.history if h["chunk"] >= 0)
+
+    def ppo_round(self) -> tuple[int, float, float]:
+        """One round (see the module): its decisions and mean losses."""
+        s = self.settings
+        seed = derive_seed(s.seed, 5, self.chunks)
+        rng = np.random.default_rng(derive_seed(seed, 1))
+        if self._env is None:
+            self._env = RacedeckVectorEnv(
+                s.game, s.envs, opponents=s.opponents, learner_seat="random", **s.config
+            )
+        env, n, h, a = self._env, s.envs, s.horizon, self.num_actions
+        obs, info = env.reset(seed=seed)
+        o = np.zeros((h, n, obs.shape[1]), np.float32)
+        m = np.zeros((h, n, a), np.bool_)
+        act = np.zeros((h, n), np.int64)
+        logp_taken = np.zeros((h, n), np.float32)
+        v = np.zeros((h + 1, n), np.float32)
+        r = np.zeros((h, n), np.float32)
+        d = np.zeros((h, n), np.float32)
+        for t in range(h):
+            mask = info["action_mask"].astype(np.bool_)
+            out = self.network.predict(obs)
+            logp = _masked_log_softmax(out[:, :a], mask)
+            gumbel = -np.log(-np.log(rng.random(logp.shape) + 1e-12) + 1e-12)
+            chosen = np.where(mask, logp + gumbel, -np.inf).argmax(axis=1)
+            o[t], m[t], act[t], v[t] = obs, mask, chosen, out[:, a]
+            logp_taken[t] = logp[np.arange(n), chosen]
+            obs, reward, done, _, info = env.step(chosen)
+            r[t], d[t] = reward, done
+        v[h] = self.network.predict(obs)[:, a]
+        advantages = np.zeros((h, n), np.float32)
+        running = np.zeros(n, np.float32)
+        for t in reversed(range(h)):
+            live = 1.0 - d[t]
+            delta = r[t] + v[t + 1] * live - v[t]
+            running = delta + s.lam * live * running
+            advantages[t] = running
+        returns = advantages + v[:h]
+        flat = h * n
+        fo, fm, fa = o.reshape(flat, -1), m.reshape(flat, a), act.reshape(flat)
+        flp, fadv, fret = logp_taken.reshape(flat), advantages.reshape(flat), returns.reshape(flat)
+        policy_losses, value_losses = [], []
+        for _ in range(s.epochs):
+            order = rng.permutation(flat)
+            for lo in range(0, flat, s.minibatch):
+                idx = order[lo : lo + s.minibatch]
+                p, vl = self._ppo_update(fo[idx], fm[idx], fa[idx], flp[idx], fadv[idx], fret[idx])
+                policy_losses.append(p)
+                value_losses.append(vl)
+        self.chunks += 1
+        return flat, float(np.mean(policy_losses)), float(np.mean(value_losses))
+
+    def _ppo_update(
+        self,
+        x: NDArray[np.float32],
+        mask: NDArray[np.bool_],
+        taken: NDArray[np.int64],
+        old_logp: NDArray[np.float32],
+        advantage: NDArray[np.float32],
+        target: NDArray[np.float32],
+    ) -> tuple[float, float]:
+        """One Adam step on PPO's clipped surrogate, an entropy bonus and the value's error."""
+        s, net, a = self.settings, self.network, self.num_actions
+        outputs, cache = net.forward(x)
+        b = x.shape[0]
+        rows = np.arange(b)
+        logp = _masked_log_softmax(outputs[:, :a], mask)
+        probs = np.exp(logp) * mask
+        ratio = np.exp(logp[rows, taken] - old_logp)
+        adv = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+        clipped = np.clip(ratio, 1 - s.clip, 1 + s.clip)
+        active = ratio * adv <= clipped * adv  # the gradient flows where the min is unclipped
+        dtaken = np.where(active, -adv * ratio, 0.0) / b
+        grad = np.zeros_like(outputs)
+        onehot = np.zeros((b, a), np.float32)
+        onehot[rows, taken] = 1.0
+        grad[:, :a] = dtaken[:, None] * (onehot - probs)
+        safe = np.where(mask, logp, 0.0)
+        entropy = -(probs * safe).sum(axis=1, keepdims=True)
+        grad[:, :a] += s.entropy * probs * (safe + entropy) / b
+        error = outputs[:, a] - target
+        grad[:, a] = s.value_coef * error / b
+        self._apply(grad, cache)
+        surrogate = -float(np.minimum(ratio * adv, clipped * adv).mean())
+        return surrogate, float(np.mean(error * error))
+
+
+def _masked_log_softmax(logits: NDArray[np.float32], mask: NDArray[np.bool_]) -> Any:
+    """Log-probabilities over the legal actions (-inf elsewhere)."""
+    z = np.where(mask, logits, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
