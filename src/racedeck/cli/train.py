@@ -97,8 +97,10 @@ def train(
     trainer: Any
     if resume:
         try:
-            kind = {"dmc": DMCTrainer, "expert": ExpertTrainer, "ppo": PPOTrainer}[method]
-            trainer = kind.resume(out)
+            if method == "dmc":
+                trainer = DMCTrainer.resume(out)
+            else:
+                trainer = (ExpertTrainer if method == "expert" else PPOTrainer).resume(out)
         except ValueError as exc:
             raise fail(str(exc)) from exc
         err_console.print(f"Resuming {out} after {len(trainer.history)} rounds.")
