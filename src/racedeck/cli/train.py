@@ -73,6 +73,12 @@ def train(
         int | None,
         typer.Option(help="expert: processes searching (default: one per core; 0: none)"),
     ] = None,
+    ship: Annotated[
+        bool,
+        typer.Option(
+            "--ship", help="at the end, make the policy the game's shipped learned bot"
+        ),
+    ] = False,
 ) -> None:
     """Train an agent for GAME by self-play and save it as a policy bot (``policy:PATH``).
 
@@ -157,6 +163,12 @@ def train(
         if trainer.history:
             plot_curve(trainer.history, out / "curve.png", f"{game} {config}")
     console.print(f"Policy: {out / 'policy.npz'} — play it as policy:{out / 'policy.npz'}")
+    if ship:
+        from racedeck.bots.learned import ship as ship_policy
+        from racedeck.bots.policy import MLPPolicy
+
+        shipped = ship_policy(MLPPolicy.load(out / "policy.npz"))
+        console.print(f"Shipped as the learned bot: {shipped}")
 
 
 def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> None:
