@@ -1,6 +1,6 @@
 """Nothing is wider than the smallest common phone (320 px) in any of the four languages: the
 lobby with its new-table form folded open, the join form, a table of each game from a seat, a
-replay and a rules page. French and German words are long ("Unbegrenzt: keine Uhr", "Une
+replay and each game's rules. French and German words are long ("Unbegrenzt: keine Uhr", "Une
 personne (invitation)"), and a name may be 24 letters without a space; a page wider than the
 screen scrolls sideways and is cut off in a phone's screenshot.
 
@@ -137,11 +137,12 @@ def test_no_page_is_wider_than_a_small_phone(
         fits(page, lang, f"a {game} table")
         shot_if_wanted(page, shots / f"phone-320-{game}-{lang}.png", full_page=True)
 
-    # A finished game's replay, and a game's rules.
+    # A finished game's replay, and each game's rules.
     page.goto(f"{live_server}/t/{tables['finished']['table_id']}/games/1")
     expect(page.get_by_test_id("replay-step")).to_have_attribute("data-step", "0")
     expect(page.get_by_test_id("replay-board").first).to_be_visible()
     fits(page, lang, "the replay")
-    page.goto(f"{live_server}/rules/six-day-race" + ("" if lang == "en" else f"?lang={lang}"))
-    expect(page.get_by_test_id("rules")).to_be_visible()
-    fits(page, lang, "the rules")
+    for game in GAMES:
+        page.goto(f"{live_server}/rules/{game}" + ("" if lang == "en" else f"?lang={lang}"))
+        expect(page.get_by_test_id("rules")).to_be_visible()
+        fits(page, lang, f"the rules of {game}")
