@@ -18,10 +18,10 @@ def test_make_bot_names_unknown_bot() -> None:
     game = racedeck.make("why-first", players=3)
     with pytest.raises(
         ValueError,
-        match="levels: beginner, casual, strong, expert; bots: fastsearch, heuristic, random, sea",
+        match="levels: beginner, casual, strong, expert; bots: fastsearch, heuristic, learned, ",
     ):
         make_bot("genius", game, 0, 1)
-    assert available_bots("why-first") == ("fastsearch", "heuristic", "random", "search")
+    assert available_bots("why-first") == ("fastsearch", "heuristic", "learned", "random", "search")
 
 
 class _Spy(RandomBot):

@@ -67,7 +67,7 @@ def test_an_unknown_level_or_bot_names_what_is_legal() -> None:
     with pytest.raises(
         ValueError,
         match="no bot 'master' for why-first; levels: beginner, casual, strong, expert; "
-        "bots: fastsearch, heuristic, random, search",
+        "bots: fastsearch, heuristic, learned, random, search",
     ):
         make_bot("master", game, 0, 1)
     with pytest.raises(ValueError, match="level 'expert' takes no parameter"):

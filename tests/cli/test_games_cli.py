@@ -31,7 +31,7 @@ def test_one_game_in_detail(game_id: str) -> None:
         assert f"  {opt.name} = " in out
     assert "Levels: beginner (random), casual (heuristic), strong (search" in out
     assert "(fastsearch) (--bots LEVEL)" in out
-    assert "Bots: fastsearch, heuristic, random, search" in out
+    assert "Bots: fastsearch, heuristic, learned, random, search" in out
     assert f"Rules: racedeck rules {game_id}, or docs/rules/{game_id}.md" in out
 
 

@@ -75,9 +75,7 @@ def train(
     ] = None,
     ship: Annotated[
         bool,
-        typer.Option(
-            "--ship", help="at the end, make the policy the game's shipped learned bot"
-        ),
+        typer.Option("--ship", help="at the end, make the policy the game's shipped learned bot"),
     ] = False,
 ) -> None:
     """Train an agent for GAME by self-play and save it as a policy bot (``policy:PATH``).
@@ -175,6 +173,7 @@ def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> None:
     """The share of the win against the heuristic bot over samples learned, with its 95%
     band and equal play's share, as a PNG."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     points = [(h["total_samples"], h["eval"]) for h in history if "eval" in h]
     if not points:
@@ -193,7 +192,8 @@ def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> None:
         label="95% interval",
     )
     ax.axhline(100 * points[0][1]["fair"], color="#999", linestyle="--", label="equal play")
-    ax.set_xlabel("samples learned")
+    ax.set_xlabel("decisions learned")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g} M" if v else "0"))
     ax.set_ylabel("share of the win vs heuristic (%)")
     ax.set_title(title)
     ax.legend(loc="lower right")

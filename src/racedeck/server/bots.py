@@ -32,10 +32,19 @@ DEFAULT_SEARCH_ITERATIONS = 200
 """The budget of a plain ``search`` at a server table."""
 
 
+NOT_AT_TABLES = frozenset({"learned"})
+"""Bots tables do not offer: ``learned`` plays only the configurations it was trained on (a
+table may choose any), so a seat given it could be left without a move."""
+
+
+def _table_bots(game_id: str) -> tuple[str, ...]:
+    return tuple(b for b in available_bots(game_id) if b not in NOT_AT_TABLES)
+
+
 def bot_choices(game_id: str) -> list[JSONObject]:
     """The bots a table of ``game_id`` offers, for ``/api/games``."""
     out: list[JSONObject] = []
-    for name in available_bots(game_id):
+    for name in _table_bots(game_id):
         if name == "search":
             out.append(
                 {
@@ -74,7 +83,7 @@ def check_bot_name(game_id: str, name: str) -> str:
         if at:
             raise InvalidConfig(f"level {key!r} takes no budget (got {name!r})", "bot")
         return level.id
-    known = available_bots(game_id)
+    known = _table_bots(game_id)
     if key not in known:
         raise InvalidConfig(
             f"no bot {name!r} for {game_id}; levels are {', '.join(available_levels(game_id))}; "
