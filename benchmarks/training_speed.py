@@ -85,7 +85,8 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
     while time.perf_counter() - start < seconds:
         expert._update(expert.data.rows(rng.integers(expert.data.size, size=512)))
         updates += 1
-    print(f"  learning             {512 * updates / (time.perf_counter() - start):>10,.0f} samples/s")
+    rate = 512 * updates / (time.perf_counter() - start)
+    print(f"  learning             {rate:>10,.0f} samples/s")
 
     dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=100, eval_games=10))
     dmc.train_round()  # warm

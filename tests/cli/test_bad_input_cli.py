@@ -195,7 +195,7 @@ def _clean(line: str) -> None:
         (
             ["play", "why-first", "--bots", "heurstic"],
             "no bot 'heurstic' for why-first; levels: beginner, casual, strong, expert; "
-            "bots: fastsearch, heuristic, random, search",
+            "bots: fastsearch, heuristic, learned, random, search",
         ),
         (
             ["play", "why-first", "--bots", "random,random"],
