@@ -218,3 +218,22 @@ def test_the_learned_bot_plays_the_shipped_policy_of_its_player_count(
             make_bot("learned", racedeck.make("why-first", players=3), 0, 1)
     finally:
         learned._policies.cache_clear()
+
+
+def test_a_run_starts_from_a_saved_policy_instead_of_imitating(tmp_path: Path) -> None:
+    settings = PPOSettings(
+        "setback", {"players": 2}, hidden=(16,), warm_samples=2000, anchor_samples=0,
+        envs=8, horizon=4, minibatch=16, eval_games=10, eval_every=1,
+    )  # fmt: skip
+    first = PPOTrainer(settings, tmp_path / "first")
+    first.train(chunks=1)
+    second = PPOTrainer(settings, tmp_path / "second")
+    second.start_from(MLPPolicy.load(first.policy_file()))
+    assert second.warmed and second.optimiser.lr == settings.ppo_lr
+    x = np.random.default_rng(0).random((4, second.observation_size), dtype=np.float32)
+    assert np.allclose(second.scores(x), first.scores(x))
+    second.train(chunks=1)
+    assert [h["chunk"] for h in second.history] == [0]  # no imitation
+    other = PPOSettings("setback", {"players": 2}, hidden=(8,))
+    with pytest.raises(ValueError, match="cannot start a run"):
+        PPOTrainer(other).start_from(MLPPolicy.load(first.policy_file()))

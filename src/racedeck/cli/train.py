@@ -73,6 +73,13 @@ def train(
         int | None,
         typer.Option(help="expert: processes searching (default: one per core; 0: none)"),
     ] = None,
+    init: Annotated[
+        Path | None,
+        typer.Option(
+            help="expert, ppo: start from this saved policy (e.g. the shipped learned bot's "
+            "file) instead of imitating the heuristic"
+        ),
+    ] = None,
     ship: Annotated[
         bool,
         typer.Option("--ship", help="at the end, make the policy the game's shipped learned bot"),
@@ -128,6 +135,15 @@ def train(
             eval_games=eval_games, envs=envs, horizon=horizon,
         )  # fmt: skip
         trainer = PPOTrainer(ppo, out)
+    if init is not None and not resume:
+        from racedeck.bots.policy import MLPPolicy
+
+        if method == "dmc":
+            raise fail("--init starts expert and ppo runs only")
+        try:
+            trainer.start_from(MLPPolicy.load(init))
+        except ValueError as exc:
+            raise fail(str(exc)) from exc
 
     def report(stats: Any, evaluation: Evaluation | None) -> None:
         done = len(trainer.history)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from racedeck.bots.policy import MLPPolicy
 from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
@@ -487,6 +488,23 @@ class ExpertTrainer:
             source.close()
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+    def start_from(self, policy: MLPPolicy) -> None:
+        """Start from a saved policy's weights (a run before, the shipped ``learned`` bot)
+        instead of the heuristic's imitation: the network, its average, the later learning
+        rate. :class:`ValueError` when its game, sizes or layers differ from this run's."""
+        want = (self.settings.game, self.network.sizes, self.settings.activation, True)
+        sizes = [policy.observation_size] + [int(b.shape[0]) for b in policy.biases]
+        have = (policy.game_id, sizes, policy.activation, policy.value_head)
+        if have != want:
+            raise ValueError(f"a policy of {have} cannot start a run of {want}")
+        params: list[NDArray[np.float32]] = []
+        for w, b in zip(policy.weights, policy.biases, strict=True):
+            params += [w.astype(np.float32), b.astype(np.float32)]
+        self.network.params = [p.copy() for p in params]
+        self.average.params = [p.copy() for p in params]
+        self.warmed = True
+        self.optimiser.lr = self._later_rate()
 
     def _warm(
         self,
