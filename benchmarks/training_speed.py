@@ -6,6 +6,8 @@ train``, per game, in one run on one core.
 - *search labels* (expert's data): decisions the compiled search (``--teacher``, 300
   iterations) labels in games it plays against itself, one process;
 - *learning* (expert): samples a second through the network's updates (batches of 512);
+- *PPO* (ppo, the default): the learner's decisions in one seat of 256 compiled games against
+  the compiled heuristic, sampled, then two epochs of updates over them;
 - *Deep Monte-Carlo* (dmc): decisions played by the network in compiled self-play and learned
   from, all seats at once (512 games side by side).
 
@@ -28,6 +30,7 @@ import racedeck
 from racedeck.bots.search import SearchBot
 from racedeck.rl.dmc import DMCSettings, DMCTrainer
 from racedeck.rl.expert import ExpertSettings, ExpertTrainer, teacher_games
+from racedeck.rl.ppo import PPOSettings, PPOTrainer
 
 CONFIGS: dict[str, dict[str, Any]] = {
     "why-first": {"players": 4},
@@ -88,7 +91,17 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
     rate = 512 * updates / (time.perf_counter() - start)
     print(f"  learning             {rate:>10,.0f} samples/s")
 
-    dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=100, eval_games=10))
+    ppo = PPOTrainer(PPOSettings(game_id, config, warm_samples=0))
+    ppo.ppo_round()  # warm
+    start = time.perf_counter()
+    samples = 0
+    while time.perf_counter() - start < seconds:
+        samples += ppo.ppo_round()[0]
+    elapsed = time.perf_counter() - start
+    print(f"  PPO                  {samples / elapsed:>10,.0f} samples/s  (learner decisions)")
+
+    # Rounds long enough for whole games: a sample counts once its game has ended.
+    dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=400, eval_games=10))
     dmc.train_round()  # warm
     start = time.perf_counter()
     samples = played = 0
