@@ -23,10 +23,9 @@ True
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +33,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.core.rng import derive_seed
+from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings
 from racedeck.rl.evaluation import Evaluation, against_heuristic
 from racedeck.rl.network import Adam, Network
 from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
 
 __all__ = ["DMCSettings", "DMCTrainer", "RoundStats"]
 
-CHECKPOINT = "checkpoint.npz"
-POLICY = "policy.npz"
-HISTORY = "history.jsonl"
 
 _EPISODE_RING = 64
 """Episodes of a game whose returns are kept until their samples are labelled: more than the
@@ -51,18 +48,13 @@ _LABEL_EVERY = 16
 
 
 @dataclass(frozen=True)
-class DMCSettings:
+class DMCSettings(RunSettings):
     """What a training run is: the game and configuration, the network, the schedule."""
 
-    game: str
-    config: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
     envs: int = 512
     """Games played side by side."""
     round_steps: int = 400
     """Steps of every game per round."""
-    hidden: tuple[int, ...] = (256, 256)
-    activation: str = "relu"
     lr: float = 3e-4
     batch: int = 1024
     epsilon: float = 0.05
@@ -77,17 +69,6 @@ class DMCSettings:
     on."""
     eval_every: int = 1
     """Rounds between evaluations."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The settings as JSON-ready data."""
-        data = asdict(self)
-        data["hidden"] = list(self.hidden)
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DMCSettings:
-        """Settings written by :meth:`to_json`."""
-        return cls(**{**data, "hidden": tuple(data["hidden"])})
 
 
 @dataclass(frozen=True)
@@ -275,53 +256,28 @@ class DMCTrainer:
         return self.out / POLICY
 
     def save(self) -> None:
-        """Write the checkpoint, the policy and the curves to ``out`` (atomically: a run
-        stopped while writing keeps the previous checkpoint)."""
+        """Write the checkpoint, the policy and the curves to ``out``
+        (:class:`~racedeck.rl.checkpoint.Checkpoint`)."""
         if self.out is None:
             raise ValueError("this run has no output directory")
-        self.out.mkdir(parents=True, exist_ok=True)
-        opt = self.optimiser
         meta = {
             "settings": self.settings.to_json(),
             "round": self.round,
             "samples": self.samples,
-            "adam_steps": opt.steps,
             "history": self.history,
         }
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
-        for k, p in enumerate(self.network.params):
-            arrays[f"p{k}"] = p
-        for k, (m, v) in enumerate(zip(opt.m, opt.v, strict=True)):
-            arrays[f"m{k}"] = m
-            arrays[f"v{k}"] = v
-        temporary = self.out / (CHECKPOINT + ".part")
-        with temporary.open("wb") as f:
-            np.savez(f, **arrays)
-        temporary.replace(self.out / CHECKPOINT)
+        checkpoint = Checkpoint.of(meta, self.network.params, self.optimiser)
         policy = self.network.policy(self.settings.game, self.settings.config)
-        part = self.out / (POLICY + ".part")
-        policy.save(part)
-        part.replace(self.out / POLICY)
-        lines = "".join(json.dumps(entry) + "\n" for entry in self.history)
-        (self.out / HISTORY).write_text(lines)
+        checkpoint.save(self.out, policy, self.history)
 
     @classmethod
     def resume(cls, out: Path) -> DMCTrainer:
         """The run checkpointed in ``out``, ready to go on from its last round."""
-        path = out / CHECKPOINT
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                count = sum(1 for name in data.files if name.startswith("p"))
-                params = [data[f"p{k}"] for k in range(count)]
-                m = [data[f"m{k}"] for k in range(count) if f"m{k}" in data.files]
-                v = [data[f"v{k}"] for k in range(count) if f"v{k}" in data.files]
-        except (OSError, KeyError, ValueError) as exc:
-            raise ValueError(f"{path}: no checkpoint to resume ({exc})") from None
+        checkpoint = Checkpoint.load(out)
+        meta = checkpoint.meta
         trainer = cls(DMCSettings.from_json(meta["settings"]), out)
-        trainer.network.params = params
-        trainer.optimiser.m, trainer.optimiser.v = m, v
-        trainer.optimiser.steps = int(meta["adam_steps"])
+        trainer.network.params = checkpoint.params
+        checkpoint.restore(trainer.optimiser)
         trainer.round = int(meta["round"])
         trainer.samples = int(meta["samples"])
         trainer.history = list(meta["history"])

@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,15 +43,13 @@ from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
 from racedeck.plugins import plugin
+from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, save_npz
 from racedeck.rl.evaluation import Evaluation, against_heuristic
 from racedeck.rl.network import Adam, Network
 from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
 
 __all__ = ["ChunkStats", "ExpertSettings", "ExpertTrainer", "teacher_games"]
 
-CHECKPOINT = "checkpoint.npz"
-POLICY = "policy.npz"
-HISTORY = "history.jsonl"
 DATA = "data"
 
 Samples = dict[str, NDArray[Any]]
@@ -60,20 +58,15 @@ Samples = dict[str, NDArray[Any]]
 
 
 @dataclass(frozen=True)
-class ExpertSettings:
+class ExpertSettings(RunSettings):
     """What a run is: the game and configuration, the teacher, the network, the schedule."""
 
-    game: str
-    config: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
     teacher_iterations: int = 1000
     """The search's iterations per decision."""
     explore: float = 0.1
     """The share of the teacher's moves drawn from its visit shares instead of the most
     visited (for more varied positions)."""
     chunk_games: int = 32
-    hidden: tuple[int, ...] = (256, 256)
-    activation: str = "relu"
     lr: float = 1e-3
     batch: int = 512
     reuse: float = 32.0
@@ -94,17 +87,6 @@ class ExpertSettings:
     :meth:`ExpertTrainer.imitate_heuristic`)."""
     eval_games: int = 2000
     """Games against the heuristic bot after each chunk (the curve)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The settings as JSON-ready data."""
-        data = asdict(self)
-        data["hidden"] = list(self.hidden)
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ExpertSettings:
-        """Settings written by :meth:`to_json`."""
-        return cls(**{**data, "hidden": tuple(data["hidden"])})
 
 
 @dataclass(frozen=True)
@@ -549,10 +531,7 @@ class ExpertTrainer:
     def _save_chunk(self, k: int, chunk: Samples) -> None:
         path = self._chunk_path(k)
         path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_suffix(".part")
-        with part.open("wb") as f:
-            np.savez_compressed(f, **chunk)  # type: ignore[arg-type]
-        part.replace(path)
+        save_npz(path, chunk, compressed=True)
 
     def _saved_chunk(self, k: int) -> Samples | None:
         if self.out is None or not self._chunk_path(k).exists():
@@ -567,57 +546,29 @@ class ExpertTrainer:
         return self.out / POLICY
 
     def save(self) -> None:
-        """Write the checkpoint, the policy and the curves to ``out`` (each file atomically:
-        a run stopped while writing keeps the previous one)."""
+        """Write the checkpoint, the policy and the curves to ``out``
+        (:class:`~racedeck.rl.checkpoint.Checkpoint`)."""
         if self.out is None:
             raise ValueError("this run has no output directory")
-        self.out.mkdir(parents=True, exist_ok=True)
-        opt = self.optimiser
         meta = {
             "settings": self.settings.to_json(),
             "chunks": self.chunks,
             "warmed": self.warmed,
-            "adam_steps": opt.steps,
             "history": self.history,
         }
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
-        for k, p in enumerate(self.network.params):
-            arrays[f"p{k}"] = p
-        for k, p in enumerate(self.average.params):
-            arrays[f"a{k}"] = p
-        for k, (m, v) in enumerate(zip(opt.m, opt.v, strict=True)):
-            arrays[f"m{k}"] = m
-            arrays[f"v{k}"] = v
-        part = self.out / (CHECKPOINT + ".part")
-        with part.open("wb") as f:
-            np.savez(f, **arrays)
-        part.replace(self.out / CHECKPOINT)
+        checkpoint = Checkpoint.of(meta, self.network.params, self.optimiser, self.average.params)
         policy = self.average.policy(self.settings.game, self.settings.config, value_head=True)
-        part = self.out / (POLICY + ".part")
-        policy.save(part)
-        part.replace(self.out / POLICY)
-        lines = "".join(json.dumps(entry) + "\n" for entry in self.history)
-        (self.out / HISTORY).write_text(lines)
+        checkpoint.save(self.out, policy, self.history)
 
     @classmethod
     def resume(cls, out: Path) -> ExpertTrainer:
         """The run checkpointed in ``out``, ready to go on from its last chunk."""
-        path = out / CHECKPOINT
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                count = sum(1 for name in data.files if name.startswith("p"))
-                params = [data[f"p{k}"] for k in range(count)]
-                average = [data[f"a{k}"] for k in range(count)]
-                m = [data[f"m{k}"] for k in range(count) if f"m{k}" in data.files]
-                v = [data[f"v{k}"] for k in range(count) if f"v{k}" in data.files]
-        except (OSError, KeyError, ValueError) as exc:
-            raise ValueError(f"{path}: no checkpoint to resume ({exc})") from None
+        checkpoint = Checkpoint.load(out)
+        meta = checkpoint.meta
         trainer = cls(cls.settings_type.from_json(meta["settings"]), out)
-        trainer.network.params = params
-        trainer.average.params = average
-        trainer.optimiser.m, trainer.optimiser.v = m, v
-        trainer.optimiser.steps = int(meta["adam_steps"])
+        trainer.network.params = checkpoint.params
+        trainer.average.params = checkpoint.average
+        checkpoint.restore(trainer.optimiser)
         trainer.history = list(meta["history"])
         trainer.warmed = bool(meta.get("warmed", False))
         if trainer.warmed:
