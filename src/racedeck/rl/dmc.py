@@ -34,9 +34,9 @@ from numpy.typing import NDArray
 
 from racedeck.core.rng import derive_seed
 from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings
-from racedeck.rl.evaluation import Evaluation, against_heuristic
+from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
 from racedeck.rl.network import Adam, Network
-from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
+from racedeck.rl.vector import VectorGame
 
 __all__ = ["DMCSettings", "DMCTrainer", "RoundStats"]
 
@@ -106,7 +106,7 @@ class DMCTrainer:
         """Decisions trained on so far."""
         self.history: list[dict[str, Any]] = []
         """One entry per round: its :class:`RoundStats` and evaluation, if any."""
-        self._evaluator: RacedeckVectorEnv | None = None
+        self._evaluation: HeuristicEvaluation | None = None
 
     # -- one round -------------------------------------------------------------------------
 
@@ -210,15 +210,13 @@ class DMCTrainer:
 
     # -- evaluation ------------------------------------------------------------------------
 
-    def evaluate(self, games: int | None = None) -> Evaluation:
-        """The greedy policy against the heuristic bot (:func:`against_heuristic`) in
-        ``games`` games (the settings' ``eval_games``), on deals apart from training's."""
+    def evaluate(self) -> Evaluation:
+        """The greedy policy against the heuristic bot (:func:`against_heuristic`) in the
+        settings' ``eval_games`` games, on deals apart from training's."""
         s = self.settings
-        count = games or s.eval_games
-        result = against_heuristic(
-            s.game, s.config, self.network.predict, count, s.seed, self._evaluator
-        )
-        return result
+        if self._evaluation is None:
+            self._evaluation = HeuristicEvaluation(s.game, s.config, s.eval_games, s.seed)
+        return self._evaluation(self.network.predict)
 
     # -- runs, checkpoints -----------------------------------------------------------------
 

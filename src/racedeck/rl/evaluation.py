@@ -20,7 +20,7 @@ from racedeck.core.rng import derive_seed
 from racedeck.rl.vector import RacedeckVectorEnv
 from racedeck.sim.stats import wilson_interval
 
-__all__ = ["EVALUATION_SEED", "Evaluation", "against_heuristic"]
+__all__ = ["EVALUATION_SEED", "Evaluation", "HeuristicEvaluation", "against_heuristic"]
 
 EVALUATION_SEED = 1 << 40
 """Where evaluation deals come from (``derive_seed(seed, EVALUATION_SEED)``): apart from every
@@ -41,6 +41,21 @@ class Evaluation:
     high: float
     games: int
     fair: float
+
+
+class HeuristicEvaluation:
+    """:func:`against_heuristic` for one run: its game, configuration, number of games and
+    seed, the environment made once and dealt the same deals at every call."""
+
+    def __init__(self, game_id: str, config: dict[str, Any], games: int, seed: int) -> None:
+        self.game_id, self.config, self.games, self.seed = game_id, config, games, seed
+        self.env = RacedeckVectorEnv(
+            game_id, games, opponents="heuristic", learner_seat="random", **config
+        )
+
+    def __call__(self, scores: Scores) -> Evaluation:
+        """The share of the win of the highest-scoring legal action in the learner's seat."""
+        return against_heuristic(self.game_id, self.config, scores, self.games, self.seed, self.env)
 
 
 def against_heuristic(

@@ -44,9 +44,9 @@ from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
 from racedeck.plugins import plugin
 from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, save_npz
-from racedeck.rl.evaluation import Evaluation, against_heuristic
+from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
 from racedeck.rl.network import Adam, Network
-from racedeck.rl.vector import RacedeckVectorEnv, VectorGame
+from racedeck.rl.vector import VectorGame
 
 __all__ = ["ChunkStats", "ExpertSettings", "ExpertTrainer", "teacher_games"]
 
@@ -300,7 +300,7 @@ class ExpertTrainer:
         """Every learned chunk's samples."""
         self.history: list[dict[str, Any]] = []
         """One entry per chunk: its :class:`ChunkStats` and evaluation."""
-        self._evaluator: RacedeckVectorEnv | None = None
+        self._evaluation: HeuristicEvaluation | None = None
         self._matched = 0.0
         """The share of the last step's rows whose most likely action was the target."""
 
@@ -419,15 +419,13 @@ class ExpertTrainer:
             )
         return loss, matched
 
-    def evaluate(self, games: int | None = None) -> Evaluation:
-        """The greedy policy against the heuristic bot, on deals apart from training's."""
+    def evaluate(self) -> Evaluation:
+        """The greedy policy against the heuristic bot in the settings' ``eval_games`` games,
+        on deals apart from training's (:class:`HeuristicEvaluation`)."""
         s = self.settings
-        count = games or s.eval_games
-        if self._evaluator is None or self._evaluator.num_envs != count:
-            self._evaluator = RacedeckVectorEnv(
-                s.game, count, opponents="heuristic", learner_seat="random", **s.config
-            )
-        return against_heuristic(s.game, s.config, self.scores, count, s.seed, self._evaluator)
+        if self._evaluation is None:
+            self._evaluation = HeuristicEvaluation(s.game, s.config, s.eval_games, s.seed)
+        return self._evaluation(self.scores)
 
     # -- runs ------------------------------------------------------------------------------
 
