@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from racedeck.bots.policy import MLPPolicy
 from racedeck.rl.network import Adam
 
-__all__ = ["CHECKPOINT", "HISTORY", "POLICY", "Checkpoint", "RunSettings", "save_npz"]
+__all__ = ["CHECKPOINT", "HISTORY", "POLICY", "Checkpoint", "RunSettings", "run_dir", "save_npz"]
 
 CHECKPOINT = "checkpoint.npz"
 POLICY = "policy.npz"
@@ -49,6 +49,13 @@ class RunSettings:
     def from_json(cls, data: dict[str, Any]) -> Any:
         """Settings written by :meth:`to_json`."""
         return cls(**{**data, "hidden": tuple(data["hidden"])})
+
+
+def run_dir(out: Path | None) -> Path:
+    """A run's directory; :class:`ValueError` for a run made without one."""
+    if out is None:
+        raise ValueError("this run has no output directory")
+    return out
 
 
 def save_npz(path: Path, arrays: dict[str, Any], compressed: bool = False) -> None:

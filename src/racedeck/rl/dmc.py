@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.core.rng import derive_seed
-from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings
+from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, run_dir
 from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
 from racedeck.rl.network import Adam, Network
 from racedeck.rl.vector import VectorGame
@@ -249,15 +249,12 @@ class DMCTrainer:
 
     def policy_file(self) -> Path:
         """Where the trained policy is saved (``out/policy.npz``)."""
-        if self.out is None:
-            raise ValueError("this run has no output directory")
-        return self.out / POLICY
+        return run_dir(self.out) / POLICY
 
     def save(self) -> None:
         """Write the checkpoint, the policy and the curves to ``out``
         (:class:`~racedeck.rl.checkpoint.Checkpoint`)."""
-        if self.out is None:
-            raise ValueError("this run has no output directory")
+        out = run_dir(self.out)
         meta = {
             "settings": self.settings.to_json(),
             "round": self.round,
@@ -266,7 +263,7 @@ class DMCTrainer:
         }
         checkpoint = Checkpoint.of(meta, self.network.params, self.optimiser)
         policy = self.network.policy(self.settings.game, self.settings.config)
-        checkpoint.save(self.out, policy, self.history)
+        checkpoint.save(out, policy, self.history)
 
     @classmethod
     def resume(cls, out: Path) -> DMCTrainer:

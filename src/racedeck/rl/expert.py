@@ -43,7 +43,7 @@ from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.core.rng import derive_seed
 from racedeck.plugins import plugin
-from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, save_npz
+from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, run_dir, save_npz
 from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
 from racedeck.rl.network import Adam, Network
 from racedeck.rl.vector import VectorGame
@@ -539,15 +539,12 @@ class ExpertTrainer:
 
     def policy_file(self) -> Path:
         """Where the trained policy is saved (``out/policy.npz``)."""
-        if self.out is None:
-            raise ValueError("this run has no output directory")
-        return self.out / POLICY
+        return run_dir(self.out) / POLICY
 
     def save(self) -> None:
         """Write the checkpoint, the policy and the curves to ``out``
         (:class:`~racedeck.rl.checkpoint.Checkpoint`)."""
-        if self.out is None:
-            raise ValueError("this run has no output directory")
+        out = run_dir(self.out)
         meta = {
             "settings": self.settings.to_json(),
             "chunks": self.chunks,
@@ -556,7 +553,7 @@ class ExpertTrainer:
         }
         checkpoint = Checkpoint.of(meta, self.network.params, self.optimiser, self.average.params)
         policy = self.average.policy(self.settings.game, self.settings.config, value_head=True)
-        checkpoint.save(self.out, policy, self.history)
+        checkpoint.save(out, policy, self.history)
 
     @classmethod
     def resume(cls, out: Path) -> ExpertTrainer:
