@@ -4,12 +4,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from racedeck.core.errors import InvalidConfig
 from racedeck.core.registry import get_spec
 
-__all__ = ["game_config", "options_shown", "parse_options"]
+__all__ = [
+    "GameArgument",
+    "OptionsOption",
+    "PlayersOption",
+    "game_config",
+    "options_shown",
+    "parse_options",
+]
+
+GameArgument = Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")]
+"""A command's GAME argument."""
+
+PlayersOption = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
+"""A command's ``--players``/``-p`` option."""
+
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
+    ),
+]
+"""A command's ``--option``/``-o KEY=VALUE`` options (parsed by :func:`game_config`)."""
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import game_config
+from racedeck.cli.options import GameArgument, OptionsOption, PlayersOption, game_config
 
 if TYPE_CHECKING:
     from racedeck.rl.evaluation import Evaluation
@@ -19,16 +19,9 @@ METHODS = ("ppo", "expert", "dmc")
 
 
 def train(
-    game: Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players")
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
-        ),
-    ] = None,
+    game: GameArgument,
+    players: PlayersOption = None,
+    option: OptionsOption = None,
     method: Annotated[
         str,
         typer.Option(

@@ -12,7 +12,13 @@ from rich.table import Table
 
 import racedeck
 from racedeck.cli.console import console, err_console, fail
-from racedeck.cli.options import game_config, options_shown
+from racedeck.cli.options import (
+    GameArgument,
+    OptionsOption,
+    PlayersOption,
+    game_config,
+    options_shown,
+)
 
 if TYPE_CHECKING:  # loaded by the command when it runs: the simulator and the bots
     from racedeck.sim.versus import VersusResult
@@ -76,18 +82,11 @@ def print_versus(result: VersusResult, out: Console | None = None) -> None:
 
 
 def versus(
-    game: Annotated[str, typer.Argument(help="game id, see racedeck games", metavar="GAME")],
+    game: GameArgument,
     ours: Annotated[str, typer.Argument(help="our bot, e.g. search@200", metavar="OURS")],
     theirs: Annotated[str, typer.Argument(help="the bot it meets", metavar="THEIRS")],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="number of players")
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", "-o", metavar="KEY=VALUE", help="any game option, see racedeck games GAME"
-        ),
-    ] = None,
+    players: PlayersOption = None,
+    option: OptionsOption = None,
     deals: Annotated[int, typer.Option(help="deals, each played under every seating")] = 50,
     seed: Annotated[int, typer.Option(help="master seed")] = 1,
     workers: Annotated[
