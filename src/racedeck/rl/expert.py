@@ -301,8 +301,6 @@ class ExpertTrainer:
         self.history: list[dict[str, Any]] = []
         """One entry per chunk: its :class:`ChunkStats` and evaluation."""
         self._evaluation: HeuristicEvaluation | None = None
-        self._matched = 0.0
-        """The share of the last step's rows whose most likely action was the target."""
 
     @property
     def samples(self) -> int:
@@ -335,7 +333,8 @@ class ExpertTrainer:
         """One Adam step on the cross-entropy of the policy (over the legal actions) to the
         teacher's choice, plus the value's squared error."""
         x = batch["obs"].astype(np.float32)
-        return self._step(x, batch["mask"], batch["choice"].astype(np.int64), batch["value"])
+        loss = self._step(x, batch["mask"], batch["choice"].astype(np.int64), batch["value"])
+        return loss[0], loss[1]
 
     def _step(
         self,
@@ -343,9 +342,10 @@ class ExpertTrainer:
         mask: NDArray[np.bool_],
         choice: NDArray[np.int64],
         value: NDArray[np.float32] | None,
-    ) -> tuple[float, float]:
+    ) -> tuple[float, float, float]:
         """One Adam step: cross-entropy to ``choice``, and the value's squared error to
-        ``value`` when given."""
+        ``value`` when given; the two losses and the share of rows whose most likely action
+        (before the step) was ``choice``."""
         net, a = self.network, self.num_actions
         outputs, cache = net.forward(x)
         n = x.shape[0]
@@ -355,7 +355,7 @@ class ExpertTrainer:
         p = np.exp(logits) * mask
         p /= p.sum(axis=1, keepdims=True)
         policy_loss = float(-np.log(np.maximum(p[rows, choice], 1e-12)).mean())
-        self._matched = float((p.argmax(axis=1) == choice).mean())
+        matched = float((p.argmax(axis=1) == choice).mean())
         grad = np.zeros_like(outputs)
         grad[:, :a] = p
         grad[rows, choice] -= 1.0
@@ -367,7 +367,7 @@ class ExpertTrainer:
             grad[:, a] = self.settings.value_weight * 2.0 * error / max(1, int(known.sum()))
             value_loss = float((error * error).sum() / max(1, int(known.sum())))
         self._apply(grad, cache)
-        return policy_loss, value_loss
+        return policy_loss, value_loss, matched
 
     def _apply(self, grad: NDArray[np.float32], cache: list[NDArray[np.float32]]) -> None:
         """One Adam step from the outputs' gradient, and the moving average's."""
@@ -396,8 +396,7 @@ class ExpertTrainer:
             taught = games.heuristic_actions()
             rows = np.flatnonzero(out.action_mask.sum(axis=1) > 1)
             x, mask = out.observation[rows], out.action_mask[rows]
-            loss, _ = self._step(x, mask, taught[rows], None)
-            matched = self._matched
+            loss, _, matched = self._step(x, mask, taught[rows], None)
             done += rows.size
             if done > samples - keep:
                 kept.append((x.astype(np.float16), mask.copy(), taught[rows].astype(np.int16)))
