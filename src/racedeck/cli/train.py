@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["plot_curve", "train"]
 
 METHODS = ("ppo", "expert", "dmc")
+"""The training methods, the default first (docs/learned.md says why)."""
 
 
 def train(

@@ -24,8 +24,11 @@ from racedeck.rl.network import Adam
 __all__ = ["CHECKPOINT", "HISTORY", "POLICY", "Checkpoint", "RunSettings", "run_dir", "save_npz"]
 
 CHECKPOINT = "checkpoint.npz"
+"""The checkpoint's file in a run's directory."""
 POLICY = "policy.npz"
+"""The trained policy's file (what plays: ``policy:DIR/policy.npz``)."""
 HISTORY = "history.jsonl"
+"""The curves' file: one JSON line per round."""
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from racedeck.rl.vector import VectorGame
 __all__ = ["ChunkStats", "ExpertSettings", "ExpertTrainer", "teacher_games"]
 
 DATA = "data"
+"""The folder of a run's directory where the searched chunks are saved."""
 
 Samples = dict[str, NDArray[Any]]
 """A chunk's samples: ``obs`` (float16), ``mask`` (bool), ``policy`` (float16 visit shares),
