@@ -23,7 +23,7 @@ from racedeck.core.registry import get_spec
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.core.table import Table
 from racedeck.server.clocks import ClockOptions
-from racedeck.server.live import view_json
+from racedeck.server.live import views_json
 from racedeck.server.referee import Referee, restore
 from racedeck.server.referee.clock import TableClock
 from racedeck.server.referee.messages import (
@@ -510,8 +510,13 @@ class World:
         key = (self.store.stored.game_no, move, seat)
         expected = self._views.get(key)
         if expected is None:
+            # Every audience's view of this move at once (equal to each one's own view:
+            # tests/core/test_views.py), as most of them will be asked for.
             at: Any = _At(shadow.game, self._states[move])
-            expected = self._views[key] = view_json(at, seat, self.referee.names)
+            audiences = [*range(len(self.referee.seats)), None]
+            for audience, view in views_json(at, audiences, self.referee.names).items():
+                self._views[(key[0], move, audience)] = view
+            expected = self._views[key]
         assert frame["view"] == expected, f"seed {self.seed}: a view that is not the stored game's"
 
     # -- reading --------------------------------------------------------------------------------

@@ -5,11 +5,14 @@ again, brought up to what another process stored. Part of :class:`~racedeck.serv
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
+from racedeck.core import jsontext
 from racedeck.core.commitments import commitments_of
 from racedeck.core.errors import AuthError, InvalidRecord
 from racedeck.core.fairness import fair_meta, game_seed, result_of
+from racedeck.core.game import Game
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.registry import get_spec
 from racedeck.core.table import Table
@@ -27,6 +30,15 @@ if TYPE_CHECKING:
 __all__ = ["Lifecycle", "restore"]
 
 
+@lru_cache(maxsize=64)
+def _game(game_id: str, config_text: str) -> Game[Any, Any, Any]:
+    """The game of a stored table's configuration, made once per process: a game holds no
+    state of its own (its tables do), and restarting a process restores every table, each
+    asking for the same few configurations."""
+    spec = get_spec(game_id)
+    return spec.factory(spec.make_config(**jsontext.loads(config_text)))
+
+
 def restore(
     stored: StoredTable,
     *,
@@ -41,8 +53,7 @@ def restore(
     the stored table cannot be played on."""
     from racedeck.server.referee.referee import Referee
 
-    spec = get_spec(stored.game)
-    game = spec.factory(spec.make_config(**stored.config))
+    game = _game(stored.game, jsontext.dumps(stored.config))
     ref = Referee(
         table_id=stored.id,
         game=game,
