@@ -9,7 +9,8 @@ under the table's row lock, the referee first brought up to what they stored:
 frames that show them, frames queued on sockets, the table's one timer set, bots asked in
 the executor.
 
-Its sockets are in :mod:`racedeck.server.connections`; what it does on its own — letting go of
+Its sockets are in :mod:`racedeck.server.connections`, its seats in
+:mod:`racedeck.server.seating`; what it does on its own — letting go of
 tables nobody plays, stopping cleanly — in :mod:`racedeck.server.upkeep`.
 """
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
@@ -26,15 +26,13 @@ from typing import Any
 import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 
-from racedeck.core.errors import AuthError, InvalidConfig, InvalidRecord
+from racedeck.core.errors import InvalidConfig, InvalidRecord
 from racedeck.core.jsontypes import JSONObject
 from racedeck.server.bot_pool import BotPool
 from racedeck.server.cluster import SWEEP_SECONDS, Cluster
 from racedeck.server.connections import Connections
-from racedeck.server.creation import new_table
 from racedeck.server.limits import Gate, Limits
 from racedeck.server.logs import table_log
-from racedeck.server.messages import CreateTable, JoinRequest
 from racedeck.server.metrics import Metrics
 from racedeck.server.outbox import FrameObserver, close, deliver
 from racedeck.server.referee import messages as m
@@ -45,8 +43,8 @@ from racedeck.server.rooms import (
     Connection,
     Room,
     ServiceError,
-    hash_token,
 )
+from racedeck.server.seating import Seating
 from racedeck.server.timekeeper import Timekeeper, Timer, WallClock, pause
 from racedeck.server.upkeep import Upkeep
 from racedeck.server.writes import commit
@@ -92,7 +90,7 @@ def _unstored(cause: BaseException) -> _Unstored:
     return error
 
 
-class TableService(Connections, Upkeep):
+class TableService(Connections, Seating, Upkeep):
     """Tables, seats, sockets, and the interpreter of every table's referee."""
 
     def __init__(
@@ -444,79 +442,3 @@ class TableService(Connections, Upkeep):
                     return
                 await pause(self.clock, 1.0)
         await self.run(room, m.BotAnswer(ask.ask, action))
-
-    # -- seats ----------------------------------------------------------------------------------
-
-    async def create(
-        self, req: CreateTable, address: str | None = None
-    ) -> tuple[Room, int | None, str | None]:
-        """Create a table for a client at ``address`` (counted against its creations); the
-        creator takes the first person's seat. Returns the table, the creator's seat and
-        token (``None`` when every seat is a bot: a game to watch)."""
-        self.admit_table(address)
-        stored = new_table(req, self.seeds())
-        people = any(s.kind == "human" for s in stored.seats)
-        self.store.create(stored)
-        room = await self.add(stored)
-        if not people:
-            return room, None, None
-        seat, token = await self._take_seat(room, None, req.name, req.client_seed)
-        return room, seat, token
-
-    def admit_table(self, address: str | None) -> None:
-        """May a client at ``address`` create a table (or a fork) now? ``server/stopping``,
-        then the limits' refusals (:meth:`Gate.admit_table`)."""
-        self.refuse_if_stopping()
-        self.gate.admit_table(len(self.rooms), address, self.clock.now())
-
-    async def join(self, table_id: str, req: JoinRequest) -> tuple[int, str]:
-        """Give a free seat (``req.seat`` or the first free one) to a person; returns the seat
-        and its token. The game starts when the last seat is taken."""
-        self.refuse_if_stopping()
-        return await self._take_seat(self.room(table_id), req.seat, req.name, req.client_seed)
-
-    async def _take_seat(
-        self, room: Room, wanted: int | None, name: str | None, client_seed: str | None
-    ) -> tuple[int, str]:
-        token = secrets.token_urlsafe(24)
-        taken: list[int] = []
-
-        def join() -> m.Command:
-            seat = room.referee.free_seat(wanted)
-            taken.append(seat)
-            return m.Join(seat, name, client_seed, hash_token(token))
-
-        await self.run(room, join)
-        return taken[0], token
-
-    async def again(self, table_id: str, token: str, client_seed: str | None = None) -> int:
-        """A new game at the same table with the same seats, once the current one is over;
-        ``token`` must be a seated person's, ``client_seed`` (optional) that seat's new one.
-        Returns the new game's number (``server/stopping`` once the service stops).
-
-        The new game's server seed is the one whose commitment was published when the last
-        game ended (``next_commitment``): a client seed sent now was unknown to the server
-        when it committed, so the server cannot pick its seed to suit the seats' seeds.
-        """
-        self.refuse_if_stopping()
-        room = self.room(table_id)
-
-        def play_again() -> m.Command:
-            seat = self.seat_of(room, token)
-            if seat is None:
-                raise AuthError("this token holds no seat at this table")
-            return m.PlayAgain(seat, client_seed)
-
-        await self.run(room, play_again)
-        return room.game_no
-
-    @staticmethod
-    def seat_of(room: Room, token: str) -> int | None:
-        """The seat ``token`` holds at ``room`` (``None``: none)."""
-        digest = hash_token(token)
-        found = None
-        for i, s in enumerate(room.seats):
-            # Compare every seat, in constant time, so timing does not tell how close a guess is.
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                found = i
-        return found
