@@ -94,8 +94,11 @@ def test_the_stronger_bot_wins_more_than_its_share() -> None:
     result = head_to_head("setback", {"players": 2}, "heuristic", "random", deals=40, workers=1)
     assert result.games == 80 and result.fair == 0.5
     assert result.low > result.fair
+    # The winning side goes further along the board (Setback's score is the progress).
+    assert result.ours_score > result.theirs_score >= 0
     json = result.to_json()
     assert json["share"] == result.share and json["ci95"] == [result.low, result.high]
+    assert (json["ours_score"], json["theirs_score"]) == (result.ours_score, result.theirs_score)
     assert json["seatings"] == [[0], [1]]
 
 

@@ -50,28 +50,32 @@ def print_versus(result: VersusResult, out: Console | None = None) -> None:
     table = Table(
         title=f"{result.game} · {result.players} players{f' · {options}' if options else ''} · "
         f"{result.games} games ({result.deals} deals × {plans} seatings) · seed {result.seed}",
-        caption="equal: equal play's share · timed: decisions with a choice",
+        caption="equal: equal play's share · score: mean final score a seat · "
+        "timed: decisions with a choice",
         box=box.SIMPLE_HEAVY,
         pad_edge=False,
     )
     table.add_column("side", no_wrap=True)
-    table.add_column("bot", overflow="fold")  # a policy's path may be long
+    table.add_column("bot", overflow="fold", min_width=9)  # a policy's path may be long
     table.add_column("won (95% CI)", justify="right", no_wrap=True)
     table.add_column("equal", justify="right", no_wrap=True)
-    table.add_column("decisions", justify="right", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("timed", justify="right", no_wrap=True)
     table.add_column("per decision", justify="right", no_wrap=True)
     sides = [
         ("ours", result.ours, result.share, result.low, result.high, result.fair,
-         result.ours_decisions, result.ours_seconds_per_decision),
+         result.ours_score, result.ours_decisions, result.ours_seconds_per_decision),
         ("theirs", result.theirs, 1 - result.share, 1 - result.high, 1 - result.low,
-         1 - result.fair, result.theirs_decisions, result.theirs_seconds_per_decision),
+         1 - result.fair, result.theirs_score, result.theirs_decisions,
+         result.theirs_seconds_per_decision),
     ]  # fmt: skip
-    for side, bot, share, low, high, fair, decisions, seconds in sides:
+    for side, bot, share, low, high, fair, score, decisions, seconds in sides:
         table.add_row(
             side,
             bot,
             f"{share:.1%} ({100 * low:.1f}–{100 * high:.1f})",
             f"{fair:.1%}",
+            f"{score:.1f}",
             f"{decisions:,}",
             _seconds(seconds),
         )

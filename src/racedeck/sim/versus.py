@@ -126,6 +126,8 @@ class _Played:
     share: float
     ours: _Side
     theirs: _Side
+    ours_score: float
+    theirs_score: float
 
 
 def _play(plans: tuple[tuple[int, ...], ...], job: GameJob) -> _Played:
@@ -138,7 +140,15 @@ def _play(plans: tuple[tuple[int, ...], ...], job: GameJob) -> _Played:
     mine = [b for b in bots if b.seat in ours]
     others = [b for b in bots if b.seat not in ours]
     share = side_share(result.outcome, ours, game.num_players)
-    return _Played(share, _Side.of(mine), _Side.of(others))
+    scores = result.outcome.scores
+    theirs = [s for s in range(game.num_players) if s not in ours]
+    return _Played(
+        share,
+        _Side.of(mine),
+        _Side.of(others),
+        sum(scores[s] for s in ours) / len(ours),
+        sum(scores[s] for s in theirs) / len(theirs),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +175,10 @@ class VersusResult:
     fair: float
     ours_decisions: int
     theirs_decisions: int
+    ours_score: float
+    """Our seats' mean final score, over seats and games: the outcome's scores (Why First?'s
+    totals — a high total is not a win, WF-8 —, Six Day Race's points, Setback's progress)."""
+    theirs_score: float
     ours_seconds_per_decision: float = field(compare=False)
     theirs_seconds_per_decision: float = field(compare=False)
     ours_iterations_per_decision: float | None = field(default=None, compare=False)
@@ -196,6 +210,8 @@ class VersusResult:
             "fair": self.fair,
             "ours_decisions": self.ours_decisions,
             "theirs_decisions": self.theirs_decisions,
+            "ours_score": self.ours_score,
+            "theirs_score": self.theirs_score,
             "ours_seconds_per_decision": self.ours_seconds_per_decision,
             "theirs_seconds_per_decision": self.theirs_seconds_per_decision,
             "ours_iterations_per_decision": self.ours_iterations_per_decision,
@@ -270,6 +286,8 @@ def head_to_head(
         fair=len(plans[0]) / players,
         ours_decisions=mine.decisions,
         theirs_decisions=others.decisions,
+        ours_score=sum(p.ours_score for p in played) / len(played),
+        theirs_score=sum(p.theirs_score for p in played) / len(played),
         ours_seconds_per_decision=mine.seconds_per_decision,
         theirs_seconds_per_decision=others.seconds_per_decision,
         ours_iterations_per_decision=mine.iterations_per_decision,
