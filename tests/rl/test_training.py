@@ -220,6 +220,30 @@ def test_the_learned_bot_plays_the_shipped_policy_of_its_player_count(
         learned._policies.cache_clear()
 
 
+def test_six_day_race_policies_are_matched_by_riders_a_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SD-12: four players ride two riders each unless told otherwise, so a policy trained on
+    the default plays ``riders=2`` too (the same game), and not ``riders=1``."""
+    from racedeck.bots import learned
+
+    monkeypatch.setattr(learned, "LEARNED", tmp_path)
+    learned._policies.cache_clear()
+    try:
+        net = Network.create([187, 8, 7], seed=2)
+        path = learned.ship(net.policy("six-day-race", {"players": 4, "races": 1}))
+        assert path == tmp_path / "six-day-race-4x2.npz"
+        for riders in (0, 2):
+            game = racedeck.make("six-day-race", players=4, races=1, riders=riders)
+            assert make_bot("learned", game, 0, 1).name == "learned"
+        one = racedeck.make("six-day-race", players=4, races=1, riders=1)
+        expected = r"for 4 players, 1 rider each; trained: 4 players, 2 riders each"
+        with pytest.raises(ValueError, match=expected):
+            make_bot("learned", one, 0, 1)
+    finally:
+        learned._policies.cache_clear()
+
+
 def test_a_run_starts_from_a_saved_policy_instead_of_imitating(tmp_path: Path) -> None:
     settings = PPOSettings(
         "setback", {"players": 2}, hidden=(16,), warm_samples=2000, anchor_samples=0,

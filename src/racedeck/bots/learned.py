@@ -2,7 +2,8 @@
 player count, played from the seat's view in plain NumPy (no training framework).
 
 The weights are in ``racedeck/bots/learned/``, one file per configuration trained
-(``<game>-<players>.npz``; Six Day Race with two riders each ``six-day-race-<players>x2.npz``),
+(``<game>-<players>.npz``; Six Day Race names its riders a player too:
+``six-day-race-<players>x<riders>.npz``),
 written by ``racedeck train`` and :func:`ship` (half precision: a few hundred kilobytes each).
 A game's ``learned`` bot plays the file of its player count (and riders) whose observations and
 actions have the sizes of the game's encoding; options that keep those sizes (the number of
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from racedeck.core.game import Game
+from racedeck.core.registry import get_spec
 from racedeck.plugins import plugin
 
 if TYPE_CHECKING:  # NumPy inference, loaded when a learned bot is made
@@ -28,11 +30,19 @@ LEARNED = Path(__file__).with_name("learned")
 """Where the shipped weights are."""
 
 
+def _shape(game_id: str, config: dict[str, Any]) -> tuple[int, int | None]:
+    """The player count and riders a player (``None``: a game without riders) that
+    ``config`` gives, options left out taking the game's defaults (Six Day Race's ``riders=0``
+    is two each up to four players, SD-12)."""
+    made = get_spec(game_id).make_config(**config)
+    riders = getattr(made, "riders_per_player", None)
+    return int(made.players), (int(riders) if riders is not None else None)
+
+
 def learned_file(game_id: str, config: dict[str, Any]) -> Path:
     """The shipped file's path for ``game_id`` with ``config``'s player count (and riders)."""
-    players = config.get("players")
-    riders = config.get("riders", 0) or 0
-    suffix = f"x{riders}" if riders and riders > 1 else ""
+    players, riders = _shape(game_id, config)
+    suffix = f"x{riders}" if riders is not None else ""
     return LEARNED / f"{game_id}-{players}{suffix}.npz"
 
 
@@ -60,11 +70,9 @@ def has_learned(game_id: str) -> bool:
 
 def _fits(policy: MLPPolicy, game: Game[Any, Any, Any]) -> bool:
     """Same player count and riders, and observations and actions of the game's sizes."""
-    config = game.config
-    for name in ("players", "riders"):
-        if name in policy.config and getattr(config, name, None) != policy.config[name]:
-            return False
     game_id = game.spec.id
+    if _shape(game_id, dict(policy.config)) != _shape(game_id, game.config.to_json()):
+        return False
     size = plugin(game_id, "observation").observer(game).size
     actions = plugin(game_id, "encoding").action_encoding(game).num_distinct_actions
     return (policy.observation_size, policy.num_actions) == (size, actions)
@@ -80,13 +88,20 @@ def learned_bot(game: Game[Any, Any, Any], seat: int, seed: int) -> PolicyBot:
             bot = PolicyBot(game, seat, seed, policy)
             bot.name = "learned"
             return bot
-    trained = ", ".join(
-        " ".join(f"{k}={v}" for k, v in c.items()) for c in learned_configs(game.spec.id)
-    )
+    game_id = game.spec.id
+    trained = "; ".join(_described(game_id, c) for c in learned_configs(game_id))
     raise ValueError(
-        f"no learned {game.spec.id} bot for {game.num_players} players"
+        f"no learned {game_id} bot for {_described(game_id, game.config.to_json())}"
         + (f"; trained: {trained}" if trained else "")
     )
+
+
+def _described(game_id: str, config: dict[str, Any]) -> str:
+    """``4 players, 2 riders each``, as a configuration's player count and riders read."""
+    players, riders = _shape(game_id, config)
+    if riders is None:
+        return f"{players} players"
+    return f"{players} players, {riders} rider{'s' if riders > 1 else ''} each"
 
 
 def ship(policy: MLPPolicy, path: Path | None = None) -> Path:
