@@ -235,7 +235,8 @@ class World:
         stored = self.store.load()
         ref = restore(stored, entropy=lambda: f"{self.seed:x}{next(counter):060x}")
         if self.game_hook is not None:
-            ref.game = self.game_hook(ref.game)
+            # A copy: the hook changes its game, which restore shares with other tables.
+            ref.game = self.game_hook(copy.copy(ref.game))
             ref.load_game(stored)
         return ref
 
