@@ -16,11 +16,16 @@ Observations, action masks, rewards, truncation and illegal actions: see
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
+from racedeck.rl.faces import env_name
+from racedeck.rl.global_state import GlobalState
+from racedeck.rl.rendering import RENDER_FPS, RENDER_MODES
 from racedeck.rl.session import Illegal, Observation, Session
 
 __all__ = ["RacedeckAEC"]
@@ -30,11 +35,13 @@ __all__ = ["RacedeckAEC"]
 class RacedeckAEC(AECEnv):  # type: ignore[misc]
     """One racedeck game as a PettingZoo ``AECEnv`` (see the module's notes)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "racedeck_v0",
-        "render_modes": ["ansi"],
+    metadata: dict[str, Any] = {  # noqa: RUF012 (an instance variable with a class default)
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
+    """What every game's environment shares; each instance's own copy adds ``"name"``, one per
+    game (:func:`~racedeck.rl.faces.env_name`)."""
 
     def __init__(
         self,
@@ -50,6 +57,10 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
             game_id, config, illegal=illegal, max_actions=max_actions, render_mode=render_mode
         )
         self.render_mode = self.session.render_mode
+        self.metadata = {**self.metadata, "name": env_name(game_id)}
+        self._state = GlobalState(self.session)
+        self.state_space: spaces.Box = self._state.space
+        """The ``Box`` of :meth:`state` (:mod:`racedeck.rl.global_state`)."""
         self.possible_agents: list[str] = list(self.session.agents)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -66,6 +77,11 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Discrete:
         """The same for every agent: the game's action encoding."""
         return self.session.action_space
+
+    def state(self) -> NDArray[np.float32]:
+        """The global state for a centralised critic: every seat's observation vector, in
+        seat order (:mod:`racedeck.rl.global_state`); never part of an agent's observation."""
+        return self._state.encode()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game; ``seed`` is the engine's seed."""
@@ -108,8 +124,8 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         pending = self.session.pending
         self.agent_selection = self.possible_agents[pending[0]] if pending else self.agents[0]
 
-    def render(self) -> str | None:
-        """The last transition and the standing of the game, in words (``"ansi"``)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`)."""
         return self.session.render()
 
     def close(self) -> None:

@@ -51,6 +51,7 @@ from racedeck.bots.base import Bot
 from racedeck.bots.policy import Policy, PolicyBot, is_policy
 from racedeck.bots.registry import make_bot
 from racedeck.core.table import run
+from racedeck.rl.rendering import RENDER_FPS, RENDER_MODES
 from racedeck.rl.session import Illegal, Session
 
 __all__ = ["LearnerSeat", "Opponent", "RacedeckGym", "checked_seat"]
@@ -103,7 +104,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     # Gymnasium's checker wants a frame rate for every render mode, text too (as its Taxi has).
     # Gymnasium declares ``metadata`` an instance variable with a class-level default.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -185,8 +186,8 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         """Which action indices are legal for the learner now (sb3-contrib's mask protocol)."""
         return self.session.observe(self.seat)["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
-        """The last transition and the standing of the game, in words (``"ansi"``)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`)."""
         return self.session.render()
 
     # -- inside ------------------------------------------------------------------------------

@@ -1,0 +1,204 @@
+"""How the environments draw a game: the spectator's view, as text and as an image.
+
+Every face renders from the spectator's view (``table.view(None)``): what anyone watching the
+table sees, so rendering never shows a hand, a concealed commit or a BLOCK answer, whatever the
+mode (and a recorded video can be shared). The modes:
+
+- ``"human"``: the game's own terminal drawing (its ``terminal`` plugin, the board ``racedeck
+  play`` shows, in colour) and the last transition's events in words, printed to standard
+  output; ``render()`` returns ``None``.
+- ``"ansi"``: the same text, without colour codes, returned as a string.
+- ``"rgb_array"``: that drawing as an ``H × W × 3`` ``uint8`` image, colours and all, in
+  DejaVu Sans Mono (shipped with Matplotlib) on a white ground: what video recorders
+  (Gymnasium's ``RecordVideo``) and notebooks want.
+
+A game without a terminal drawing is drawn as its header line (title, move, scores, who is
+asked), which every view carries.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.segment import Segment
+from rich.style import Style
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+from rich.text import Text
+
+from racedeck.core.events import feed
+from racedeck.core.game import Game
+from racedeck.core.table import Table
+from racedeck.plugins import optional_plugin
+
+__all__ = ["RENDER_FPS", "RENDER_MODES", "WIDTH", "Renderer", "checked_render_mode"]
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
+"""The render modes of every face, as ``metadata["render_modes"]`` lists them."""
+
+RENDER_FPS = 4
+"""Frames a second a recorder should show (``metadata["render_fps"]``): a move every 250 ms."""
+
+WIDTH = 120
+"""Columns the drawing may take (the widest board, *Why First?*'s track, needs 116)."""
+
+_FONT_SIZE = 16
+"""Pixels per em of the image's font: a cell is 10 × 19 pixels."""
+_MARGIN = 12
+"""Pixels of white around the image's text."""
+
+
+def checked_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` when it is ``None`` or one of :data:`RENDER_MODES`; else a
+    :class:`ValueError` listing them."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        shown = ", ".join(repr(m) for m in RENDER_MODES)
+        raise ValueError(f"render_mode must be None or one of {shown}, not {render_mode!r}")
+    return render_mode
+
+
+class Renderer:
+    """Draws the tables of one game in one render mode (see the module's notes)."""
+
+    def __init__(self, game: Game[Any, Any, Any], render_mode: str) -> None:
+        self.game = game
+        self.render_mode = checked_render_mode(render_mode)
+        self.names = game.seat_names()
+        module = optional_plugin(game.spec.id, "terminal")
+        factory = getattr(module, "UI", None)
+        self._ui: Any = factory(game, self.names) if factory is not None else None
+        if self._ui is not None:
+            self._ui.width = WIDTH
+
+    def render(self, table: Table) -> str | NDArray[np.uint8] | None:
+        """What the render mode gives for ``table`` now (printing it for ``"human"``)."""
+        drawing = self.drawing(table)
+        if self.render_mode == "rgb_array":
+            return image(_lines(drawing, color=True))
+        if self.render_mode == "human":
+            Console(file=sys.stdout, width=WIDTH).print(drawing)
+            return None
+        return "\n".join(
+            "".join(s.text for s in line).rstrip() for line in _lines(drawing, color=False)
+        )
+
+    def drawing(self, table: Table) -> RenderableType:
+        """The spectator's board, the last transition's public events and the header line."""
+        view = table.view(None)
+        header = view.header
+        scores = ", ".join(
+            f"{name} {score:g}"
+            for name, score in zip(header.score_names, header.scores, strict=True)
+        )
+        parts: list[RenderableType] = []
+        if self._ui is not None:
+            parts.append(self._ui.render(view))
+        events = [self.game.describe_event(e, self.names) for e in feed(table.history[-1][1], None)]
+        parts += [Text(line) for line in events if line]
+        parts.append(Text(f"{header.title} · move {header.move} · {header.waiting} · {scores}"))
+        return _Group(parts)
+
+
+class _Group:
+    """Renderables one under another (Rich's ``Group``, typed for what it holds here)."""
+
+    def __init__(self, parts: Sequence[RenderableType]) -> None:
+        self.parts = parts
+
+    def __rich_console__(self, console: Console, options: Any) -> Any:
+        yield from self.parts
+
+
+def _lines(drawing: RenderableType, *, color: bool) -> list[list[Segment]]:
+    """The drawing as lines of styled segments, as a terminal of :data:`WIDTH` columns shows
+    it (``color=False``: as a terminal without colours)."""
+    console = Console(
+        file=io.StringIO(),
+        width=WIDTH,
+        color_system="truecolor" if color else None,
+        force_terminal=color,
+        legacy_windows=False,
+    )
+    lines: list[list[Segment]] = []
+    for part in console.render(drawing):
+        if not lines:
+            lines.append([])
+        if part.text == "\n" and not part.control:
+            lines.append([])
+            continue
+        for i, piece in enumerate(part.text.split("\n")):
+            if i:
+                lines.append([])
+            if piece and not part.control:
+                lines[-1].append(Segment(piece, part.style))
+    while lines and not any(s.text.strip() for s in lines[-1]):
+        lines.pop()
+    return lines
+
+
+def _rgb(style: Style | None) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
+    """The text colour and the ground colour (``None``: the page's) of ``style``."""
+    theme = DEFAULT_TERMINAL_THEME
+    if style is None:
+        return tuple(theme.foreground_color), None  # type: ignore[return-value]
+    fg = tuple(style.color.get_truecolor(theme)) if style.color else theme.foreground_color
+    bg = tuple(style.bgcolor.get_truecolor(theme, False)) if style.bgcolor else None
+    if style.reverse:
+        fg, bg = (bg or tuple(theme.background_color)), fg
+    if style.dim:
+        fg = tuple((c + 255 * 2) // 3 for c in fg)  # dim: a third of the way to white
+    return fg, bg  # type: ignore[return-value]
+
+
+@cache
+def _fonts() -> tuple[Any, Any]:
+    """The regular and bold DejaVu Sans Mono at :data:`_FONT_SIZE` (Matplotlib ships both)."""
+    import matplotlib
+    from PIL import ImageFont
+
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    return (
+        ImageFont.truetype(str(folder / "DejaVuSansMono.ttf"), _FONT_SIZE),
+        ImageFont.truetype(str(folder / "DejaVuSansMono-Bold.ttf"), _FONT_SIZE),
+    )
+
+
+def image(lines: Sequence[Sequence[Segment]]) -> NDArray[np.uint8]:
+    """Styled lines of text drawn cell by cell, as an ``H × W × 3`` ``uint8`` image."""
+    from PIL import Image, ImageDraw
+
+    regular, bold = _fonts()
+    ascent, descent = regular.getmetrics()
+    cell_w = round(regular.getlength("M"))
+    cell_h = ascent + descent  # no leading: box-drawing lines join from one row to the next
+    columns = max((sum(cell_len(s.text) for s in line) for line in lines), default=1)
+    size = (2 * _MARGIN + max(columns, 1) * cell_w, 2 * _MARGIN + max(len(lines), 1) * cell_h)
+    page = Image.new("RGB", size, tuple(DEFAULT_TERMINAL_THEME.background_color))
+    pen = ImageDraw.Draw(page)
+    for row, line in enumerate(lines):
+        y = _MARGIN + row * cell_h
+        column = 0
+        for segment in line:
+            width = cell_len(segment.text)
+            fg, bg = _rgb(segment.style)
+            x = _MARGIN + column * cell_w
+            if bg is not None:
+                pen.rectangle((x, y, x + width * cell_w - 1, y + cell_h - 1), fill=bg)
+            if segment.text.strip():
+                font = bold if segment.style is not None and segment.style.bold else regular
+                # Character by character, so that a wide character keeps the cells after it
+                # where the terminal puts them.
+                for char in segment.text:
+                    if not char.isspace():
+                        pen.text((x, y), char, fill=fg, font=font)
+                    x += cell_len(char) * cell_w
+            column += width
+    return np.asarray(page, dtype=np.uint8).copy()
