@@ -15,7 +15,9 @@ package registers the Gymnasium ids ``racedeck/WhyFirst-v0``, ``racedeck/SixDayR
 :mod:`racedeck.rl.single`). They need the optional extra ``racedeck[rl]`` (PettingZoo,
 Gymnasium); the action encodings
 (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the observation encodings
-(:mod:`racedeck.rl.observations`) are shared by every face.
+(:mod:`racedeck.rl.observations`) are shared by every face, and so are the render modes
+(:mod:`racedeck.rl.rendering`). Without the extra, each function here raises
+:class:`~racedeck.extras.MissingExtra`, one line naming it.
 
 OpenSpiel's face is :mod:`racedeck.rl.openspiel` (importing it registers every game with
 ``pyspiel``; OpenSpiel is in the same extra).

@@ -11,7 +11,12 @@ only once every agent asked has answered, so no agent's observation says how tho
 before it answered.
 
 Observations, action masks, rewards, truncation and illegal actions: see
-:mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).
+:mod:`racedeck.rl.session`; an action that is no integer raises :class:`TypeError`
+(:mod:`racedeck.rl.checks`). ``render_mode`` ``"human"``, ``"ansi"`` or ``"rgb_array"`` draws the
+spectator's table (:mod:`racedeck.rl.rendering`). ``metadata["name"]`` is the game's
+(``racedeck_setback_v0`` …, shared by both faces: :func:`racedeck.rl.faces.env_name`);
+``state()`` and ``state_space`` give every seat's observation at once, for centralised critics
+(:mod:`racedeck.rl.global_state`).
 """
 
 from __future__ import annotations

@@ -8,10 +8,17 @@ pass, and the first BLOCKer in seating order after the player answered plays its
 answers are in). When an action changes what the game waits for other than by crossing its
 seat off — the last commit resolves the round, the last answer closes the window or plays a
 BLOCK that opens the next — the remaining actions of that step are not applied: they answered
-a situation that no longer holds, and those agents are asked again.
+a situation that no longer holds, and those agents are asked again. ``step`` takes a dict
+from agent to action index; the actions of the agents the game waits for are checked for their
+type (:class:`TypeError`) before any is applied.
 
 Observations, action masks, rewards, truncation and illegal actions: see
-:mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).
+:mod:`racedeck.rl.session`; an action that is no integer raises :class:`TypeError`
+(:mod:`racedeck.rl.checks`). ``render_mode`` ``"human"``, ``"ansi"`` or ``"rgb_array"`` draws the
+spectator's table (:mod:`racedeck.rl.rendering`). ``metadata["name"]`` is the game's
+(``racedeck_setback_v0`` …, shared by both faces: :func:`racedeck.rl.faces.env_name`);
+``state()`` and ``state_space`` give every seat's observation at once, for centralised critics
+(:mod:`racedeck.rl.global_state`).
 """
 
 from __future__ import annotations

@@ -32,8 +32,10 @@ environment hands control back whenever the game waits for the learner.
   the games in which the learner decides at least once.
 
 ``info`` holds ``move`` (accepted actions so far), ``learner_seat``, ``action_mask`` and, once
-the game has ended by its rules, ``scores`` and ``winners``. ``render()`` returns text
-(``render_mode="ansi"``). The ids ``racedeck/<Title>-v0`` are registered with Gymnasium by
+the game has ended by its rules, ``scores`` and ``winners``. ``render_mode`` ``"human"``,
+``"ansi"`` or ``"rgb_array"`` draws the spectator's table, never the learner's hand
+(:mod:`racedeck.rl.rendering`). An action that is no integer (``3.7``, ``None``) raises
+:class:`TypeError`. The ids ``racedeck/<Title>-v0`` are registered with Gymnasium by
 :mod:`racedeck.rl.registration`.
 """
 
