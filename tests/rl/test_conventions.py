@@ -89,17 +89,30 @@ def test_an_image_is_the_table_drawn_and_follows_the_game() -> None:
     assert isinstance(later, np.ndarray) and not np.array_equal(later, first)
 
 
-def test_human_mode_prints_the_games_own_board(capsys: pytest.CaptureFixture[str]) -> None:
+def test_human_mode_prints_the_games_own_board_at_every_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     env = rl.env("setback", players=2, render_mode="human")
     env.reset(seed=1)
-    assert env.render() is None
-    printed = capsys.readouterr().out
+    printed = capsys.readouterr().out  # reset shows the table without render() being called
+    assert env.render() is None and capsys.readouterr().out == printed
     assert "FINISH" in printed and "START" in printed and "lane 1" in printed
     assert "Setback · move 0" in printed
     text = rl.env("setback", players=2, render_mode="ansi")
     text.reset(seed=1)
     lines = [line.rstrip() for line in printed.rstrip("\n").split("\n")]
     assert text.render() == "\n".join(lines)  # ansi: the same text, returned
+    assert capsys.readouterr().out == ""  # … and never printed
+    env.step(_first_legal(env.observe(env.agent_selection)["action_mask"]))
+    assert "Setback · move 1" in capsys.readouterr().out
+    gym = rl.gym_env("six-day-race", players=2, render_mode="human")
+    gym.reset(seed=1)
+    gym.step(_first_legal(gym.action_masks()))
+    parallel = rl.parallel_env("why-first", players=2, render_mode="human")
+    observations, _ = parallel.reset(seed=1)
+    parallel.step({a: _first_legal(o["action_mask"]) for a, o in observations.items()})
+    out = capsys.readouterr().out  # a table at each reset and step of either face
+    assert out.count("Six Day Race · move") == 2 and out.count("Why First? · move") == 2
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array"])

@@ -99,6 +99,7 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: session.info() for agent in self.agents}
         self._select()
+        session.display()
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation, from its seat's view."""
@@ -124,6 +125,7 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         self.infos = {a: dict(info) for a in self.agents}
         self._select()
         self._accumulate_rewards()
+        session.display()
 
     def _select(self) -> None:
         pending = self.session.pending

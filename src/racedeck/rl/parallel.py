@@ -100,6 +100,7 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
         session.start(seed)
         self.agents = self.possible_agents[:]
         info = session.info()
+        session.display()
         return self._observations(), {a: dict(info) for a in self.agents}
 
     def step(self, actions: Mapping[str, Any]) -> _Step:
@@ -135,6 +136,7 @@ class RacedeckParallel(ParallelEnv):  # type: ignore[misc]
         observations = self._observations()
         if session.over:
             self.agents = []
+        session.display()
         return observations, rewards, terminations, truncations, infos
 
     def _observations(self) -> dict[str, Observation]:

@@ -6,7 +6,8 @@ mode (and a recorded video can be shared). The modes:
 
 - ``"human"``: the game's own terminal drawing (its ``terminal`` plugin, the board ``racedeck
   play`` shows, in colour) and the last transition's events in words, printed to standard
-  output; ``render()`` returns ``None``.
+  output after every reset and step, as Gymnasium and PettingZoo expect of that mode, and by
+  ``render()``, which returns ``None``.
 - ``"ansi"``: the same text, without colour codes, returned as a string.
 - ``"rgb_array"``: that drawing as an ``H × W × 3`` ``uint8`` image, colours and all, in
   DejaVu Sans Mono (shipped with Matplotlib) on a white ground: what video recorders

@@ -190,3 +190,10 @@ class Session:
         if self._renderer is None:
             return None
         return self._renderer.render(self.table)
+
+    def display(self) -> None:
+        """Print the table in ``"human"`` mode, else nothing: the faces call it after every
+        reset and step, since Gymnasium's and PettingZoo's human mode shows the game as it
+        goes without ``render()`` being called."""
+        if self.render_mode == "human":
+            self.render()

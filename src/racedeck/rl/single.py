@@ -162,6 +162,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         for _ in range(MAX_DEALS):
             self._deal()
             if not self.session.over:
+                self.session.display()
                 return self._outputs()
         raise RuntimeError(
             f"none of {MAX_DEALS} games dealt asked the learner anything before it ended "
@@ -182,6 +183,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
             self._play_bots()
         reward = session.final_rewards()[self.seat] if session.terminated else 0.0
         observation, info = self._outputs()
+        session.display()
         return observation, reward, session.terminated, session.truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
