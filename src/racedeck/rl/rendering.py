@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from rich.cells import cell_len
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
@@ -40,7 +40,7 @@ from racedeck.core.game import Game
 from racedeck.core.table import Table
 from racedeck.plugins import optional_plugin
 
-__all__ = ["RENDER_FPS", "RENDER_MODES", "WIDTH", "Renderer", "checked_render_mode"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "RGB", "WIDTH", "Renderer", "checked_render_mode", "image"]
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 """The render modes of every face, as ``metadata["render_modes"]`` lists them."""
@@ -105,58 +105,46 @@ class Renderer:
         events = [self.game.describe_event(e, self.names) for e in feed(table.history[-1][1], None)]
         parts += [Text(line) for line in events if line]
         parts.append(Text(f"{header.title} · move {header.move} · {header.waiting} · {scores}"))
-        return _Group(parts)
-
-
-class _Group:
-    """Renderables one under another (Rich's ``Group``, typed for what it holds here)."""
-
-    def __init__(self, parts: Sequence[RenderableType]) -> None:
-        self.parts = parts
-
-    def __rich_console__(self, console: Console, options: Any) -> Any:
-        yield from self.parts
+        return Group(*parts)
 
 
 def _lines(drawing: RenderableType, *, color: bool) -> list[list[Segment]]:
     """The drawing as lines of styled segments, as a terminal of :data:`WIDTH` columns shows
-    it (``color=False``: as a terminal without colours)."""
+    it (``color=False``: as a terminal without colours); trailing blank lines dropped."""
     console = Console(
         file=io.StringIO(),
         width=WIDTH,
         color_system="truecolor" if color else None,
         force_terminal=color,
-        legacy_windows=False,
     )
-    lines: list[list[Segment]] = []
-    for part in console.render(drawing):
-        if not lines:
-            lines.append([])
-        if part.text == "\n" and not part.control:
-            lines.append([])
-            continue
-        for i, piece in enumerate(part.text.split("\n")):
-            if i:
-                lines.append([])
-            if piece and not part.control:
-                lines[-1].append(Segment(piece, part.style))
+    segments = (s for s in console.render(drawing) if not s.control)
+    lines = [list(line) for line in Segment.split_lines(segments)]
     while lines and not any(s.text.strip() for s in lines[-1]):
         lines.pop()
     return lines
 
 
-def _rgb(style: Style | None) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
-    """The text colour and the ground colour (``None``: the page's) of ``style``."""
+RGB = tuple[int, int, int]
+"""A colour of the image: red, green, blue from 0 to 255."""
+
+
+def _rgb(style: Style | None) -> tuple[RGB, RGB | None]:
+    """The text colour and the ground colour (``None``: the page's) of ``style``, as a
+    terminal with Rich's default (light) theme shows them."""
     theme = DEFAULT_TERMINAL_THEME
-    if style is None:
-        return tuple(theme.foreground_color), None  # type: ignore[return-value]
-    fg = tuple(style.color.get_truecolor(theme)) if style.color else theme.foreground_color
-    bg = tuple(style.bgcolor.get_truecolor(theme, False)) if style.bgcolor else None
-    if style.reverse:
-        fg, bg = (bg or tuple(theme.background_color)), fg
-    if style.dim:
-        fg = tuple((c + 255 * 2) // 3 for c in fg)  # dim: a third of the way to white
-    return fg, bg  # type: ignore[return-value]
+    fg: RGB = theme.foreground_color
+    bg: RGB | None = None
+    if style is not None:
+        if style.color is not None:
+            fg = style.color.get_truecolor(theme)
+        if style.bgcolor is not None:
+            bg = style.bgcolor.get_truecolor(theme, foreground=False)
+        if style.reverse:
+            fg, bg = bg or theme.background_color, fg
+        if style.dim:
+            red, green, blue = fg
+            fg = ((red + 510) // 3, (green + 510) // 3, (blue + 510) // 3)  # a third to white
+    return fg, bg
 
 
 @cache
