@@ -102,3 +102,19 @@ def test_the_training_example_without_pytorch_prints_one_line(
         "error: examples/train_setback.py's training (sb3-contrib, PyTorch): torch is not "
         "installed; pip install 'racedeck[examples]'"
     )
+
+
+def test_an_image_without_pillow_says_to_reinstall(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pillow comes with Matplotlib, a dependency of racedeck itself: only a broken
+    # installation lacks it.
+    from racedeck.rl import rendering
+
+    rendering._fonts.cache_clear()  # the fonts are loaded once: load them anew
+    _without(monkeypatch, "PIL")
+    env = rl.env("setback", render_mode="rgb_array")
+    env.reset(seed=1)
+    message = (
+        'render_mode="rgb_array": PIL is not installed; pip install --force-reinstall racedeck'
+    )
+    with pytest.raises(MissingExtra, match=re.escape(message)):
+        env.render()

@@ -38,6 +38,7 @@ from rich.text import Text
 from racedeck.core.events import feed
 from racedeck.core.game import Game
 from racedeck.core.table import Table
+from racedeck.extras import needs
 from racedeck.plugins import optional_plugin
 
 __all__ = ["RENDER_FPS", "RENDER_MODES", "RGB", "WIDTH", "Renderer", "checked_render_mode", "image"]
@@ -150,8 +151,9 @@ def _rgb(style: Style | None) -> tuple[RGB, RGB | None]:
 @cache
 def _fonts() -> tuple[Any, Any]:
     """The regular and bold DejaVu Sans Mono at :data:`_FONT_SIZE` (Matplotlib ships both)."""
-    import matplotlib
-    from PIL import ImageFont
+    with needs('render_mode="rgb_array"'):
+        import matplotlib
+        from PIL import ImageFont
 
     folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     return (
@@ -162,9 +164,9 @@ def _fonts() -> tuple[Any, Any]:
 
 def image(lines: Sequence[Sequence[Segment]]) -> NDArray[np.uint8]:
     """Styled lines of text drawn cell by cell, as an ``H × W × 3`` ``uint8`` image."""
+    regular, bold = _fonts()  # first: it says which package is missing, if one is
     from PIL import Image, ImageDraw
 
-    regular, bold = _fonts()
     ascent, descent = regular.getmetrics()
     cell_w = round(regular.getlength("M"))
     cell_h = ascent + descent  # no leading: box-drawing lines join from one row to the next
