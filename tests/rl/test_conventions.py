@@ -89,6 +89,21 @@ def test_an_image_is_the_table_drawn_and_follows_the_game() -> None:
     assert isinstance(later, np.ndarray) and not np.array_equal(later, first)
 
 
+def test_every_frame_of_an_environment_has_the_same_size() -> None:
+    # A video needs it: Why First? stacks figures on a space (more lines), games differ.
+    env = rl.parallel_env("why-first", players=6, render_mode="rgb_array")
+    shapes = set()
+    for seed in (1, 2):
+        observations, _ = env.reset(seed=seed)
+        for _ in range(8):
+            frame = env.render()
+            assert isinstance(frame, np.ndarray)
+            shapes.add(frame.shape)
+            actions = {a: _first_legal(o["action_mask"]) for a, o in observations.items()}
+            observations = env.step(actions)[0]
+    assert len(shapes) == 1
+
+
 def test_human_mode_prints_the_games_own_board_at_every_step(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

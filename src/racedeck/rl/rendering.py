@@ -11,7 +11,10 @@ mode (and a recorded video can be shared). The modes:
 - ``"ansi"``: the same text, without colour codes, returned as a string.
 - ``"rgb_array"``: that drawing as an ``H × W × 3`` ``uint8`` image, colours and all, in
   DejaVu Sans Mono (shipped with Matplotlib) on a white ground: what video recorders
-  (Gymnasium's ``RecordVideo``) and notebooks want.
+  (Gymnasium's ``RecordVideo``) and notebooks want. Every frame of an environment has the same
+  size, as a video needs: :data:`WIDTH` columns, and the lines of its first frame plus
+  :data:`ROOM` more; a drawing that grows longer still loses its last lines (events first:
+  they come after the board and the header line).
 
 A game without a terminal drawing is drawn as its header line (title, move, scores, who is
 asked), which every view carries.
@@ -41,7 +44,16 @@ from racedeck.core.table import Table
 from racedeck.extras import needs
 from racedeck.plugins import optional_plugin
 
-__all__ = ["RENDER_FPS", "RENDER_MODES", "RGB", "WIDTH", "Renderer", "checked_render_mode", "image"]
+__all__ = [
+    "RENDER_FPS",
+    "RENDER_MODES",
+    "RGB",
+    "ROOM",
+    "WIDTH",
+    "Renderer",
+    "checked_render_mode",
+    "image",
+]
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 """The render modes of every face, as ``metadata["render_modes"]`` lists them."""
@@ -51,6 +63,9 @@ RENDER_FPS = 4
 
 WIDTH = 120
 """Columns the drawing may take (the widest board, *Why First?*'s track, needs 116)."""
+
+ROOM = 16
+"""Lines an image keeps free below its first frame's drawing, for longer ones later."""
 
 _FONT_SIZE = 16
 """Pixels per em of the image's font: a cell is 10 × 19 pixels."""
@@ -74,6 +89,8 @@ class Renderer:
         self.game = game
         self.render_mode = checked_render_mode(render_mode)
         self.names = game.seat_names()
+        self._rows: int | None = None
+        """Lines of every image, fixed by the first one."""
         module = optional_plugin(game.spec.id, "terminal")
         factory = getattr(module, "UI", None)
         self._ui: Any = factory(game, self.names) if factory is not None else None
@@ -84,7 +101,10 @@ class Renderer:
         """What the render mode gives for ``table`` now (printing it for ``"human"``)."""
         drawing = self.drawing(table)
         if self.render_mode == "rgb_array":
-            return image(_lines(drawing, color=True))
+            lines = _lines(drawing, color=True)
+            if self._rows is None:
+                self._rows = len(lines) + ROOM
+            return image(lines[: self._rows], rows=self._rows)
         if self.render_mode == "human":
             Console(file=sys.stdout, width=WIDTH).print(drawing)
             return None
@@ -93,7 +113,8 @@ class Renderer:
         )
 
     def drawing(self, table: Table) -> RenderableType:
-        """The spectator's board, the last transition's public events and the header line."""
+        """The spectator's board, the header line (title, move, who is asked, scores) and the
+        last transition's public events."""
         view = table.view(None)
         header = view.header
         scores = ", ".join(
@@ -103,9 +124,9 @@ class Renderer:
         parts: list[RenderableType] = []
         if self._ui is not None:
             parts.append(self._ui.render(view))
+        parts.append(Text(f"{header.title} · move {header.move} · {header.waiting} · {scores}"))
         events = [self.game.describe_event(e, self.names) for e in feed(table.history[-1][1], None)]
         parts += [Text(line) for line in events if line]
-        parts.append(Text(f"{header.title} · move {header.move} · {header.waiting} · {scores}"))
         return Group(*parts)
 
 
@@ -162,19 +183,23 @@ def _fonts() -> tuple[Any, Any]:
     )
 
 
-def image(lines: Sequence[Sequence[Segment]]) -> NDArray[np.uint8]:
-    """Styled lines of text drawn cell by cell, as an ``H × W × 3`` ``uint8`` image."""
+def image(
+    lines: Sequence[Sequence[Segment]], rows: int | None = None, columns: int = WIDTH
+) -> NDArray[np.uint8]:
+    """Styled lines of text drawn cell by cell, as an ``H × W × 3`` ``uint8`` image of
+    ``rows`` lines (default: as many as there are) of ``columns`` cells; what does not fit is
+    left out."""
     regular, bold = _fonts()  # first: it says which package is missing, if one is
     from PIL import Image, ImageDraw
 
     ascent, descent = regular.getmetrics()
     cell_w = round(regular.getlength("M"))
     cell_h = ascent + descent  # no leading: box-drawing lines join from one row to the next
-    columns = max((sum(cell_len(s.text) for s in line) for line in lines), default=1)
-    size = (2 * _MARGIN + max(columns, 1) * cell_w, 2 * _MARGIN + max(len(lines), 1) * cell_h)
+    rows = len(lines) if rows is None else rows
+    size = (2 * _MARGIN + max(columns, 1) * cell_w, 2 * _MARGIN + max(rows, 1) * cell_h)
     page = Image.new("RGB", size, tuple(DEFAULT_TERMINAL_THEME.background_color))
     pen = ImageDraw.Draw(page)
-    for row, line in enumerate(lines):
+    for row, line in enumerate(lines[:rows]):
         y = _MARGIN + row * cell_h
         column = 0
         for segment in line:
