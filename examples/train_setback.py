@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 import racedeck
 from racedeck import rl
+from racedeck.extras import MissingExtra, needs
 from racedeck.sim import Share
 
 Policy = Callable[[NDArray[np.float32], NDArray[np.int8]], int]
@@ -122,9 +123,10 @@ def train(
     learning_rate: float = 5e-4,
 ) -> list[Point]:
     """Train ``MaskablePPO`` for ``steps`` learner decisions, evaluating every ``eval_every``."""
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import SubprocVecEnv
+    with needs("examples/train_setback.py's training (sb3-contrib, PyTorch)"):
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.vec_env import SubprocVecEnv
 
     # Two cores: the environments run in their own processes, the network on one thread.
     torch.set_num_threads(1)
@@ -225,4 +227,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except MissingExtra as missing:  # one line saying what to install, not a traceback
+        raise SystemExit(f"error: {missing}") from None

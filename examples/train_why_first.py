@@ -26,7 +26,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from racedeck.rl.vector import RacedeckVectorEnv
+from racedeck.extras import MissingExtra, needs
+
+try:
+    with needs("examples/train_why_first.py (racedeck's compiled vector environment)"):
+        from racedeck.rl.vector import RacedeckVectorEnv
+except MissingExtra as missing:  # one line saying what to install, not a traceback
+    raise SystemExit(f"error: {missing}") from None
 
 Array = NDArray[np.float32]
 

@@ -115,8 +115,8 @@ def test_render_describes_the_last_transition_in_words() -> None:
     text = env.render()
     assert text is not None and "move 1" in text and "\n" in text
     assert rl.env("six-day-race").render() is None
-    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
-        rl.parallel_env("setback", render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None or one of 'human', 'ansi'"):
+        rl.parallel_env("setback", render_mode="video")
 
 
 def test_a_game_without_encodings_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -310,7 +310,7 @@ def test_stepping_before_reset_is_refused() -> None:
             {"opponents": "smart"},
             r"no bot 'smart' for why-first; levels: beginner, casual, strong, expert; bots",
         ),
-        ({"render_mode": "human"}, r"render_mode must be None or 'ansi'"),
+        ({"render_mode": "video"}, r"render_mode must be None or one of 'human', 'ansi'"),
     ],
 )
 def test_wrong_options_are_named(options: dict[str, Any], message: str) -> None:

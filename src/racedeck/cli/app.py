@@ -29,6 +29,7 @@ from racedeck.cli.train import train as train_cmd
 from racedeck.cli.usage import OneLineErrors
 from racedeck.cli.verify import verify_cmd
 from racedeck.cli.versus import versus as versus_cmd
+from racedeck.extras import MissingExtra, missing_extra
 
 if TYPE_CHECKING:
     from racedeck.sim.simulate import SimulationResult
@@ -305,6 +306,15 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover - Ctrl-C outside a command's own handling
         sys.exit(130)
+    except ModuleNotFoundError as exc:
+        # An optional dependency a command imports when it runs (numba for train, pyspiel …):
+        # one line naming the extra to install rather than the traceback of the import.
+        command = " ".join(["racedeck", *sys.argv[1:2]])
+        missing = exc if isinstance(exc, MissingExtra) else missing_extra(exc, command)
+        if missing is None:
+            raise
+        fail(str(missing))  # outside the command Click no longer turns typer.Exit into a code
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ package registers the Gymnasium ids ``racedeck/WhyFirst-v0``, ``racedeck/SixDayR
 :mod:`racedeck.rl.single`). They need the optional extra ``racedeck[rl]`` (PettingZoo,
 Gymnasium); the action encodings
 (:mod:`racedeck.core.encoding`, each game's ``encoding`` plugin) and the observation encodings
-(:mod:`racedeck.rl.observations`) are shared by every face.
+(:mod:`racedeck.rl.observations`) are shared by every face, and so are the render modes
+(:mod:`racedeck.rl.rendering`). Without the extra, each function here raises
+:class:`~racedeck.extras.MissingExtra`, one line naming it.
 
 OpenSpiel's face is :mod:`racedeck.rl.openspiel` (importing it registers every game with
 ``pyspiel``; OpenSpiel is in the same extra).
@@ -24,6 +26,8 @@ OpenSpiel's face is :mod:`racedeck.rl.openspiel` (importing it registers every g
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from racedeck.extras import needs
 
 if TYPE_CHECKING:
     from racedeck.rl.aec import RacedeckAEC
@@ -43,14 +47,16 @@ else:
 def env(game_id: str, **config: Any) -> RacedeckAEC:
     """A PettingZoo ``AECEnv`` of ``game_id``; keyword options are the game's configuration
     and the environment's own (``render_mode``, ``illegal``, ``max_actions``)."""
-    from racedeck.rl.aec import RacedeckAEC  # PettingZoo is an optional extra
+    with needs("racedeck.rl.env (PettingZoo's AEC face)"):
+        from racedeck.rl.aec import RacedeckAEC
 
     return RacedeckAEC(game_id, **config)
 
 
 def parallel_env(game_id: str, **config: Any) -> RacedeckParallel:
     """A PettingZoo ``ParallelEnv`` of ``game_id``; keyword options as for :func:`env`."""
-    from racedeck.rl.parallel import RacedeckParallel  # PettingZoo is an optional extra
+    with needs("racedeck.rl.parallel_env (PettingZoo's parallel face)"):
+        from racedeck.rl.parallel import RacedeckParallel
 
     return RacedeckParallel(game_id, **config)
 
@@ -58,6 +64,7 @@ def parallel_env(game_id: str, **config: Any) -> RacedeckParallel:
 def gym_env(game_id: str, **options: Any) -> RacedeckGym:
     """A Gymnasium environment of ``game_id``: one learner against bots (``opponents``,
     ``learner_seat``, the game's configuration …; see :mod:`racedeck.rl.single`)."""
-    from racedeck.rl.single import RacedeckGym  # Gymnasium is an optional extra
+    with needs("racedeck.rl.gym_env (the Gymnasium face)"):
+        from racedeck.rl.single import RacedeckGym
 
     return RacedeckGym(game_id, **options)

@@ -11,16 +11,26 @@ only once every agent asked has answered, so no agent's observation says how tho
 before it answered.
 
 Observations, action masks, rewards, truncation and illegal actions: see
-:mod:`racedeck.rl.session`. ``render()`` returns text (``render_mode="ansi"``).
+:mod:`racedeck.rl.session`; an action that is no integer raises :class:`TypeError`
+(:mod:`racedeck.rl.checks`). ``render_mode`` ``"human"``, ``"ansi"`` or ``"rgb_array"`` draws the
+spectator's table (:mod:`racedeck.rl.rendering`). ``metadata["name"]`` is the game's
+(``racedeck_setback_v0`` …, shared by both faces: :func:`racedeck.rl.faces.env_name`);
+``state()`` and ``state_space`` give every seat's observation at once, for centralised critics
+(:mod:`racedeck.rl.global_state`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
+from racedeck.rl.faces import env_name
+from racedeck.rl.global_state import GlobalState
+from racedeck.rl.rendering import RENDER_FPS, RENDER_MODES
 from racedeck.rl.session import Illegal, Observation, Session
 
 __all__ = ["RacedeckAEC"]
@@ -30,11 +40,13 @@ __all__ = ["RacedeckAEC"]
 class RacedeckAEC(AECEnv):  # type: ignore[misc]
     """One racedeck game as a PettingZoo ``AECEnv`` (see the module's notes)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "racedeck_v0",
-        "render_modes": ["ansi"],
+    metadata: dict[str, Any] = {  # noqa: RUF012 (an instance variable with a class default)
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
     }
+    """What every game's environment shares; each instance's own copy adds ``"name"``, one per
+    game (:func:`~racedeck.rl.faces.env_name`)."""
 
     def __init__(
         self,
@@ -50,6 +62,10 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
             game_id, config, illegal=illegal, max_actions=max_actions, render_mode=render_mode
         )
         self.render_mode = self.session.render_mode
+        self.metadata = {**self.metadata, "name": env_name(game_id)}
+        self._state = GlobalState(self.session)
+        self.state_space: spaces.Box = self._state.space
+        """The ``Box`` of :meth:`state` (:mod:`racedeck.rl.global_state`)."""
         self.possible_agents: list[str] = list(self.session.agents)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -67,6 +83,11 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         """The same for every agent: the game's action encoding."""
         return self.session.action_space
 
+    def state(self) -> NDArray[np.float32]:
+        """The global state for a centralised critic: every seat's observation vector, in
+        seat order (:mod:`racedeck.rl.global_state`); never part of an agent's observation."""
+        return self._state.encode()
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game; ``seed`` is the engine's seed."""
         session = self.session
@@ -78,6 +99,7 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: session.info() for agent in self.agents}
         self._select()
+        session.display()
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation, from its seat's view."""
@@ -103,13 +125,14 @@ class RacedeckAEC(AECEnv):  # type: ignore[misc]
         self.infos = {a: dict(info) for a in self.agents}
         self._select()
         self._accumulate_rewards()
+        session.display()
 
     def _select(self) -> None:
         pending = self.session.pending
         self.agent_selection = self.possible_agents[pending[0]] if pending else self.agents[0]
 
-    def render(self) -> str | None:
-        """The last transition and the standing of the game, in words (``"ansi"``)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`)."""
         return self.session.render()
 
     def close(self) -> None:

@@ -58,14 +58,17 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-import pyspiel
 from numpy.typing import NDArray
 
 from racedeck.core.game import Game
 from racedeck.core.registry import available_games, get_spec, make
 from racedeck.core.rng import Rng
 from racedeck.core.spec import Dynamics
+from racedeck.extras import needs
 from racedeck.rl.faces import encoding_for, observer_for
+
+with needs("racedeck.rl.openspiel (OpenSpiel's face)"):
+    import pyspiel
 
 __all__ = [
     "RacedeckGame",

@@ -12,7 +12,9 @@ Rewards come at the end only: each agent among the winners gets its share of the
 (``1 / number of winners``, Leo counted among them), every other agent 0. An action index that
 is not legal for the agent (mask 0) ends the game at once, with reward -1 for that agent and 0
 for the others (``illegal="terminate"``, as PettingZoo's classic games do), or raises
-:class:`~racedeck.core.errors.IllegalAction` (``illegal="raise"``). A game still going after
+:class:`~racedeck.core.errors.IllegalAction` (``illegal="raise"``). An action that is no integer
+at all (``3.7``, ``None``) is a mistake in the caller's code, not a move: it raises
+:class:`TypeError` (:mod:`racedeck.rl.checks`). A game still going after
 ``max_actions`` accepted actions (default: the encoding's ``max_game_length``, which no game of the
 configuration exceeds) is truncated, with rewards 0.
 """
@@ -27,11 +29,12 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from racedeck.core.events import feed
 from racedeck.core.registry import make
 from racedeck.core.table import Table
+from racedeck.rl.checks import action_index
 from racedeck.rl.faces import encoding_for, observer_for
 from racedeck.rl.observations.base import HIGH, LOW
+from racedeck.rl.rendering import Renderer, checked_render_mode
 
 __all__ = ["ILLEGAL_REWARD", "Illegal", "Observation", "Session"]
 
@@ -57,13 +60,12 @@ class Session:
         max_actions: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
-        """``"ansi"``: :meth:`render` describes the game in words; ``None``: it gives nothing."""
+        self.render_mode = checked_render_mode(render_mode)
+        """How :meth:`render` draws the game (:mod:`racedeck.rl.rendering`); ``None``: not."""
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         self.game = make(game_id, **config)
+        self._renderer = Renderer(self.game, render_mode) if render_mode is not None else None
         self.encoding = encoding_for(self.game)
         self.observer = observer_for(self.game)
         self.illegal: Illegal = illegal
@@ -141,10 +143,12 @@ class Session:
 
     def act(self, seat: int, index: Any) -> bool:
         """Take action ``index`` for ``seat``; False (and the game over) when it is illegal
-        under ``illegal="terminate"``."""
+        under ``illegal="terminate"``; :class:`TypeError` when it is not an integer at all
+        (:func:`~racedeck.rl.checks.action_index`)."""
+        number = action_index(index, self.agents[seat])
         try:
-            action = self.encoding.action(operator.index(index))
-        except (TypeError, ValueError):
+            action = self.encoding.action(number)
+        except ValueError:  # an integer that numbers no action: illegal, like a masked one
             action = None
         legal = self.game.legal_actions(self.table.state, seat)
         if action is None or action not in legal:
@@ -179,18 +183,17 @@ class Session:
             out["winners"] = tuple(sorted(outcome.winners))
         return out
 
-    def render(self) -> str | None:
-        """The last transition's public events and where the game stands, in words (``None``
-        without a render mode)."""
-        if self.render_mode is None:
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`): text for
+        ``"ansi"``, an image for ``"rgb_array"``; printed, and ``None``, for ``"human"``;
+        ``None`` without a render mode."""
+        if self._renderer is None:
             return None
-        table = self.table
-        names = self.game.seat_names()
-        lines = [self.game.describe_event(e, names) for e in feed(table.history[-1][1], None)]
-        header = table.view(None).header
-        scores = ", ".join(
-            f"{name} {score:g}"
-            for name, score in zip(header.score_names, header.scores, strict=True)
-        )
-        lines.append(f"{header.title} · move {header.move} · {header.waiting} · {scores}")
-        return "\n".join(line for line in lines if line)
+        return self._renderer.render(self.table)
+
+    def display(self) -> None:
+        """Print the table in ``"human"`` mode, else nothing: the faces call it after every
+        reset and step, since Gymnasium's and PettingZoo's human mode shows the game as it
+        goes without ``render()`` being called."""
+        if self.render_mode == "human":
+            self.render()

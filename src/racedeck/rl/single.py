@@ -32,8 +32,10 @@ environment hands control back whenever the game waits for the learner.
   the games in which the learner decides at least once.
 
 ``info`` holds ``move`` (accepted actions so far), ``learner_seat``, ``action_mask`` and, once
-the game has ended by its rules, ``scores`` and ``winners``. ``render()`` returns text
-(``render_mode="ansi"``). The ids ``racedeck/<Title>-v0`` are registered with Gymnasium by
+the game has ended by its rules, ``scores`` and ``winners``. ``render_mode`` ``"human"``,
+``"ansi"`` or ``"rgb_array"`` draws the spectator's table, never the learner's hand
+(:mod:`racedeck.rl.rendering`). An action that is no integer (``3.7``, ``None``) raises
+:class:`TypeError`. The ids ``racedeck/<Title>-v0`` are registered with Gymnasium by
 :mod:`racedeck.rl.registration`.
 """
 
@@ -51,6 +53,7 @@ from racedeck.bots.base import Bot
 from racedeck.bots.policy import Policy, PolicyBot, is_policy
 from racedeck.bots.registry import make_bot
 from racedeck.core.table import run
+from racedeck.rl.rendering import RENDER_FPS, RENDER_MODES
 from racedeck.rl.session import Illegal, Session
 
 __all__ = ["LearnerSeat", "Opponent", "RacedeckGym", "checked_seat"]
@@ -103,7 +106,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     # Gymnasium's checker wants a frame rate for every render mode, text too (as its Taxi has).
     # Gymnasium declares ``metadata`` an instance variable with a class-level default.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -159,6 +162,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
         for _ in range(MAX_DEALS):
             self._deal()
             if not self.session.over:
+                self.session.display()
                 return self._outputs()
         raise RuntimeError(
             f"none of {MAX_DEALS} games dealt asked the learner anything before it ended "
@@ -179,14 +183,15 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
             self._play_bots()
         reward = session.final_rewards()[self.seat] if session.terminated else 0.0
         observation, info = self._outputs()
+        session.display()
         return observation, reward, session.terminated, session.truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Which action indices are legal for the learner now (sb3-contrib's mask protocol)."""
         return self.session.observe(self.seat)["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
-        """The last transition and the standing of the game, in words (``"ansi"``)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`)."""
         return self.session.render()
 
     # -- inside ------------------------------------------------------------------------------
