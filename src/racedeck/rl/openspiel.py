@@ -26,13 +26,23 @@ What each part of OpenSpiel's API is here:
   each game); ``num_distinct_actions`` and ``max_game_length`` are the encoding's, and an action's
   string is its canonical text (what ``parse_action`` reads). Applying an action that is not legal
   raises :class:`ValueError`.
-- Chance: ``ChanceMode.SAMPLED_STOCHASTIC``. The engine deals and draws with the seeded RNG its
-  states carry, so a state has no chance nodes and a clone plays on exactly as the original
-  would. A game's ``seed`` parameter starts the sequence of engine seeds that its new initial
-  states take, each when first looked at (``-1``: a fresh random sequence); OpenSpiel's C++
-  side also makes initial states of its own (it sizes an observation tensor by observing one),
-  so the sequence repeats for the same program, while :meth:`RacedeckGame.deal` names a deal
-  outright. Explicit chance nodes would mean dealing outside the engine, card by card.
+- Chance: ``ChanceMode.DETERMINISTIC``, as OpenSpiel means it: there are no chance nodes. The
+  engine deals as a state is made and draws with the seeded RNG the state carries, so
+  ``apply_action`` is a function of the state and a clone plays on exactly as the original
+  would; what is random is which deal a new initial state gets. A game's ``seed`` parameter
+  starts the sequence of engine seeds that its new initial states take, each when first looked
+  at (``-1``: a fresh random sequence); OpenSpiel's C++ side also makes initial states of its own
+  (it sizes an observation tensor by observing one), so the sequence repeats for the same
+  program, while :meth:`RacedeckGame.deal` names a deal outright. Algorithms that walk the tree
+  from one initial state see one deal. Explicit chance nodes would mean dealing outside the
+  engine, card by card.
+- Pickling and serialization: ``pickle`` takes a game (its parameters and where its sequence of
+  seeds is) and a state (the game, OpenSpiel's history and the engine state as JSON, RNG
+  included); ``state.serialize()``, ``game.deserialize_state`` and
+  ``pyspiel.serialize_game_and_state`` carry states too, and a game there is its parameters
+  alone (OpenSpiel asks a Python game for no RNG state unless it is ``SAMPLED_STOCHASTIC``, and
+  cannot get one from it then), so a game read back starts its sequence of seeds anew.
+  Unpickling imports this module, which registers the games.
 - Observations: the observation tensor is the seat's view encoded by
   :mod:`racedeck.rl.observations` (one flat float32 tensor named ``"observation"``), the
   observation string the view's JSON form. Both come from the view only, so they hold nothing
@@ -52,6 +62,7 @@ What each part of OpenSpiel's API is here:
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -125,7 +136,10 @@ def _game_type(game_id: str, turn_based: bool, constant_sum: bool) -> Any:
             if simultaneous
             else pyspiel.GameType.Dynamics.SEQUENTIAL
         ),
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        # No chance nodes: the deal is drawn as a state is made and the engine's draws come
+        # from the RNG the state carries, so apply_action is deterministic. SAMPLED_STOCHASTIC
+        # would also make OpenSpiel serialize the game's RNG, which a Python game cannot give.
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
             pyspiel.GameType.Utility.CONSTANT_SUM
@@ -143,20 +157,39 @@ def _game_type(game_id: str, turn_based: bool, constant_sum: bool) -> Any:
     )
 
 
+Key = tuple[str, bool, tuple[tuple[str, Any], ...]]
+"""A configuration: the game, its form (turn by turn or not) and its options, sorted."""
+
+
 class _Shared:
-    """What every state of one game shares; deep copies (OpenSpiel's clone) keep it shared."""
+    """What every state of one game shares; deep copies (OpenSpiel's clone) keep it shared.
 
-    __slots__ = ("encoding", "engine", "observer", "seeds", "simultaneous")
+    A pickle names only the configuration (:data:`Key`): it unpickles to the one :class:`_Shared`
+    of that configuration this process keeps (:func:`_shared_for`), whose sequence of seeds is
+    never used, since a pickled state is always dealt."""
 
-    def __init__(self, engine: Game[Any, Any, Any], seed: int) -> None:
+    __slots__ = ("encoding", "engine", "key", "observer", "seeds", "simultaneous")
+
+    def __init__(self, engine: Game[Any, Any, Any], seed: int, key: Key) -> None:
         self.engine = engine
         self.encoding = encoding_for(engine)
         self.observer = observer_for(engine)
-        self.simultaneous = False
+        self.key = key
+        self.simultaneous = is_simultaneous(key[0]) and not key[1]
         self.seeds = random.Random(seed) if seed >= 0 else random.Random()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_shared_for, (self.key,))
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_for(key: Key) -> _Shared:
+    """The process's :class:`_Shared` of configuration ``key`` (what unpickled states hold)."""
+    game_id, _, config = key
+    return _Shared(make(game_id, **dict(config)), -1, key)
 
 
 class _Core:
@@ -212,6 +245,15 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.shared, self.state.clone())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The engine state's JSON form is the whole state, its RNG included.
+        return (_core_from_json, (self.shared, self.state.to_json()))
+
+
+def _core_from_json(shared: _Shared, obj: Any) -> _Core:
+    """The :class:`_Core` a pickle names (see :meth:`_Core.__reduce__`)."""
+    return _Core(shared, shared.engine.state_from_json(obj))
+
 
 # pyspiel ships no type information: its classes are Any to the type checker.
 class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
@@ -255,8 +297,14 @@ class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
         """The racedeck game (rules and configuration)."""
         self.encoding = encoding
         """The action encoding: OpenSpiel's actions are its indices."""
-        self._shared = _Shared(engine, int(params.get(SEED, 0)))
-        self._shared.simultaneous = is_simultaneous(game_id) and not turn_based
+        key = (game_id, turn_based, tuple(sorted(config.items())))
+        self._shared = _Shared(engine, int(params.get(SEED, 0)), key)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the name, the parameters and where the sequence of seeds is (OpenSpiel's
+        own pickle of a game asks for an RNG state a Python game cannot give)."""
+        name = game_name(self.game_id, self.turn_based)
+        return (_game_from, (name, self.get_parameters(), self._shared.seeds.getstate()))
 
     def new_initial_state(self) -> RacedeckState:
         """A new game, dealt from the next engine seed of this game's sequence."""
@@ -292,6 +340,20 @@ class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
         raise ValueError("racedeck observations show one seat's secrets at most, never all")
 
 
+def _game_from(name: str, params: dict[str, Any], seeds: Any) -> RacedeckGame:
+    """The game a pickle names (see :meth:`RacedeckGame.__reduce__`)."""
+    register()
+    game: RacedeckGame = pyspiel.load_game(name, params)
+    game._shared.seeds.setstate(seeds)
+    return game
+
+
+def _state_from(game: RacedeckGame, serialized: str) -> RacedeckState:
+    """The state a pickle names (see :meth:`RacedeckState.__reduce__`)."""
+    state: RacedeckState = game.deserialize_state(serialized)
+    return state
+
+
 class RacedeckState(pyspiel.State):  # type: ignore[misc]
     """A position of a :class:`RacedeckGame`, over one engine state (see the module's notes)."""
 
@@ -299,6 +361,11 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._shared: _Shared = game._shared
         self._core = _Core(game._shared)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game and OpenSpiel's serialization of the state (its history, and the
+        engine state as JSON, RNG included)."""
+        return (_state_from, (self.get_game(), self.serialize()))
 
     # -- racedeck's side ----------------------------------------------------------------------
 
