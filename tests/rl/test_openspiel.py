@@ -303,3 +303,59 @@ def test_the_quick_observation_tensor_is_openspiels() -> None:
     assert state.observation_tensor() == state.observation_tensor(state.current_player())
     with pytest.raises(ValueError, match="no player 3"):
         state.observation_tensor(3)
+
+
+SEQUENTIAL_CONFIGS = [
+    pytest.param("why-first", {"players": 3, "variant": "tactical", "stages": 1}, id="why-first"),
+    pytest.param("six-day-race", {"players": 3, "riders": 1, "races": 1}, id="six-day-race"),
+    pytest.param("setback", {"players": 2}, id="setback"),
+]
+"""Small configurations of every game, turn by turn where seats may act at once."""
+
+
+@pytest.mark.parametrize(("game_id", "config"), SEQUENTIAL_CONFIGS)
+def test_openspiel_ismcts_plays_whole_games_unmodified(
+    game_id: str, config: dict[str, Any]
+) -> None:
+    """OpenSpiel's ISMCTSBot as it comes (no resampler of racedeck's: the state's own
+    ``resample_from_infostate``) plays every seat of whole games."""
+    game = openspiel.load(game_id, turn_based=openspiel.is_simultaneous(game_id), **config)
+    rs = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, 1.0, 3, random_state=rs, use_observation_string=True)
+    state = game.deal(7)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_resample_from_infostate_keeps_the_view_and_is_reproducible() -> None:
+    """The hook draws from the game's sampler, seeded by the probability sampler (and how many
+    draws the game has made, since ISMCTSBot's sampler restarts its stream every time)."""
+
+    def draws(game: Any, seed: int | None) -> list[str]:
+        """Three draws, each with a new sampler (seeded, or OpenSpiel's fixed default)."""
+        state = _random_play(game.deal(5), random.Random(5), 6)
+        player = state.current_player()
+        found = []
+        for _ in range(3):
+            sampler = (
+                pyspiel.UniformProbabilitySampler(0.0, 1.0)
+                if seed is None
+                else pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+            )
+            sampled = state.resample_from_infostate(player, sampler)
+            assert sampled.current_player() == player
+            assert sampled.observation_string(player) == state.observation_string(player)
+            assert sampled.history() == state.history()
+            found.append(str(sampled))
+        return found
+
+    def load() -> Any:
+        return openspiel.load("setback", turn_based=True, players=3)
+
+    assert draws(load(), 1) == draws(load(), 1)  # the same program draws the same worlds
+    assert draws(load(), 1) != draws(load(), 2)
+    assert len(set(draws(load(), None))) == 3  # a restarting stream still draws new worlds

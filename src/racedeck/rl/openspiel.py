@@ -56,13 +56,16 @@ What each part of OpenSpiel's API is here:
 - Parameters: the game's scalar options (``players``, ``variant``, ``stages`` …, with the
   game's defaults) and ``seed``; list-valued options keep their defaults.
 - Determinizations for search: :meth:`RacedeckState.resample` draws a state consistent with a
-  player's view through the game's own sampler (``Game.sample_state``); pass
-  :func:`resampler` to ``ISMCTSBot.set_resampler`` (with ``use_observation_string=True``).
+  player's view through the game's own sampler (``Game.sample_state``). OpenSpiel's hook
+  ``resample_from_infostate(player_id, probability_sampler)`` is that draw, seeded from the
+  sampler (and the game's count of draws, see the method), so ``ISMCTSBot`` runs as it comes;
+  :func:`resampler` gives ``ISMCTSBot.set_resampler`` a generator of one's own seed instead.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -74,7 +77,7 @@ from numpy.typing import NDArray
 
 from racedeck.core.game import Game
 from racedeck.core.registry import available_games, get_spec, make
-from racedeck.core.rng import Rng
+from racedeck.core.rng import Rng, derive_seed
 from racedeck.core.spec import Dynamics
 from racedeck.rl.faces import encoding_for, observer_for
 
@@ -168,7 +171,7 @@ class _Shared:
     of that configuration this process keeps (:func:`_shared_for`), whose sequence of seeds is
     never used, since a pickled state is always dealt."""
 
-    __slots__ = ("encoding", "engine", "key", "observer", "seeds", "simultaneous")
+    __slots__ = ("encoding", "engine", "key", "observer", "resamples", "seeds", "simultaneous")
 
     def __init__(self, engine: Game[Any, Any, Any], seed: int, key: Key) -> None:
         self.engine = engine
@@ -177,6 +180,9 @@ class _Shared:
         self.key = key
         self.simultaneous = is_simultaneous(key[0]) and not key[1]
         self.seeds = random.Random(seed) if seed >= 0 else random.Random()
+        self.resamples = itertools.count()
+        """How many determinizations OpenSpiel's hook has drawn (see
+        :meth:`RacedeckState.resample_from_infostate`)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -404,6 +410,22 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         )
 
     # -- OpenSpiel's side ---------------------------------------------------------------------
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> RacedeckState:
+        """OpenSpiel's determinization hook (what ``ISMCTSBot`` calls unless given a resampler):
+        :meth:`resample` from a generator seeded by two draws of ``probability_sampler`` and
+        the number of determinizations this game's states have drawn so far.
+
+        The count is there because ``ISMCTSBot`` makes a new ``UniformProbabilitySampler`` for
+        each draw, whose stream is always the same: seeded by the sampler alone, every draw
+        at a position would be the same world. With it, draws are as reproducible as the
+        sequence of deals: the same program draws the same worlds.
+        """
+        high, low = (int(float(probability_sampler()) * 2**53) for _ in range(2))
+        seed = derive_seed(high, low, next(self._shared.resamples))
+        return self.resample(int(player_id), Rng(seed))
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the player to act), as OpenSpiel's own
