@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import racedeck
 from racedeck.core.rng import Rng
-from racedeck.rl import openspiel
+from racedeck.rl import openspiel, recall
 from racedeck.rl.faces import observer_for
 
 from .configs import CONFIGS, IDS
@@ -65,7 +65,7 @@ def test_every_game_is_registered() -> None:
 def test_random_sim(game_id: str, config: dict[str, Any], turn_based: bool) -> None:
     """OpenSpiel's own API test, serializing and deserializing states along the way."""
     game = openspiel.load(game_id, turn_based=turn_based, **config)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def _play_on(state: Any, seed: int) -> list[str]:
@@ -110,7 +110,12 @@ def test_game_type_and_info(game_id: str, config: dict[str, Any], turn_based: bo
     simultaneous = game_id in ("why-first", "setback") and not turn_based
     assert (kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS) == simultaneous
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC  # no chance nodes
-    assert not kind.provides_information_state_string
+    assert kind.provides_information_state_string
+    size = game.observation_tensor_size()
+    rows = game.max_game_length() * (size + game.num_distinct_actions())
+    assert kind.provides_information_state_tensor == (size + rows <= recall.TENSOR_LIMIT)
+    if kind.provides_information_state_tensor:
+        assert game.information_state_tensor_size() == size + rows
     assert game.num_players() == config["players"]
     assert game.num_distinct_actions() == game.encoding.num_distinct_actions
     assert game.max_game_length() == game.encoding.max_game_length
@@ -220,7 +225,7 @@ def test_a_resample_keeps_what_the_player_sees(game_id: str, config: dict[str, A
     assert changed  # the others' hands (or the deck order) were drawn anew
 
 
-def test_spectator_observer_and_no_information_state() -> None:
+def test_spectator_observer_and_the_seats_information_state() -> None:
     game = openspiel.load("setback", players=3)
     state = _random_play(game.deal(2), random.Random(2), 10)
     public = pyspiel.IIGObservationType(
@@ -230,9 +235,16 @@ def test_spectator_observer_and_no_information_state() -> None:
     assert json.loads(observer.string_from(state, 1)) == state.view(None).to_json()
     observer.set_from(state, 1)
     assert observer.dict["observation"] is observer.tensor
-    recall = pyspiel.IIGObservationType(perfect_recall=True)
-    with pytest.raises(ValueError, match="no perfect-recall information state"):
-        game.make_py_observer(recall)
+    recall_observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall_observer.string_from(state, 1) == state.information_state_string(1)
+    assert recall_observer.tensor is None  # Setback's games are too long for a tensor
+    with pytest.raises(ValueError, match="offers no information state tensor"):
+        state.information_state_tensor(1)
+    public_recall = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="never the spectator's"):
+        game.make_py_observer(public_recall)
 
 
 @pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=IDS)
@@ -278,13 +290,15 @@ def test_openspiel_ismcts_plays_a_racedeck_game() -> None:
 
 @pytest.mark.parametrize("turn_based", [False, True])
 def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
-    """OpenSpiel's RL environment runs the games, on the observation tensors (WF-4 commits
-    at once, or one seat after another)."""
+    """OpenSpiel's RL environment runs the games, on the information state tensors (WF-4
+    commits at once, or one seat after another)."""
     env = rl_environment.Environment(openspiel.game_name("why-first", turn_based), players=4)
     game = env.game
     rng = random.Random(3)
     step = env.reset()
-    assert len(step.observations["info_state"][0]) == game.observation_tensor_size()
+    # A configuration this small offers the perfect-recall tensor, which the environment prefers.
+    assert game.get_type().provides_information_state_tensor
+    assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
     while not step.last():
         legal = step.observations["legal_actions"]
         if env.is_turn_based:
@@ -306,23 +320,26 @@ def test_the_quick_observation_tensor_is_openspiels() -> None:
 
 
 SEQUENTIAL_CONFIGS = [
-    pytest.param("why-first", {"players": 3, "variant": "tactical", "stages": 1}, id="why-first"),
-    pytest.param("six-day-race", {"players": 3, "riders": 1, "races": 1}, id="six-day-race"),
-    pytest.param("setback", {"players": 2}, id="setback"),
+    pytest.param("why-first", {"players": 3, "variant": "tactical", "stages": 1}, False, id="wf"),
+    pytest.param("six-day-race", {"players": 3, "riders": 1, "races": 1}, False, id="six-day"),
+    pytest.param("setback", {"players": 2}, True, id="setback-observation-keyed"),
 ]
-"""Small configurations of every game, turn by turn where seats may act at once."""
+"""Small configurations of every game, turn by turn where seats may act at once, and whether
+the search keys its nodes by observation (Setback's long games) or information state."""
 
 
-@pytest.mark.parametrize(("game_id", "config"), SEQUENTIAL_CONFIGS)
+@pytest.mark.parametrize(("game_id", "config", "observation_keyed"), SEQUENTIAL_CONFIGS)
 def test_openspiel_ismcts_plays_whole_games_unmodified(
-    game_id: str, config: dict[str, Any]
+    game_id: str, config: dict[str, Any], observation_keyed: bool
 ) -> None:
     """OpenSpiel's ISMCTSBot as it comes (no resampler of racedeck's: the state's own
     ``resample_from_infostate``) plays every seat of whole games."""
     game = openspiel.load(game_id, turn_based=openspiel.is_simultaneous(game_id), **config)
     rs = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(1, rs)
-    bot = ismcts.ISMCTSBot(game, evaluator, 1.0, 3, random_state=rs, use_observation_string=True)
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 1.0, 3, random_state=rs, use_observation_string=observation_keyed
+    )
     state = game.deal(7)
     while not state.is_terminal():
         action = bot.step(state)

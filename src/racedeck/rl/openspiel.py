@@ -47,9 +47,29 @@ What each part of OpenSpiel's API is here:
   :mod:`racedeck.rl.observations` (one flat float32 tensor named ``"observation"``), the
   observation string the view's JSON form. Both come from the view only, so they hold nothing
   the seat may not know. ``IIGObservationType(private_info=NONE)`` gives the spectator's view.
-  Views are not perfect recall, so no information state is offered (algorithms that need one,
-  such as CFR, are out of reach of games this long anyway); OpenSpiel's RL environment falls
-  back to the observation tensor.
+- Information state (perfect recall, :mod:`racedeck.rl.recall`): a seat's view whenever it
+  decided, the action it took each time, and its view now — perfect recall in Kuhn's sense (a
+  seat forgets neither what it knew when it decided nor what it did); what it saw only between
+  two of its decisions and no longer sees is not kept. Where seats act at once, each decided on
+  the view before the round's actions. ``information_state_string`` is always offered: compact
+  JSON ``{"decisions": [{"action": text, "view": view}, …], "seat": seat, "view": view}``, made
+  of the seat's views and its own actions only, so it holds nothing the seat may not know.
+  ``information_state_tensor`` is offered where a configuration bounds it small enough: the
+  current observation (``O`` entries), then ``max_game_length`` rows (no seat decides more
+  often than the game takes actions), each a decision's observation and its action one-hot
+  (``O + num_distinct_actions`` entries), oldest first, zero after the last decision; in all
+  ``O + max_game_length * (O + num_distinct_actions)`` entries, offered where that is at most
+  :data:`racedeck.rl.recall.TENSOR_LIMIT` (32,768): *Why First?* with default options
+  (9,360 entries at four players, 20,516 at six) and its tactical variant up to three players,
+  Six Day Race of one race (two races at two players) except at four players; never Setback
+  (``max_moves`` bounds its games only loosely), whose information state is the string alone.
+  OpenSpiel's RL environment uses the information state tensor where there is one
+  (``observation_type=OBSERVATION`` asks for the view, a tensor far smaller).
+  ``perfect_recall=True`` observers give both; there is no public perfect-recall state.
+  Applying an action only notes it (one small object); views are replayed from the deal when
+  an information state is first asked for, and each step asked about keeps what it found, so
+  asking every step replays one step each time. Tabular algorithms (``TabularPolicy``, CFR)
+  enumerate the tree of one deal (see Chance), so they are for tiny configurations only.
 - Returns: at the end only, each winner's share of one win (``1 / number of winners``; Leo of
   the two-player *Why First?* counts among the winners, WF-9), 0 for the others — a
   constant-sum game (sum 1) unless Leo plays, then general-sum.
@@ -75,15 +95,19 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
+from racedeck.core.encoding import ActionEncoding
 from racedeck.core.game import Game
 from racedeck.core.registry import available_games, get_spec, make
 from racedeck.core.rng import Rng, derive_seed
 from racedeck.core.spec import Dynamics
+from racedeck.rl import recall
 from racedeck.rl.faces import encoding_for, observer_for
+from racedeck.rl.observations.base import Observer
 
 __all__ = [
     "RacedeckGame",
     "RacedeckObserver",
+    "RacedeckRecallObserver",
     "RacedeckState",
     "game_class",
     "game_name",
@@ -125,7 +149,7 @@ def is_simultaneous(game_id: str) -> bool:
     return Dynamics.SIMULTANEOUS in get_spec(game_id).dynamics
 
 
-def _game_type(game_id: str, turn_based: bool, constant_sum: bool) -> Any:
+def _game_type(game_id: str, turn_based: bool, constant_sum: bool, recall_tensor: bool) -> Any:
     spec = get_spec(game_id)
     params = dict(_scalar_options(game_id))
     params[SEED] = 0
@@ -152,8 +176,8 @@ def _game_type(game_id: str, turn_based: bool, constant_sum: bool) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=recall_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -173,10 +197,12 @@ class _Shared:
 
     __slots__ = ("encoding", "engine", "key", "observer", "resamples", "seeds", "simultaneous")
 
-    def __init__(self, engine: Game[Any, Any, Any], seed: int, key: Key) -> None:
-        self.engine = engine
-        self.encoding = encoding_for(engine)
-        self.observer = observer_for(engine)
+    def __init__(self, key: Key, seed: int, like: _Shared | None = None) -> None:
+        game_id, _, config = key
+        # The rules and encodings never change: games of one configuration share them.
+        self.engine: Game[Any, Any, Any] = like.engine if like else make(game_id, **dict(config))
+        self.encoding: ActionEncoding[Any] = like.encoding if like else encoding_for(self.engine)
+        self.observer: Observer[Any] = like.observer if like else observer_for(self.engine)
         self.key = key
         self.simultaneous = is_simultaneous(key[0]) and not key[1]
         self.seeds = random.Random(seed) if seed >= 0 else random.Random()
@@ -193,9 +219,9 @@ class _Shared:
 
 @functools.lru_cache(maxsize=64)
 def _shared_for(key: Key) -> _Shared:
-    """The process's :class:`_Shared` of configuration ``key`` (what unpickled states hold)."""
-    game_id, _, config = key
-    return _Shared(make(game_id, **dict(config)), -1, key)
+    """The process's :class:`_Shared` of configuration ``key`` (what unpickled states hold, and
+    where new games of the configuration take the rules and encodings from)."""
+    return _Shared(key, -1)
 
 
 class _Core:
@@ -285,10 +311,12 @@ class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
                 f"parameters are {', '.join(sorted([*scalars, SEED]))}"
             )
         config = {k: v for k, v in params.items() if k != SEED}
-        engine = make(game_id, **config)
+        key = (game_id, turn_based, tuple(sorted(config.items())))
+        shared = _Shared(key, int(params.get(SEED, 0)), like=_shared_for(key))
+        engine = shared.engine
         # Leo (WF-9) is a contestant who can win alone: the seats' shares then sum to 0.
         constant_sum = len(engine.contestant_names()) == engine.num_players
-        encoding = encoding_for(engine)
+        encoding = shared.encoding
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_distinct_actions,
             max_chance_outcomes=0,
@@ -298,13 +326,13 @@ class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=1.0 if constant_sum else None,
             max_game_length=encoding.max_game_length,
         )
-        super().__init__(_game_type(game_id, turn_based, constant_sum), info, params)
+        tensor = recall.tensor_size(shared) > 0
+        super().__init__(_game_type(game_id, turn_based, constant_sum, tensor), info, params)
         self.engine = engine
         """The racedeck game (rules and configuration)."""
         self.encoding = encoding
         """The action encoding: OpenSpiel's actions are its indices."""
-        key = (game_id, turn_based, tuple(sorted(config.items())))
-        self._shared = _Shared(engine, int(params.get(SEED, 0)), key)
+        self._shared = shared
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the name, the parameters and where the sequence of seeds is (OpenSpiel's
@@ -324,26 +352,27 @@ class RacedeckGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> RacedeckObserver:
-        """The observer of a seat's view (the default), or of the spectator's view
-        (``private_info=NONE``); racedeck offers no perfect-recall information state."""
+    ) -> RacedeckObserver | RacedeckRecallObserver:
+        """The observer of a seat's view (the default), of the spectator's view
+        (``private_info=NONE``), or of a seat's perfect-recall information state
+        (``perfect_recall=True``; see the module's notes)."""
         if params:
             raise ValueError(f"racedeck observers take no parameters, got {sorted(params)}")
         if iig_obs_type is None:
             return RacedeckObserver(self._shared, public_only=False)
-        if iig_obs_type.perfect_recall:
-            raise ValueError(
-                "racedeck games offer no perfect-recall information state: "
-                "use the observation (a seat's view)"
-            )
         if not iig_obs_type.public_info:
             raise ValueError("racedeck observations always hold the public information")
         private = iig_obs_type.private_info
-        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            return RacedeckObserver(self._shared, public_only=False)
-        if private == pyspiel.PrivateInfoType.NONE:
-            return RacedeckObserver(self._shared, public_only=True)
-        raise ValueError("racedeck observations show one seat's secrets at most, never all")
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("racedeck observations show one seat's secrets at most, never all")
+        if iig_obs_type.perfect_recall:
+            if private == pyspiel.PrivateInfoType.NONE:
+                raise ValueError(
+                    "racedeck's perfect-recall information state is a seat's, never the "
+                    "spectator's: use the spectator's observation"
+                )
+            return RacedeckRecallObserver(self._shared)
+        return RacedeckObserver(self._shared, public_only=private == pyspiel.PrivateInfoType.NONE)
 
 
 def _game_from(name: str, params: dict[str, Any], seeds: Any) -> RacedeckGame:
@@ -367,6 +396,11 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._shared: _Shared = game._shared
         self._core = _Core(game._shared)
+        self._start: recall.Start | None = None
+        """Where this state's record for the information states begins (the deal, made at the
+        first action, or a determinization)."""
+        self._last: recall.Step | None = None
+        """The record's last step: the actions taken since :attr:`_start`."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game and OpenSpiel's serialization of the state (its history, and the
@@ -394,7 +428,9 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         once, so the seats still to answer are known; samples that disagree are drawn again.
         What the others answered stays hidden (SB-9 amended again) and is drawn anew. ``history()``
         of the copy is this state's: hidden actions of the others in it (face-down commits)
-        need not match the new state.
+        need not match the new state. The copy's information state of ``player`` is this
+        state's; the others' hold only what they decide from the copy on (their earlier
+        decisions are among what was drawn anew).
         """
         engine = self._shared.engine
         view = self.view(player)
@@ -404,6 +440,13 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
             if tuple(sampled.pending) == pending:
                 copy: RacedeckState = self.clone()
                 copy._core = _Core(self._shared, sampled)
+                # The player's decisions are kept, by reference to this record; the others'
+                # were drawn anew with their secrets, so the copy's record knows none of them.
+                known: list[recall.Kept] = [None] * engine.num_players
+                if self._start is not None:
+                    known[player] = recall.Record(self._start, self._last)
+                copy._start = recall.Start(self._shared, sampled.clone(), known)
+                copy._last = None
                 return copy
         raise RuntimeError(
             f"no determinization with the seats to act {pending} in {RESAMPLE_TRIES} draws"
@@ -431,13 +474,46 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         """``player``'s observation tensor (default: the player to act), as OpenSpiel's own
         method gives it. Computed here: for a Python game, OpenSpiel's C++ path makes and
         observes a throw-away initial state on every call, only to learn the tensor's size."""
+        seat = self._seat(player)
+        encoded: list[float] = self._shared.observer.encode(self.view(seat)).tolist()
+        return encoded
+
+    def decisions(self, seat: int) -> tuple[recall.Decision, ...]:
+        """``seat``'s decisions so far, oldest first: its view as it decided and the action
+        it took (what its information state holds besides its current view)."""
+        if self._start is None:
+            return ()
+        return recall.decisions(self._start, self._last, seat)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """``player``'s perfect-recall information state (default: the player to act): JSON
+        of its decisions and its current view (see the module's notes)."""
+        seat = self._seat(player)
+        return recall.text(self._shared, seat, self.decisions(seat), self.view(seat))
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information state tensor (default: the player to act), where the
+        configuration offers one (see the module's notes)."""
+        seat = self._seat(player)
+        size = recall.tensor_size(self._shared)
+        if not size:
+            raise ValueError(
+                f"{self.get_game().get_type().short_name} under this configuration offers no "
+                "information state tensor: it would be longer than "
+                f"{recall.TENSOR_LIMIT} entries (use the observation tensor)"
+            )
+        out = np.empty(size, np.float32)
+        recall.encode(self._shared, self.decisions(seat), self.view(seat), out)
+        encoded: list[float] = out.tolist()
+        return encoded
+
+    def _seat(self, player: int | None) -> int:
         seat = self.current_player() if player is None else int(player)
         if not 0 <= seat < self._shared.engine.num_players:
             raise ValueError(
                 f"no player {seat}: players are 0 to {self._shared.engine.num_players - 1}"
             )
-        encoded: list[float] = self._shared.observer.encode(self.view(seat)).tolist()
-        return encoded
+        return seat
 
     def current_player(self) -> int:
         """The seat to act, ``SIMULTANEOUS`` where several commit at once, or ``TERMINAL``."""
@@ -453,9 +529,19 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         """``player``'s legal action indices, ascending (none when not asked)."""
         return list(self._core.legal_of(player)[0])
 
+    def _begin_record(self) -> None:
+        """Start the record for the information states at the deal, before the first action."""
+        if self._start is None:
+            self._start = recall.Start(self._shared, self._core.state.clone(), ())
+
     def _apply_action(self, action: int) -> None:
-        """Apply the action of the one player to act."""
-        self._core.apply(self.current_player(), int(action))
+        """Apply the action of the one player to act, and note it in the record (one small
+        object: views are rebuilt only when an information state is asked for)."""
+        seat, index = self.current_player(), int(action)
+        if self._start is None:
+            self._begin_record()
+        self._core.apply(seat, index)
+        self._last = recall.Step(self._last, ((seat, index),))
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Apply one action per player at a simultaneous node: each asked seat's, in the order
@@ -470,8 +556,10 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         for seat in pending:  # check every action before any is applied
             if int(actions[seat]) not in core.legal_of(seat)[0]:
                 core.apply(seat, int(actions[seat]))  # raises, naming the action
+        self._begin_record()
         for seat in pending:
             core.apply(seat, int(actions[seat]))
+        self._last = recall.Step(self._last, tuple((seat, int(actions[seat])) for seat in pending))
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The action's canonical text."""
@@ -519,6 +607,29 @@ class RacedeckObserver:
         return json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"))
 
 
+class RacedeckRecallObserver:
+    """OpenSpiel's Python observer of a seat's perfect-recall information state: ``tensor`` (named
+    ``"info_state"``; ``None`` where the configuration offers no tensor) and the string, as
+    :meth:`RacedeckState.information_state_tensor` and ``information_state_string`` give them."""
+
+    def __init__(self, shared: _Shared) -> None:
+        self._shared = shared
+        size = recall.tensor_size(shared)
+        self.tensor: NDArray[np.float32] | None = np.zeros(size, np.float32) if size else None
+        self.dict: dict[str, NDArray[np.float32]] = (
+            {} if self.tensor is None else {"info_state": self.tensor}
+        )
+
+    def set_from(self, state: RacedeckState, player: int) -> None:
+        """Write ``player``'s information state of ``state`` into :attr:`tensor` (if any)."""
+        if self.tensor is not None:
+            recall.encode(self._shared, state.decisions(player), state.view(player), self.tensor)
+
+    def string_from(self, state: RacedeckState, player: int) -> str:
+        """``player``'s information state of ``state`` as compact JSON."""
+        return recall.text(self._shared, player, state.decisions(player), state.view(player))
+
+
 def resampler(seed: int) -> Callable[[RacedeckState, int], RacedeckState]:
     """A determinization callback for OpenSpiel's ``ISMCTSBot.set_resampler``, drawing from a
     generator seeded with ``seed``."""
@@ -562,9 +673,11 @@ def register() -> tuple[str, ...]:
             if name not in known:
                 # The registered type is the default configuration's; each game's own type
                 # (constant- or general-sum) is its configuration's.
-                defaults = make(game_id)
-                constant = len(defaults.contestant_names()) == defaults.num_players
-                game_type = _game_type(game_id, turn_based, constant)
+                defaults = _shared_for((game_id, turn_based, ()))
+                engine = defaults.engine
+                constant = len(engine.contestant_names()) == engine.num_players
+                tensor = recall.tensor_size(defaults) > 0
+                game_type = _game_type(game_id, turn_based, constant, tensor)
                 pyspiel.register_game(game_type, game_class(game_id, turn_based))
     return tuple(names)
 
