@@ -42,7 +42,8 @@ __all__ = [
 
 TENSOR_LIMIT = 1 << 15
 """Most entries of an information state tensor: configurations whose tensor would be larger
-(Six Day Race beyond a race or two, every Setback) offer none."""
+(the tactical *Why First?* from four players, most Six Day Races of more than one race, every
+Setback) offer none, and their information state is the string alone."""
 
 
 class Rules(Protocol):
