@@ -299,6 +299,10 @@ def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
     # A configuration this small offers the perfect-recall tensor, which the environment prefers.
     assert game.get_type().provides_information_state_tensor
     assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+    viewed = rl_environment.Environment(
+        game, observation_type=rl_environment.ObservationType.OBSERVATION
+    ).reset()
+    assert len(viewed.observations["info_state"][0]) == game.observation_tensor_size()
     while not step.last():
         legal = step.observations["legal_actions"]
         if env.is_turn_based:
