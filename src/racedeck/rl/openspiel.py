@@ -502,10 +502,7 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
                 "information state tensor: it would be longer than "
                 f"{recall.TENSOR_LIMIT} entries (use the observation tensor)"
             )
-        out = np.empty(size, np.float32)
-        recall.encode(self._shared, self.decisions(seat), self.view(seat), out)
-        encoded: list[float] = out.tolist()
-        return encoded
+        return recall.listed(self._shared, self.decisions(seat), self.view(seat))
 
     def _seat(self, player: int | None) -> int:
         seat = self.current_player() if player is None else int(player)

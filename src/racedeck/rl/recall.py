@@ -36,6 +36,7 @@ __all__ = [
     "Step",
     "decisions",
     "encode",
+    "listed",
     "tensor_size",
     "text",
 ]
@@ -69,13 +70,14 @@ class Decision:
     Its JSON text and encoded row are made when first asked for, then kept: the same decision
     serves every later information state of the seat."""
 
-    __slots__ = ("_row", "_text", "action", "view")
+    __slots__ = ("_listed", "_row", "_text", "action", "view")
 
     def __init__(self, view: Any, action: int) -> None:
         self.view = view
         self.action = action
         self._text: str | None = None
         self._row: NDArray[np.float32] | None = None
+        self._listed: list[float] | None = None
 
     def text(self, rules: Rules) -> str:
         """The decision as compact JSON: the view and the action's canonical text."""
@@ -89,6 +91,12 @@ class Decision:
         if self._row is None:
             self._row = rules.observer.encode(self.view)
         return self._row
+
+    def listed(self, rules: Rules) -> list[float]:
+        """:meth:`row` as a list (what OpenSpiel's Python methods return)."""
+        if self._listed is None:
+            self._listed = self.row(rules).tolist()
+        return self._listed
 
 
 class Step:
@@ -243,6 +251,20 @@ def encode(rules: Rules, found: Sequence[Decision], view: Any, out: NDArray[np.f
         at = observed + k * width
         out[at : at + observed] = decision.row(rules)
         out[at + observed + decision.action] = 1.0
+
+
+def listed(rules: Rules, found: Sequence[Decision], view: Any) -> list[float]:
+    """The information state tensor of :func:`encode` as a list, built as one: most of it is
+    padding, and a list of one shared zero is far quicker to make than converting an array."""
+    observed = rules.observer.size
+    width = observed + rules.encoding.num_distinct_actions
+    values = [0.0] * tensor_size(rules)
+    values[:observed] = rules.observer.encode(view).tolist()
+    for k, decision in enumerate(found):
+        at = observed + k * width
+        values[at : at + observed] = decision.listed(rules)
+        values[at + observed + decision.action] = 1.0
+    return values
 
 
 def text(rules: Rules, seat: int, found: Sequence[Decision], view: Any) -> str:
