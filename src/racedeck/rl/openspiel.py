@@ -226,15 +226,27 @@ def _shared_for(key: Key) -> _Shared:
 
 class _Core:
     """The engine state of one OpenSpiel state, dealt when first needed (OpenSpiel makes a new
-    initial state for every clone, which then takes the original's core)."""
+    initial state for every clone, which then takes the original's core), and its record for
+    the information states (:mod:`racedeck.rl.recall`; a clone shares it, so copying the core
+    is all a clone copies)."""
 
-    __slots__ = ("_state", "legal", "shared")
+    __slots__ = ("_state", "last", "legal", "shared", "start")
 
-    def __init__(self, shared: _Shared, state: Any = None) -> None:
+    def __init__(
+        self,
+        shared: _Shared,
+        state: Any = None,
+        start: recall.Start | None = None,
+        last: recall.Step | None = None,
+    ) -> None:
         self.shared = shared
         self._state = state
         self.legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
         """Per seat: the sorted legal indices and the actions they name, for this state."""
+        self.start = start
+        """Where the record begins (the deal, noted at the first action, or a determinization)."""
+        self.last = last
+        """The record's last step: the actions taken since :attr:`start`."""
 
     @property
     def state(self) -> Any:
@@ -254,6 +266,17 @@ class _Core:
             known = ([i for i, _ in pairs], tuple(a for _, a in pairs))
             self.legal[seat] = known
         return known
+
+    def take(self, actions: tuple[tuple[int, int], ...]) -> None:
+        """Apply ``actions``, ``(seat, index)`` pairs taken at once, in order, and note them in
+        the record: one small object, as views are rebuilt only when an information state is
+        asked for. :class:`ValueError` (before anything is applied) when the first is not legal;
+        the caller checks the others."""
+        if self.start is None:  # the record begins at the deal
+            self.start = recall.Start(self.shared, self.state.clone(), ())
+        for seat, index in actions:
+            self.apply(seat, index)
+        self.last = recall.Step(self.last, actions)
 
     def apply(self, seat: int, index: int) -> None:
         """Take action ``index`` for ``seat``; :class:`ValueError` when it is not legal."""
@@ -275,16 +298,18 @@ class _Core:
         self.legal = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.shared, self.state.clone())
+        return _Core(self.shared, self.state.clone(), self.start, self.last)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The engine state's JSON form is the whole state, its RNG included.
-        return (_core_from_json, (self.shared, self.state.to_json()))
+        return (_core_from_json, (self.shared, self.state.to_json(), self.start, self.last))
 
 
-def _core_from_json(shared: _Shared, obj: Any) -> _Core:
+def _core_from_json(
+    shared: _Shared, obj: Any, start: recall.Start | None, last: recall.Step | None
+) -> _Core:
     """The :class:`_Core` a pickle names (see :meth:`_Core.__reduce__`)."""
-    return _Core(shared, shared.engine.state_from_json(obj))
+    return _Core(shared, shared.engine.state_from_json(obj), start, last)
 
 
 # pyspiel ships no type information: its classes are Any to the type checker.
@@ -396,11 +421,6 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._shared: _Shared = game._shared
         self._core = _Core(game._shared)
-        self._start: recall.Start | None = None
-        """Where this state's record for the information states begins (the deal, made at the
-        first action, or a determinization)."""
-        self._last: recall.Step | None = None
-        """The record's last step: the actions taken since :attr:`_start`."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the game and OpenSpiel's serialization of the state (its history, and the
@@ -439,14 +459,14 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
             sampled = engine.sample_state(view, rng)
             if tuple(sampled.pending) == pending:
                 copy: RacedeckState = self.clone()
-                copy._core = _Core(self._shared, sampled)
                 # The player's decisions are kept, by reference to this record; the others'
                 # were drawn anew with their secrets, so the copy's record knows none of them.
+                core = self._core
                 known: list[recall.Kept] = [None] * engine.num_players
-                if self._start is not None:
-                    known[player] = recall.Record(self._start, self._last)
-                copy._start = recall.Start(self._shared, sampled.clone(), known)
-                copy._last = None
+                if core.start is not None:
+                    known[player] = recall.Record(core.start, core.last)
+                start = recall.Start(self._shared, sampled.clone(), known)
+                copy._core = _Core(self._shared, sampled, start)
                 return copy
         raise RuntimeError(
             f"no determinization with the seats to act {pending} in {RESAMPLE_TRIES} draws"
@@ -481,9 +501,10 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
     def decisions(self, seat: int) -> tuple[recall.Decision, ...]:
         """``seat``'s decisions so far, oldest first: its view as it decided and the action
         it took (what its information state holds besides its current view)."""
-        if self._start is None:
+        core = self._core
+        if core.start is None:
             return ()
-        return recall.decisions(self._start, self._last, seat)
+        return recall.decisions(core.start, core.last, seat)
 
     def information_state_string(self, player: int | None = None) -> str:
         """``player``'s perfect-recall information state (default: the player to act): JSON
@@ -526,19 +547,9 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         """``player``'s legal action indices, ascending (none when not asked)."""
         return list(self._core.legal_of(player)[0])
 
-    def _begin_record(self) -> None:
-        """Start the record for the information states at the deal, before the first action."""
-        if self._start is None:
-            self._start = recall.Start(self._shared, self._core.state.clone(), ())
-
     def _apply_action(self, action: int) -> None:
-        """Apply the action of the one player to act, and note it in the record (one small
-        object: views are rebuilt only when an information state is asked for)."""
-        seat, index = self.current_player(), int(action)
-        if self._start is None:
-            self._begin_record()
-        self._core.apply(seat, index)
-        self._last = recall.Step(self._last, ((seat, index),))
+        """Apply the action of the one player to act."""
+        self._core.take(((self.current_player(), int(action)),))
 
     def _apply_actions(self, actions: list[int]) -> None:
         """Apply one action per player at a simultaneous node: each asked seat's, in the order
@@ -553,10 +564,7 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         for seat in pending:  # check every action before any is applied
             if int(actions[seat]) not in core.legal_of(seat)[0]:
                 core.apply(seat, int(actions[seat]))  # raises, naming the action
-        self._begin_record()
-        for seat in pending:
-            core.apply(seat, int(actions[seat]))
-        self._last = recall.Step(self._last, tuple((seat, int(actions[seat])) for seat in pending))
+        core.take(tuple((seat, int(actions[seat])) for seat in pending))
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The action's canonical text."""
