@@ -65,6 +65,8 @@ def test_every_game_is_registered() -> None:
 def test_random_sim(game_id: str, config: dict[str, Any], turn_based: bool) -> None:
     """OpenSpiel's own API test, serializing and deserializing states along the way."""
     game = openspiel.load(game_id, turn_based=turn_based, **config)
+    # One game: at every step it also checks every seat's information state, which costs
+    # about what a second game did before there was one.
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
