@@ -11,7 +11,8 @@ of a seat with more than one legal action is searched with the same number of it
   to the end of the game instead);
 - theirs: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with one random rollout to the end
   of the game per simulation (``RandomRolloutEvaluator(1)``), nodes keyed by the observation
-  string (racedeck offers no perfect-recall information state), inconsistent action sets
+  string (the seat's view; the information state string, which adds every earlier view of the
+  seat, costs more in games this long), inconsistent action sets
   allowed (an opponent's legal actions depend on its sampled hand), the most visited action,
   and UCT constant 1 (OpenSpiel's usual 2 for returns in [-1, 1], here returns are win shares
   in [0, 1]). Its determinizations come from the same sampler as ours

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import racedeck
 from racedeck.core.rng import Rng
-from racedeck.rl import openspiel
+from racedeck.rl import openspiel, recall
 from racedeck.rl.faces import observer_for
 
 from .configs import CONFIGS, IDS
@@ -62,8 +63,44 @@ def test_every_game_is_registered() -> None:
 
 @pytest.mark.parametrize(("game_id", "config", "turn_based"), FORMS)
 def test_random_sim(game_id: str, config: dict[str, Any], turn_based: bool) -> None:
+    """OpenSpiel's own API test, serializing and deserializing states along the way."""
     game = openspiel.load(game_id, turn_based=turn_based, **config)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    # One game: at every step it also checks every seat's information state, which costs
+    # about what a second game did before there was one.
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _play_on(state: Any, seed: int) -> list[str]:
+    """Every state of ``state``'s game played on at random from ``seed`` (a copy is played)."""
+    state = state.clone()
+    rng = random.Random(seed)
+    seen = [str(state)]
+    while not state.is_terminal():
+        _random_play(state, rng, 1)
+        seen.append(str(state))
+    return seen
+
+
+@pytest.mark.parametrize(("game_id", "config", "turn_based"), FORMS)
+def test_games_and_states_pickle(game_id: str, config: dict[str, Any], turn_based: bool) -> None:
+    """A game pickles with where its sequence of deals is, a state with its history and engine
+    state (RNG included), so the copy deals and plays on as the original (Ray, multiprocessing)."""
+    game = openspiel.load(game_id, turn_based=turn_based, seed=3, **config)
+    str(game.new_initial_state())  # dealt: the sequence has moved on
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is type(game) and str(copy) == str(game)
+    assert str(copy.new_initial_state()) == str(game.new_initial_state())
+    fresh = game.new_initial_state()  # not dealt yet: pickling deals it
+    assert str(pickle.loads(pickle.dumps(fresh))) == str(fresh)
+    state = _random_play(game.deal(6), random.Random(6), 9)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and again.move_number() == state.move_number()
+    assert _play_on(again, 1) == _play_on(state, 1)
+    game_copy, state_copy = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(game_copy) == str(game)
+    assert _play_on(state_copy, 2) == _play_on(state, 2)
 
 
 @pytest.mark.parametrize(("game_id", "config", "turn_based"), FORMS)
@@ -74,8 +111,13 @@ def test_game_type_and_info(game_id: str, config: dict[str, Any], turn_based: bo
     # WF-4: commits at once; SB-9 amended again: a BLOCK window's answers at once.
     simultaneous = game_id in ("why-first", "setback") and not turn_based
     assert (kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS) == simultaneous
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    assert not kind.provides_information_state_string
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC  # no chance nodes
+    assert kind.provides_information_state_string
+    size = game.observation_tensor_size()
+    rows = game.max_game_length() * (size + game.num_distinct_actions())
+    assert kind.provides_information_state_tensor == (size + rows <= recall.TENSOR_LIMIT)
+    if kind.provides_information_state_tensor:
+        assert game.information_state_tensor_size() == size + rows
     assert game.num_players() == config["players"]
     assert game.num_distinct_actions() == game.encoding.num_distinct_actions
     assert game.max_game_length() == game.encoding.max_game_length
@@ -185,7 +227,7 @@ def test_a_resample_keeps_what_the_player_sees(game_id: str, config: dict[str, A
     assert changed  # the others' hands (or the deck order) were drawn anew
 
 
-def test_spectator_observer_and_no_information_state() -> None:
+def test_spectator_observer_and_the_seats_information_state() -> None:
     game = openspiel.load("setback", players=3)
     state = _random_play(game.deal(2), random.Random(2), 10)
     public = pyspiel.IIGObservationType(
@@ -195,9 +237,16 @@ def test_spectator_observer_and_no_information_state() -> None:
     assert json.loads(observer.string_from(state, 1)) == state.view(None).to_json()
     observer.set_from(state, 1)
     assert observer.dict["observation"] is observer.tensor
-    recall = pyspiel.IIGObservationType(perfect_recall=True)
-    with pytest.raises(ValueError, match="no perfect-recall information state"):
-        game.make_py_observer(recall)
+    recall_observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall_observer.string_from(state, 1) == state.information_state_string(1)
+    assert recall_observer.tensor is None  # Setback's games are too long for a tensor
+    with pytest.raises(ValueError, match="offers no information state tensor"):
+        state.information_state_tensor(1)
+    public_recall = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="never the spectator's"):
+        game.make_py_observer(public_recall)
 
 
 @pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=IDS)
@@ -243,10 +292,13 @@ def test_openspiel_ismcts_plays_a_racedeck_game() -> None:
 
 @pytest.mark.parametrize("turn_based", [False, True])
 def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
-    """OpenSpiel's RL environment runs the games, on the observation tensors (WF-4 commits
-    at once, or one seat after another)."""
-    env = rl_environment.Environment(openspiel.game_name("why-first", turn_based), players=4)
+    """OpenSpiel's RL environment runs the games (WF-4 commits at once, or one seat after
+    another): on the view's tensor where the perfect-recall one would be too large, on the
+    perfect-recall tensor in a configuration small enough to offer it."""
+    name = openspiel.game_name("why-first", turn_based)
+    env = rl_environment.Environment(name, players=4)
     game = env.game
+    assert not game.get_type().provides_information_state_tensor
     rng = random.Random(3)
     step = env.reset()
     assert len(step.observations["info_state"][0]) == game.observation_tensor_size()
@@ -258,6 +310,10 @@ def test_openspiel_rl_environment_plays_a_game(turn_based: bool) -> None:
             actions = [rng.choice(legal[p]) for p in range(4)]
         step = env.step(actions)
     assert sum(step.rewards) == pytest.approx(1.0)
+    small = rl_environment.Environment(name, players=2, stages=1, hand_size=3)
+    assert small.game.get_type().provides_information_state_tensor
+    first = small.reset()
+    assert len(first.observations["info_state"][0]) == small.game.information_state_tensor_size()
 
 
 def test_the_quick_observation_tensor_is_openspiels() -> None:
@@ -268,3 +324,62 @@ def test_the_quick_observation_tensor_is_openspiels() -> None:
     assert state.observation_tensor() == state.observation_tensor(state.current_player())
     with pytest.raises(ValueError, match="no player 3"):
         state.observation_tensor(3)
+
+
+SEQUENTIAL_CONFIGS = [
+    pytest.param("why-first", {"players": 3, "variant": "tactical", "stages": 1}, False, id="wf"),
+    pytest.param("six-day-race", {"players": 3, "riders": 1, "races": 1}, False, id="six-day"),
+    pytest.param("setback", {"players": 2}, True, id="setback-observation-keyed"),
+]
+"""Small configurations of every game, turn by turn where seats may act at once, and whether
+the search keys its nodes by observation (Setback's long games) or information state."""
+
+
+@pytest.mark.parametrize(("game_id", "config", "observation_keyed"), SEQUENTIAL_CONFIGS)
+def test_openspiel_ismcts_plays_whole_games_unmodified(
+    game_id: str, config: dict[str, Any], observation_keyed: bool
+) -> None:
+    """OpenSpiel's ISMCTSBot as it comes (no resampler of racedeck's: the state's own
+    ``resample_from_infostate``) plays every seat of whole games."""
+    game = openspiel.load(game_id, turn_based=openspiel.is_simultaneous(game_id), **config)
+    rs = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 1.0, 3, random_state=rs, use_observation_string=observation_keyed
+    )
+    state = game.deal(7)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_resample_from_infostate_keeps_the_view_and_is_reproducible() -> None:
+    """The hook draws from the game's sampler, seeded by the probability sampler (and how many
+    draws the game has made, since ISMCTSBot's sampler restarts its stream every time)."""
+
+    def draws(game: Any, seed: int | None) -> list[str]:
+        """Three draws, each with a new sampler (seeded, or OpenSpiel's fixed default)."""
+        state = _random_play(game.deal(5), random.Random(5), 6)
+        player = state.current_player()
+        found = []
+        for _ in range(3):
+            sampler = (
+                pyspiel.UniformProbabilitySampler(0.0, 1.0)
+                if seed is None
+                else pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+            )
+            sampled = state.resample_from_infostate(player, sampler)
+            assert sampled.current_player() == player
+            assert sampled.observation_string(player) == state.observation_string(player)
+            assert sampled.history() == state.history()
+            found.append(str(sampled))
+        return found
+
+    def load() -> Any:
+        return openspiel.load("setback", turn_based=True, players=3)
+
+    assert draws(load(), 1) == draws(load(), 1)  # the same program draws the same worlds
+    assert draws(load(), 1) != draws(load(), 2)
+    assert len(set(draws(load(), None))) == 3  # a restarting stream still draws new worlds
