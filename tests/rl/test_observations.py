@@ -4,12 +4,14 @@ see (other hands, deck order, face-down commits, the RNG) give it equal observat
 from __future__ import annotations
 
 import hashlib
+import random
 from typing import Any
 
 import numpy as np
 import pytest
 
 import racedeck
+from racedeck import rl
 from racedeck.core.rng import Rng
 from racedeck.rl.faces import encoding_for, observer_for
 
@@ -102,3 +104,30 @@ def _digest(game_id: str, config: dict[str, Any]) -> str:
 def test_vectors_and_masks_keep_their_bits(game_id: str, config: dict[str, Any]) -> None:
     name = IDS[CONFIGS.index((game_id, config))]
     assert _digest(game_id, config) == PINNED[name]
+
+
+@pytest.mark.parametrize(("game_id", "config"), CONFIGS, ids=IDS)
+def test_the_faces_observe_the_encoding_of_the_whole_view(
+    game_id: str, config: dict[str, Any]
+) -> None:
+    # The faces build views without their header; every agent's observation at every step of
+    # seeded games must still be the encoding and mask of the view observe gives.
+    env = rl.env(game_id, **config)
+    session = env.session
+    game, observer, encoding = session.game, session.observer, session.encoding
+    rng = random.Random(6)
+    for seed in range(2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            for other in env.agents:
+                seat = session.seat_of[other]
+                view = game.observe(session.table.state, seat)
+                got = env.observe(other)
+                assert np.array_equal(got["observation"], observer.encode(view))
+                assert got["action_mask"].dtype == np.int8
+                over = session.over
+                want = [0] * encoding.num_distinct_actions if over else encoding.legal_mask(view)
+                assert got["action_mask"].tolist() == want
+            mask = env.observe(agent)["action_mask"]
+            over = env.terminations[agent] or env.truncations[agent]
+            env.step(None if over else rng.choice(np.flatnonzero(mask).tolist()))

@@ -347,7 +347,8 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(
                 f"no player {seat}: players are 0 to {self._shared.engine.num_players - 1}"
             )
-        encoded: list[float] = self._shared.observer.encode(self.view(seat)).tolist()
+        view = self._shared.engine.observe_without_header(self._core.state, seat)
+        encoded: list[float] = self._shared.observer.encode(view).tolist()
         return encoded
 
     def current_player(self) -> int:
@@ -422,7 +423,10 @@ class RacedeckObserver:
 
     def set_from(self, state: RacedeckState, player: int) -> None:
         """Write ``player``'s view of ``state`` into :attr:`tensor`."""
-        self.tensor[:] = self._shared.observer.encode(self._view(state, player))
+        seat = None if self.public_only else player
+        # The encoding reads the game's part of the view only: its header is not built.
+        view = self._shared.engine.observe_without_header(state.engine_state, seat)
+        self.tensor[:] = self._shared.observer.encode(view)
 
     def string_from(self, state: RacedeckState, player: int) -> str:
         """``player``'s view of ``state`` as compact JSON."""
