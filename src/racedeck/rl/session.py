@@ -127,7 +127,9 @@ class Session:
     @property
     def over(self) -> bool:
         """True when no more actions are taken."""
-        return self.terminated or self.truncated
+        # terminated or truncated, each read once: every observation asks.
+        table = self.table
+        return table.is_over or self.illegal_by is not None or table.move >= self.max_actions
 
     def observe(self, seat: int) -> Observation:
         """``seat``'s observation dict, from its view alone (the mask all zeros once no more
