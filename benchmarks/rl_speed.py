@@ -15,18 +15,23 @@ agent asked at a parallel or simultaneous step):
   actions, then ``apply_action`` (``apply_actions`` at a simultaneous node), as OpenSpiel's RL
   environment would.
 
-Peers, measured in the same run by the same loops: PettingZoo's classic ``rps_v2`` (parallel)
-and ``leduc_holdem_v4`` (AEC; needs ``rlcard``), and OpenSpiel's ``goofspiel`` (3 players,
-8 cards, simultaneous) through ``pyspiel``. Install them with ``pip install -e '.[bench]'``.
-The table gives steps and actions per second and each row's ratio (steps per second) to every
-peer that could be measured.
+Peers, measured in the same run by the same loops: PettingZoo's classic ``rps_v2`` (parallel),
+``connect_four_v3`` and ``leduc_holdem_v4`` (AEC; leduc needs ``rlcard``, both ``pygame``), and
+OpenSpiel's ``goofspiel`` (3 players, 8 cards, simultaneous) and ``leduc_poker`` (turns) through
+``pyspiel``. Install them with ``pip install -e '.[bench]'``. The table gives steps and actions
+per second and each row's ratio (steps per second) to every peer that could be measured.
+
+A second table gives what one observation costs in microseconds a call, for each game, on the
+views of seeded random games (every seat's view at every state): the seat's whole view
+(``observe``), the view the RL faces build (``observe_without_header``), the encoder
+(``encode``) and the action mask.
 
 To measure something else, add a :class:`Row` to the list :func:`rows` returns: a label and a
 function that plays for a number of seconds and returns ``(steps, actions, elapsed)`` — the
 drivers :func:`aec`, :func:`parallel`, :func:`spiel` and :func:`gymnasium_env` make one from a
 constructor.
 
-Usage: ``python benchmarks/rl_speed.py [--seconds 2]``
+Usage: ``python benchmarks/rl_speed.py [--seconds 2] [--part all|steps|encoders]``
 """
 
 from __future__ import annotations
@@ -50,8 +55,8 @@ class Row:
 
     label: str
     measure: Measure
-    peer: bool = False
-    """True for the peers every other row is compared with."""
+    peer: str = ""
+    """A peer's short name (its ratio column): every row is compared with every peer."""
 
 
 def _pick(mask: Any, rng: random.Random) -> int:
@@ -226,22 +231,30 @@ def rows() -> list[Row]:
     try:
         from pettingzoo.classic import rps_v2
 
-        out.append(Row("PettingZoo rps_v2 (parallel)", parallel(rps_v2.parallel_env), True))
+        out.append(Row("PettingZoo rps_v2 (parallel)", parallel(rps_v2.parallel_env), "rps"))
     except ImportError as exc:
         print(f"rps_v2 not measured: {exc}")
     try:
+        from pettingzoo.classic import connect_four_v3
+
+        out.append(Row("PettingZoo connect_four_v3 (AEC)", aec(connect_four_v3.env), "c4"))
+    except ImportError as exc:
+        print(f"connect_four_v3 not measured: {exc}")
+    try:
         from pettingzoo.classic import leduc_holdem_v4
 
-        out.append(Row("PettingZoo leduc_holdem_v4 (AEC)", aec(leduc_holdem_v4.env), True))
+        out.append(Row("PettingZoo leduc_holdem_v4 (AEC)", aec(leduc_holdem_v4.env), "leduc"))
     except ImportError as exc:  # leduc needs rlcard
         print(f"leduc_holdem_v4 not measured: {exc}")
     try:
         import pyspiel
 
         goofspiel = pyspiel.load_game("goofspiel", {"players": 3, "num_cards": 8})
-        out.append(Row("OpenSpiel goofspiel 3p/8 (simultaneous)", spiel(lambda: goofspiel), True))
+        out.append(Row("OpenSpiel goofspiel 3p/8 (simultaneous)", spiel(lambda: goofspiel), "goof"))
+        leduc_poker = pyspiel.load_game("leduc_poker")
+        out.append(Row("OpenSpiel leduc_poker (turns)", spiel(lambda: leduc_poker), "os-leduc"))
     except ImportError as exc:
-        print(f"goofspiel not measured: {exc}")
+        print(f"OpenSpiel's games not measured: {exc}")
 
     from racedeck import rl
 
@@ -291,22 +304,73 @@ def rows() -> list[Row]:
     return out
 
 
+def encoder_costs(views_per_game: int = 3000) -> None:
+    """Print the microseconds a call of each step of an observation, per game (see the module's
+    notes): the best of five passes over the views of seeded random games."""
+    from racedeck.core.registry import make
+    from racedeck.rl.faces import encoding_for, observer_for
+
+    def per_call(function: Callable[..., Any], calls: list[tuple[Any, ...]]) -> float:
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            for arguments in calls:
+                function(*arguments)
+            best = min(best, time.perf_counter() - start)
+        return best / len(calls) * 1e6
+
+    print(f"{'observation (µs a call)':40} {'view':>9} {'no header':>9} {'encode':>9} {'mask':>9}")
+    for game_id, config in GAMES:
+        game = make(game_id, **config)
+        observer, encoding = observer_for(game), encoding_for(game)
+        rng = random.Random(1)
+        asked: list[tuple[Any, int]] = []
+        seed = 0
+        while len(asked) < views_per_game:
+            state = game.new_initial_state(seed)
+            seed += 1
+            while not state.is_terminal:
+                asked += [(state, s) for s in range(game.num_players)]
+                seat = state.pending[0]
+                state = state.clone()
+                game.apply_unchecked(state, seat, rng.choice(game.legal_actions(state, seat)))
+        asked = asked[:views_per_game]
+        views = [(game.observe(state, seat),) for state, seat in asked]
+        whole = per_call(game.observe, asked)
+        # A build without observe_without_header (before it existed) builds whole views.
+        bare = getattr(game, "observe_without_header", None)
+        headless = f"{per_call(bare, asked):9.1f}" if bare else f"{'-':>9}"
+        encode = per_call(observer.encode, views)
+        mask = per_call(encoding.legal_mask, views)
+        label = game_id + " " + " ".join(f"{k}={v}" for k, v in config.items())
+        print(f"{label:40} {whole:9.1f} {headless} {encode:9.1f} {mask:9.1f}")
+
+
 def main() -> None:
-    """Measure every row and print the table with the ratios to the peers."""
+    """Measure every row and print the table with the ratios to the peers, then the costs of
+    an observation."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per row")
+    parser.add_argument(
+        "--part", choices=("all", "steps", "encoders"), default="all", help="what to measure"
+    )
     args = parser.parse_args()
-    table = rows()
-    results: list[tuple[Row, float, float]] = []
-    for row in table:
-        steps, actions, elapsed = row.measure(args.seconds)
-        results.append((row, steps / elapsed, actions / elapsed))
-    peers = [(row.label.split()[1], rate) for row, rate, _ in results if row.peer]
-    header = f"{'environment':64} {'steps/s':>9} {'actions/s':>9}"
-    print(header + "".join(f" {'× ' + name:>17}" for name, _ in peers))
-    for row, rate, actions in results:
-        line = f"{row.label:64} {rate:9.0f} {actions:9.0f}"
-        print(line + "".join(f" {rate / peer:17.3f}" for _, peer in peers))
+    if args.part in ("all", "steps"):
+        table = rows()
+        results: list[tuple[Row, float, float]] = []
+        for row in table:
+            steps, actions, elapsed = row.measure(args.seconds)
+            results.append((row, steps / elapsed, actions / elapsed))
+        peers = [(row.peer, rate) for row, rate, _ in results if row.peer]
+        header = f"{'environment':64} {'steps/s':>9} {'actions/s':>9}"
+        print(header + "".join(f" {'× ' + name:>10}" for name, _ in peers))
+        for row, rate, actions in results:
+            line = f"{row.label:64} {rate:9.0f} {actions:9.0f}"
+            print(line + "".join(f" {rate / peer:10.3f}" for _, peer in peers))
+    if args.part in ("all", "encoders"):
+        if args.part == "all":
+            print()
+        encoder_costs()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import racedeck
+from racedeck.core.header import NO_HEADER
 from racedeck.core.jsontext import dumps
 
 FAST = settings(max_examples=scaled(4), deadline=None)
@@ -61,6 +63,10 @@ def check_views(game: Any, state: Any, rng: random.Random) -> None:
     for a, view in shared.items():
         if view is not victim:
             assert view == plain[a]
+    # Without its header a view is the same but for the header (which nothing may read).
+    a = rng.choice(audiences)
+    whole, bare = game.observe(state, a), game.observe_without_header(state, a)
+    assert replace(bare, header=whole.header) == whole, f"audience {a}"
 
 
 @pytest.mark.parametrize(("game_id", "fixed"), CASES, ids=map(case_id, CASES))
@@ -124,5 +130,17 @@ def test_views_json_refuses_what_observe_refuses_and_keeps_nothing(game_id: str)
     for seat in (3, -1, True, "0"):
         with pytest.raises(racedeck.IllegalAction):
             game.views_json(state, [None, 0, seat])
+        with pytest.raises(racedeck.IllegalAction):
+            game.observe_without_header(state, seat)  # type: ignore[arg-type]
     game.views_json(state, [None, 0, 1, 2])
     assert pickle.dumps(game) == fresh  # the game object holds nothing of any state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_view_without_its_header_does_not_build_one(game_id: str) -> None:
+    # The RL faces encode such views at every step: the header would be built for nothing.
+    game = racedeck.make(game_id, players=3)
+    state = game.new_initial_state(4)
+    for audience in (None, 0, 2):
+        assert game.observe_without_header(state, audience).header is NO_HEADER
+        assert game.observe(state, audience).header != NO_HEADER

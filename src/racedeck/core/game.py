@@ -200,6 +200,17 @@ class Game(ABC, Generic[S, A, V]):
     def observe(self, state: S, seat: int | None) -> V:
         """Return ``seat``'s view, or the spectator view for ``None``."""
 
+    def observe_without_header(self, state: S, seat: int | None) -> V:
+        """``seat``'s view as :meth:`observe` gives it, but for its ``header``, which nothing
+        may read: :data:`~racedeck.core.header.NO_HEADER` where the game spares building it,
+        the real one otherwise (the default).
+
+        For readers of the game's own part only, such as an observation encoding at every step
+        of an RL environment: the header, the same for every game, is among the costliest parts
+        of a view (a copy of the configuration, the scores, the words of who is waited for).
+        """
+        return self.observe(state, seat)
+
     def views_json(self, state: S, audiences: Iterable[int | None]) -> dict[int | None, JSONObject]:
         """The JSON views of several audiences of ``state`` at once (a seat, ``None``: the
         spectators), each equal to ``observe(state, audience).to_json()``, in the order given.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from racedeck.core.frozen import thaw
 from racedeck.core.jsontypes import JSONObject
 
-__all__ = ["ViewHeader"]
+__all__ = ["NO_HEADER", "ViewHeader"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +74,23 @@ class ViewHeader:
             terminal=bool(obj["terminal"]),
             outcome=thaw(obj["outcome"]),
         )
+
+
+NO_HEADER = ViewHeader(
+    game="",
+    title="",
+    rules_version="",
+    config={},
+    seat=None,
+    seat_names=(),
+    move=-1,
+    phase="",
+    acting=(),
+    waiting="",
+    score_names=(),
+    scores=(),
+    terminal=False,
+    outcome=None,
+)
+"""The header of a view made without one (:meth:`racedeck.core.game.Game.observe_without_header`),
+for readers that never read it: nothing in it is true of any game."""

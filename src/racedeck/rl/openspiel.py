@@ -502,7 +502,9 @@ class RacedeckState(pyspiel.State):  # type: ignore[misc]
         method gives it. Computed here: for a Python game, OpenSpiel's C++ path makes and
         observes a throw-away initial state on every call, only to learn the tensor's size."""
         seat = self._seat(player)
-        encoded: list[float] = self._shared.observer.encode(self.view(seat)).tolist()
+        # The encoder reads no header: the view is made without one.
+        view = self._shared.engine.observe_without_header(self._core.state, seat)
+        encoded: list[float] = self._shared.observer.encode(view).tolist()
         return encoded
 
     def decisions(self, seat: int) -> tuple[recall.Decision, ...]:
@@ -611,7 +613,10 @@ class RacedeckObserver:
 
     def set_from(self, state: RacedeckState, player: int) -> None:
         """Write ``player``'s view of ``state`` into :attr:`tensor`."""
-        self.tensor[:] = self._shared.observer.encode(self._view(state, player))
+        seat = None if self.public_only else player
+        # The encoding reads the game's part of the view only: its header is not built.
+        view = self._shared.engine.observe_without_header(state.engine_state, seat)
+        self.tensor[:] = self._shared.observer.encode(view)
 
     def string_from(self, state: RacedeckState, player: int) -> str:
         """``player``'s view of ``state`` as compact JSON."""

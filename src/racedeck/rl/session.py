@@ -129,17 +129,27 @@ class Session:
     @property
     def over(self) -> bool:
         """True when no more actions are taken."""
-        return self.terminated or self.truncated
+        # terminated or truncated, each read once: every observation asks.
+        table = self.table
+        return table.is_over or self.illegal_by is not None or table.move >= self.max_actions
 
     def observe(self, seat: int) -> Observation:
         """``seat``'s observation dict, from its view alone (the mask all zeros once no more
         actions are taken, also after an illegal action or a truncation)."""
-        view = self.table.view(seat)
-        if self.over:
-            mask = np.zeros(self.encoding.num_distinct_actions, dtype=np.int8)
-        else:
-            mask = np.asarray(self.encoding.legal_mask(view), dtype=np.int8)
+        # The encoding reads the game's part of the view only: its header is not built.
+        view = self.game.observe_without_header(self.table.state, seat)
+        mask = np.zeros(self.encoding.num_distinct_actions, dtype=np.int8)
+        if not self.over:
+            mask[self.encoding.indices(view.legal_actions)] = 1
         return {"observation": self.observer.encode(view), "action_mask": mask}
+
+    def action_mask(self, seat: int) -> NDArray[np.int8]:
+        """``seat``'s action mask (as in :meth:`observe`), from its legal actions alone."""
+        mask = np.zeros(self.encoding.num_distinct_actions, dtype=np.int8)
+        if not self.over:
+            legal = self.game.legal_actions(self.table.state, seat)
+            mask[self.encoding.indices(legal)] = 1
+        return mask
 
     def act(self, seat: int, index: Any) -> bool:
         """Take action ``index`` for ``seat``; False (and the game over) when it is illegal

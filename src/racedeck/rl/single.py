@@ -188,7 +188,7 @@ class RacedeckGym(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Which action indices are legal for the learner now (sb3-contrib's mask protocol)."""
-        return self.session.observe(self.seat)["action_mask"].astype(bool)
+        return self.session.action_mask(self.seat).astype(bool)
 
     def render(self) -> str | NDArray[np.uint8] | None:
         """The spectator's table in the render mode (:mod:`racedeck.rl.rendering`)."""

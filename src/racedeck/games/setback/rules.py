@@ -31,6 +31,7 @@ from racedeck.core.errors import IllegalAction
 from racedeck.core.events import RECORD, Event
 from racedeck.core.frozen import freeze
 from racedeck.core.game import Game, Transition
+from racedeck.core.header import NO_HEADER
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -748,13 +749,21 @@ class Setback(Game[SetbackState, SetbackAction, SetbackView]):
 
         The view shares nothing with the state: every part is a fresh immutable value.
         """
+        return self._view(state, seat, with_header=True)
+
+    def observe_without_header(self, state: SetbackState, seat: int | None) -> SetbackView:
+        """:meth:`observe` with :data:`~racedeck.core.header.NO_HEADER` for a header, which it
+        does not build (see :meth:`Game.observe_without_header`)."""
+        return self._view(state, seat, with_header=False)
+
+    def _view(self, state: SetbackState, seat: int | None, with_header: bool) -> SetbackView:
         if seat is not None:
             seat = self.check_seat(seat)
         window = state.phase == WINDOW
         declared = state.stack[0] if state.stack else None
         names = self._card_names
         return SetbackView(
-            header=self.header(state, seat),
+            header=self.header(state, seat) if with_header else NO_HEADER,
             seat=seat,
             players=self.n,
             grid=tuple(tuple(names[c] for c in r) for r in state.grid),

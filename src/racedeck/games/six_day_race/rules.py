@@ -20,6 +20,7 @@ from typing import ClassVar
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game, Transition
+from racedeck.core.header import NO_HEADER
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -467,13 +468,21 @@ class SixDayRace(Game[SixDayRaceState, PlayCard, SixDayRaceView]):
         The view is a value: tuples all the way down (race results are frozen), so nothing a
         client does to it can reach the state.
         """
+        return self._view(state, seat, with_header=True)
+
+    def observe_without_header(self, state: SixDayRaceState, seat: int | None) -> SixDayRaceView:
+        """:meth:`observe` with :data:`~racedeck.core.header.NO_HEADER` for a header, which it
+        does not build (see :meth:`Game.observe_without_header`)."""
+        return self._view(state, seat, with_header=False)
+
+    def _view(self, state: SixDayRaceState, seat: int | None, with_header: bool) -> SixDayRaceView:
         my_hands: tuple[tuple[int, tuple[int, ...]], ...] = ()
         legal: tuple[PlayCard, ...] = ()
         if seat is not None:
             seat = self.check_seat(seat)
             my_hands, legal = self._own(state, seat)
         return SixDayRaceView(
-            header=self.header(state, seat),
+            header=self.header(state, seat) if with_header else NO_HEADER,
             seat=seat,
             players=self.n,
             riders_per_player=self.per,

@@ -75,10 +75,9 @@ def sprint_awards(
 ) -> tuple[tuple[int, ...], ...]:
     """Per sprint line, the points each rider in its crossing order won there (SD-8): the
     k-th to cross wins ``points[k]``, riders beyond the list nothing."""
-    return tuple(
-        tuple(points[k] if k < len(points) else 0 for k in range(len(order)))
-        for order in sprint_order
-    )
+    # Every view's header (its scores) and body read these: slices, not a loop per rider.
+    paid = tuple(points)
+    return tuple(paid[: len(order)] + (0,) * (len(order) - len(paid)) for order in sprint_order)
 
 
 def laps_lost(position: int, crossed: bool, line: int, lap_spaces: int, max_laps: int) -> int:

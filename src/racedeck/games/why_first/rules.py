@@ -15,6 +15,7 @@ from typing import ClassVar
 from racedeck.core.errors import IllegalAction
 from racedeck.core.events import Event
 from racedeck.core.game import Game, Transition
+from racedeck.core.header import NO_HEADER
 from racedeck.core.jsontypes import JSONObject
 from racedeck.core.outcome import Outcome
 from racedeck.core.rng import Rng
@@ -524,6 +525,14 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
 
         In the base game the view shows card values only, never white numbers (WF-2).
         """
+        return self._view(state, seat, with_header=True)
+
+    def observe_without_header(self, state: WhyFirstState, seat: int | None) -> WhyFirstView:
+        """:meth:`observe` with :data:`~racedeck.core.header.NO_HEADER` for a header, which it
+        does not build (see :meth:`Game.observe_without_header`)."""
+        return self._view(state, seat, with_header=False)
+
+    def _view(self, state: WhyFirstState, seat: int | None, with_header: bool) -> WhyFirstView:
         values = self.values
         tactical = self.tactical
         own = Own((), (), None, ())
@@ -532,7 +541,7 @@ class WhyFirst(Game[WhyFirstState, WhyFirstAction, WhyFirstView]):
             own = self._own(state, seat)
         return WhyFirstView(
             seat=seat,
-            header=self.header(state, seat),
+            header=self.header(state, seat) if with_header else NO_HEADER,
             players=self.n,
             variant=self.cfg.variant,
             stage=state.stage,

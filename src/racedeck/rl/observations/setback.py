@@ -41,12 +41,12 @@ from numpy.typing import NDArray
 
 from racedeck.games.setback import Setback, SetbackView
 from racedeck.games.setback.cards import DeckIndex
-from racedeck.rl.observations.base import Observer, Vector
+from racedeck.rl.observations.base import Layout, Observer
 
 __all__ = ["SetbackObserver", "observer"]
 
-_PHASES = ("board", "hand", "window", "step", "over")
-_SOURCES = ("board", "hand")
+_PHASES = {"board": 0, "hand": 1, "window": 2, "step": 3, "over": 4}
+_SOURCES = {"board": 0, "hand": 1}
 
 
 class SetbackObserver(Observer[SetbackView]):
@@ -67,47 +67,106 @@ class SetbackObserver(Observer[SetbackView]):
         self.blocks_in_deck = sum(1 for t in cards if t.kind == "BLOCK")
         self.hand_size = cfg.hand_size
         self.most_held = cfg.hand_size + cfg.draw_count
-        n, k = self.n, self.kinds
-        self.size = n + n + 5 + 2 + self.rows * self.lanes * k + 2
-        self.size += n * (self.rows + 3 + self.lanes) + k + n + 1 + k + 2 * n + 2
-        self.size += 2 + n + k + n
+        n, k, rows, lanes = self.n, self.kinds, self.rows, self.lanes
+        at = self.layout = Layout()
+        self._seat = at.field(n)
+        self._current = at.field(n)
+        self._phase = at.field(len(_PHASES))
+        self._source = at.field(len(_SOURCES))
+        self._board = at.field(rows * lanes * k)
+        self._rows_removed = at.field(1, rows)
+        self._lanes = at.field(1, lanes)
+        self._token = at.field(0)
+        for _ in range(n):
+            at.field(rows + 2)
+            at.field(lanes)
+            at.field(1)
+        self._hand = at.field(k, self.hand_size)
+        self._hand_sizes = at.field(n, self.most_held)
+        self._draw = at.field(1, self.deck)
+        self._discards = at.field(0)
+        for name in self.type_slot:
+            at.field(1, self.in_deck[name] or 1)
+        # A type the deck lacks (a Board Action form) counts 0 in the discards whatever they hold.
+        self._discard_slot = {name: i for name, i in self.type_slot.items() if self.in_deck[name]}
+        self._skips = at.field(n, max(self.skips_in_deck, 1))
+        self._skip_spent = at.field(n)
+        self._hand_played = at.field(1, self.hand_size)
+        self._nonfree = at.field(1)
+        self._window = at.field(1)
+        self._blocks = at.field(1, max(self.blocks_in_deck, 1))
+        self._declarer = at.field(n)
+        self._declared_card = at.field(k)
+        self._target = at.field(n)
+        self.size = at.size
 
     def encode(self, view: SetbackView) -> NDArray[np.float32]:
         """The vector of ``view`` (see the module's table)."""
-        n, k, slot = self.n, self.kinds, self.type_slot
-        out = Vector()
-        out.one_hot(view.seat, n)
-        out.one_hot(view.current if view.phase != "over" else None, n)
-        out.one_hot(_PHASES.index(view.phase), len(_PHASES))
-        out.one_hot(_SOURCES.index(view.source) if view.source in _SOURCES else None, 2)
-        for r in range(self.rows):
-            row = view.grid[r] if r < len(view.grid) else ()
-            for ln in range(self.lanes):
-                out.one_hot(slot[row[ln]] if ln < len(row) else None, k)
-        out.scaled((view.rows_removed / self.rows, view.lanes / self.lanes), 1.0)
+        n, k, slot, rows, lanes = self.n, self.kinds, self.type_slot, self.rows, self.lanes
+        out = self.layout.zeros()
+        seat = view.seat
+        if seat is not None and 0 <= seat < n:
+            out[self._seat + seat] = 1.0
+        if view.phase != "over" and 0 <= view.current < n:
+            out[self._current + view.current] = 1.0
+        out[self._phase + _PHASES[view.phase]] = 1.0
+        source = _SOURCES.get(view.source)
+        if source is not None:
+            out[self._source + source] = 1.0
+        at = self._board
+        for cells in view.grid[:rows]:
+            for lane, name in enumerate(cells[:lanes]):
+                out[at + lane * k + slot[name]] = 1.0
+            at += lanes * k
+        out[self._rows_removed] = view.rows_removed
+        out[self._lanes] = view.lanes
         rows_now = len(view.grid)
-        for (at, lane), protected in zip(view.tokens, view.protected, strict=True):
+        at = self._token
+        for (row, lane), protected in zip(view.tokens, view.protected, strict=True):
             # START, then the rows, then FINISH (a row index past the board).
-            place = 0 if at < 0 else self.rows + 1 if at >= rows_now else at + 1
-            out.one_hot(place, self.rows + 2)
-            out.one_hot(lane if 0 <= at < rows_now else None, self.lanes)
-            out.flags((protected,))
-        out.tally((slot[c] for c in view.hand), k, self.hand_size)
-        out.scaled(view.hand_sizes, self.most_held)
-        out.scaled((view.draw_size,), self.deck)
-        discards = Counter(view.discard)
-        out.scaled((discards[t] / self.in_deck[t] if self.in_deck[t] else 0.0 for t in slot), 1.0)
-        out.scaled(view.skips, max(self.skips_in_deck, 1))
-        out.flags(view.skip_spent)
-        out.scaled((view.hand_played,), self.hand_size)
-        out.flags((view.nonfree_played, view.window_open))
-        out.scaled((len(view.blocks),), max(self.blocks_in_deck, 1))
+            out[at + (0 if row < 0 else rows + 1 if row >= rows_now else row + 1)] = 1.0
+            at += rows + 2
+            if 0 <= row < rows_now and 0 <= lane < lanes:
+                out[at + lane] = 1.0
+            at += lanes
+            if protected:
+                out[at] = 1.0
+            at += 1
+        at = self._hand
+        for name in view.hand:
+            out[at + slot[name]] += 1.0
+        at = self._hand_sizes
+        for p, size in enumerate(view.hand_sizes):
+            out[at + p] = size
+        out[self._draw] = view.draw_size
+        at, discard_slot = self._discards, self._discard_slot
+        for name in view.discard:
+            if name in discard_slot:
+                out[at + discard_slot[name]] += 1.0
+        at = self._skips
+        for p, skips in enumerate(view.skips):
+            out[at + p] = skips
+        at = self._skip_spent
+        for p, spent in enumerate(view.skip_spent):
+            if spent:
+                out[at + p] = 1.0
+        out[self._hand_played] = view.hand_played
+        if view.nonfree_played:
+            out[self._nonfree] = 1.0
+        if view.window_open:
+            out[self._window] = 1.0
+        out[self._blocks] = len(view.blocks)
         declared = view.declared
-        play = declared["play"] if declared is not None else None
-        out.one_hot(declared["player"] if declared is not None else None, n)
-        out.one_hot(slot[play["card"]] if play is not None else None, k)
-        out.one_hot(play.get("target", -1) if play is not None else None, n)
-        return out.array(self.size)
+        if declared is not None:
+            player = declared["player"]
+            if 0 <= player < n:
+                out[self._declarer + player] = 1.0
+            play = declared["play"]
+            out[self._declared_card + slot[play["card"]]] = 1.0
+            target = play.get("target", -1)
+            if 0 <= target < n:
+                out[self._target + target] = 1.0
+        return self.layout.vector(out)
 
 
 def observer(game: Setback) -> SetbackObserver:

@@ -29,17 +29,29 @@ Fields, in order:
 
 from __future__ import annotations
 
+from array import array
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.games.six_day_race import SixDayRace, SixDayRaceView
-from racedeck.games.six_day_race.cards import card_value
+from racedeck.games.six_day_race.cards import GREEN, HIGH, LOW, card_code, card_value
 from racedeck.games.six_day_race.encoding import HIGHEST_VALUE
-from racedeck.rl.observations.base import Observer, Vector
+from racedeck.rl.observations.base import Layout, Observer
 
 __all__ = ["SixDayRaceObserver", "observer"]
+
+_CODES = 30
+"""Card codes lie below this (``10 * pile + value``, three piles)."""
+
+
+@lru_cache(maxsize=4096)
+def _points(text: str) -> float:
+    """Series points written as an exact fraction (``"20/3"``), as a float; a series has few
+    distinct totals, and reading a fraction costs more than the rest of a vector."""
+    return float(Fraction(text))
 
 
 class SixDayRaceObserver(Observer[SixDayRaceView]):
@@ -62,49 +74,114 @@ class SixDayRaceObserver(Observer[SixDayRaceView]):
             cfg.sprint_points, default=0
         )
         self.most_points = per_race * cfg.races * self.per
-        n, r, v = self.n, self.riders, HIGHEST_VALUE
-        self.size = n + 2 + r * 4 + self.per * v + r + 2 + 13 + r * v + r
-        self.size += self.sprints * r + r * 3 + n * 2
+        # Each pile's card codes by value, lowest first (grey deck 1-3 holds values 1..3,
+        # deck 4-6 values 4..6, SD-3), and every code's value less one.
+        self._green = tuple(card_code(GREEN, v) for v in range(1, HIGHEST_VALUE + 1))
+        self._low = tuple(card_code(LOW, v) for v in range(1, 4))
+        self._high = tuple(card_code(HIGH, v) for v in range(4, 7))
+        self._slot = tuple(card_value(c) - 1 for c in range(_CODES))
+        n, r, v, most = self.n, self.riders, HIGHEST_VALUE, self.most_cards
+        low, high = max(self.low_size, 1), max(self.high_size, 1)
+        at = self.layout = Layout()
+        self._seat = at.field(n)
+        self._race = at.field(1, self.races)
+        self._final = at.field(1)
+        self._positions = at.field(r, self.line)
+        self._crashed = at.field(r)
+        self._on_turn = at.field(r)
+        self._mine = at.field(r)
+        self._hands = at.field(self.per * v, most)
+        self._hand_sizes = at.field(r, most)
+        self._low_left = at.field(1, low)
+        self._high_left = at.field(1, high)
+        self._discard_green = at.field(v, max(self.green_dealt, 1))
+        self._discard_low = at.field(3, low)
+        self._discard_high = at.field(3, high)
+        self._played = at.field(r * v, most)
+        self._changed = at.field(r)
+        self._sprint_places = at.field(self.sprints * r, r)
+        self._finished = at.field(r, r)
+        self._owed = at.field(r)
+        self._order = at.field(r, r)
+        self._laps = at.field(n, max(self.most_laps, 1))
+        self._points = at.field(n, max(self.most_points, 1))
+        self.size = at.size
 
     def encode(self, view: SixDayRaceView) -> NDArray[np.float32]:
         """The vector of ``view`` (see the module's table)."""
-        n, riders, most = self.n, self.riders, self.most_cards
-        out = Vector()
-        out.one_hot(view.seat, n)
-        out.scaled((view.race / self.races,), 1.0)
-        out.flags((view.final_queue is not None,))
-        out.scaled(view.positions, self.line)
-        out.flags(view.crashed)
-        out.one_hot(view.current if view.phase != "over" else None, riders)
+        n, riders, slot = self.n, self.riders, self._slot
+        out = self.layout.zeros()
         seat = view.seat
-        out.flags(seat is not None and r % n == seat for r in range(riders))
-        hands = dict(view.my_hands)
-        mine = [seat + k * n for k in range(self.per)] if seat is not None else []
-        for k in range(self.per):
-            cards = hands.get(mine[k], ()) if mine else ()
-            out.tally((card_value(c) - 1 for c in cards), HIGHEST_VALUE, most)
-        out.scaled(view.hand_sizes, most)
-        out.scaled((view.deck_sizes[0] / max(self.low_size, 1),), 1.0)
-        out.scaled((view.deck_sizes[1] / max(self.high_size, 1),), 1.0)
-        # Grey deck 1-3 holds values 1..3, deck 4-6 values 4..6 (SD-3).
-        out.tally((card_value(c) - 1 for c in view.discard_green), 7, max(self.green_dealt, 1))
-        out.tally((card_value(c) - 1 for c in view.discard_low), 3, max(self.low_size, 1))
-        out.tally((card_value(c) - 4 for c in view.discard_high), 3, max(self.high_size, 1))
+        if seat is not None and 0 <= seat < n:
+            out[self._seat + seat] = 1.0
+        out[self._race] = view.race
+        if view.final_queue is not None:
+            out[self._final] = 1.0
+        at = self._positions
+        for r, space in enumerate(view.positions):
+            out[at + r] = space
+        at = self._crashed
+        for r, crashed in enumerate(view.crashed):
+            if crashed:
+                out[at + r] = 1.0
+        if view.phase != "over" and 0 <= view.current < riders:
+            out[self._on_turn + view.current] = 1.0
+        if seat is not None:
+            at = self._mine
+            for r in range(seat, riders, n):
+                out[at + r] = 1.0
+            hands = dict(view.my_hands)
+            for k in range(self.per):
+                at = self._hands + k * HIGHEST_VALUE
+                for c in hands.get(seat + k * n, ()):
+                    out[at + slot[c]] += 1.0
+        at = self._hand_sizes
+        for r, size in enumerate(view.hand_sizes):
+            out[at + r] = size
+        out[self._low_left], out[self._high_left] = view.deck_sizes
+        for at, codes, pile in (
+            (self._discard_green, self._green, view.discard_green),
+            (self._discard_low, self._low, view.discard_low),
+            (self._discard_high, self._high, view.discard_high),
+        ):
+            # Codes are below 256: as bytes, a pile is counted at C speed, value by value.
+            cards = bytes(pile)
+            for i, code in enumerate(codes):
+                out[at + i] = cards.count(code)
+        at = self._played
         for played in view.played:
-            out.tally((card_value(c) - 1 for c in played), HIGHEST_VALUE, most)
-        out.flags(d is not None for d in view.drawn)
+            for c in played:
+                out[at + slot[c]] += 1.0
+            at += HIGHEST_VALUE
+        at = self._changed
+        for r, drawn in enumerate(view.drawn):
+            if drawn is not None:
+                out[at + r] = 1.0
+        at = self._sprint_places
         for crossed in view.sprint_order:
-            place = {r: i + 1 for i, r in enumerate(crossed)}
-            out.scaled((place.get(r, 0) for r in range(riders)), riders)
-        finished = {r: i + 1 for i, r in enumerate(view.finishers)}
-        out.scaled((finished.get(r, 0) for r in range(riders)), riders)
-        owed = set(view.final_queue or ())
-        out.flags(r in owed for r in range(riders))
-        turn = {r: i + 1 for i, r in enumerate(view.order)}
-        out.scaled((turn.get(r, 0) for r in range(riders)), riders)
-        out.scaled(view.laps, max(self.most_laps, 1))
-        out.scaled((float(Fraction(p)) for p in view.points), max(self.most_points, 1))
-        return out.array(self.size)
+            self._places(out, at, crossed)
+            at += riders
+        self._places(out, self._finished, view.finishers)
+        at = self._owed
+        for r in view.final_queue or ():
+            if 0 <= r < riders:
+                out[at + r] = 1.0
+        self._places(out, self._order, view.order)
+        at = self._laps
+        for p, lost in enumerate(view.laps):
+            out[at + p] = lost
+        at = self._points
+        for p, points in enumerate(view.points):
+            out[at + p] = _points(points)
+        return self.layout.vector(out)
+
+    def _places(self, out: array[float], at: int, riders: tuple[int, ...]) -> None:
+        """Each rider's place in ``riders`` (1 for the first) from ``out[at]`` on; a rider
+        named twice keeps its last place, one not named stays 0."""
+        count = self.riders
+        for place, r in enumerate(riders, start=1):
+            if 0 <= r < count:
+                out[at + r] = place
 
 
 def observer(game: SixDayRace) -> SixDayRaceObserver:

@@ -32,9 +32,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.games.why_first import WhyFirst, WhyFirstView
-from racedeck.rl.observations.base import Observer, Vector
+from racedeck.rl.observations.base import Layout, Observer
 
 __all__ = ["WhyFirstObserver", "observer"]
+
+_PHASES = {"commit": 0, "move": 1}
 
 
 class WhyFirstObserver(Observer[WhyFirstView]):
@@ -53,56 +55,108 @@ class WhyFirstObserver(Observer[WhyFirstView]):
         self.stages = cfg.stages
         self.track = max(-cfg.track_min, cfg.track_max)
         self.largest = max(abs(v) for v in cfg.card_values)
-        n, f, d, c = self.n, self.figures, len(self.values), self.cards
-        hand = c if self.tactical else d
-        commit = c if self.tactical else d + f
-        slot = 2 + f + (1 if self.tactical else 0)
-        moves = f if self.tactical else 0
-        self.size = n + 2 + 2 + f + f + n + n + 1 + hand + commit + hand + f * slot + moves
+        n, f, d, c, h = self.n, self.figures, len(self.values), self.cards, self.hand_size
+        at = self.layout = Layout()
+        self._seat = at.field(n)
+        self._phase = at.field(2)
+        self._stage = at.field(1, self.stages)
+        self._round = at.field(1, h)
+        self._positions = at.field(f, self.track)
+        self._totals = at.field(f, self.stages * self.track)
+        self._committed = at.field(n)
+        self._hand_sizes = at.field(n, h)
+        self._leo = at.field(1, h)
+        if self.tactical:
+            self._hand = at.field(c)
+            self._commit = at.field(c)
+            self._revealed = at.field(c)
+        else:
+            self._hand = at.field(d, h)
+            self._commit = at.field(d)
+            self._target = at.field(f)
+            self._revealed = at.field(0)
+            for v in self.values:
+                at.field(1, self.value_count[v])
+        self._reveals: list[tuple[int, int, int, int]] = []
+        """Per revealer: the offsets of its flag, value, target and (tactical) white number."""
+        for _ in range(f):
+            flag, value, target = at.field(1), at.field(1, self.largest), at.field(f)
+            card = at.field(1, c) if self.tactical else -1
+            self._reveals.append((flag, value, target, card))
+        self._to_move = at.field(f if self.tactical else 0)
+        self.size = at.size
 
     def encode(self, view: WhyFirstView) -> NDArray[np.float32]:
         """The vector of ``view`` (see the module's table)."""
-        n, f, h = self.n, self.figures, self.hand_size
-        out = Vector()
-        out.one_hot(view.seat, n)
-        out.one_hot(("commit", "move").index(view.phase) if view.phase != "over" else None, 2)
-        out.scaled((view.stage / self.stages, view.round / h), 1.0)
-        out.scaled(view.positions, self.track)
-        out.scaled(view.totals, self.stages * self.track)
-        committed = set(view.committed)
-        out.flags(s in committed for s in range(n))
-        out.scaled(view.hand_sizes, h)
-        out.scaled((view.leo_cards_left,), h)
+        n, f = self.n, self.figures
+        out = self.layout.zeros()
+        seat = view.seat
+        if seat is not None and 0 <= seat < n:
+            out[self._seat + seat] = 1.0
+        if view.phase != "over":
+            out[self._phase + _PHASES[view.phase]] = 1.0
+        out[self._stage] = view.stage
+        out[self._round] = view.round
+        at = self._positions
+        for i, space in enumerate(view.positions):
+            out[at + i] = space
+        at = self._totals
+        for i, total in enumerate(view.totals):
+            out[at + i] = total
+        at = self._committed
+        for s in view.committed:
+            if 0 <= s < n:
+                out[at + s] = 1.0
+        at = self._hand_sizes
+        for s, size in enumerate(view.hand_sizes):
+            out[at + s] = size
+        out[self._leo] = view.leo_cards_left
+        cards = self.cards
         if self.tactical:
-            held = set(view.hand)
-            out.flags(c in held for c in range(1, self.cards + 1))
-            mine = view.my_commit if isinstance(view.my_commit, int) else None
-            out.one_hot(None if mine is None else mine - 1, self.cards)
-            shown = set(view.revealed)
-            out.flags(c in shown for c in range(1, self.cards + 1))
+            at = self._hand
+            for card in view.hand:
+                if 1 <= card <= cards:
+                    out[at + card - 1] = 1.0
+            mine = view.my_commit
+            if isinstance(mine, int) and 1 <= mine <= cards:
+                out[self._commit + mine - 1] = 1.0
+            at = self._revealed
+            for card in view.revealed:
+                if 1 <= card <= cards:
+                    out[at + card - 1] = 1.0
         else:
-            slots, d = self.value_slot, len(self.values)
-            out.tally((slots[v] for v in view.hand_values), d, h)
-            commit = view.my_commit if isinstance(view.my_commit, tuple) else None
-            out.one_hot(None if commit is None else slots[commit[0]], d)
-            out.one_hot(None if commit is None else commit[1], f)
-            row = [0.0] * d
+            slots = self.value_slot
+            at = self._hand
+            for v in view.hand_values:
+                out[at + slots[v]] += 1.0
+            commit = view.my_commit
+            if isinstance(commit, tuple):
+                out[self._commit + slots[commit[0]]] = 1.0
+                if 0 <= commit[1] < f:
+                    out[self._target + commit[1]] = 1.0
+            at = self._revealed
             for v in view.revealed_values:
-                row[slots[v]] += 1.0
-            out.items += [k / self.value_count[v] for k, v in zip(row, self.values, strict=True)]
-        by_revealer = {by: (card, value, target) for by, card, value, target in view.last_reveal}
-        for who in range(f):
-            seen = by_revealer.get(who)
-            out.flags((seen is not None,))
-            out.scaled((seen[1] if seen else 0,), self.largest)
-            out.one_hot(seen[2] if seen else None, f)
-            if self.tactical:
-                card = seen[0] if seen and seen[0] is not None else 0
-                out.scaled((card,), self.cards)
+                out[at + slots[v]] += 1.0
+        reveals = self._reveals
+        for by, white, value, target in view.last_reveal:
+            if not 0 <= by < f:
+                continue
+            # A revealer named twice keeps its last reveal.
+            flag_at, value_at, target_at, card_at = reveals[by]
+            out[flag_at] = 1.0
+            out[value_at] = value
+            for k in range(f):
+                out[target_at + k] = 0.0
+            if target is not None and 0 <= target < f:
+                out[target_at + target] = 1.0
+            if card_at >= 0:
+                out[card_at] = white if white is not None else 0
         if self.tactical:
-            waiting = {owner for _, owner in view.move_queue}
-            out.flags(who in waiting for who in range(f))
-        return out.array(self.size)
+            at = self._to_move
+            for _, owner in view.move_queue:
+                if 0 <= owner < f:
+                    out[at + owner] = 1.0
+        return self.layout.vector(out)
 
 
 def observer(game: WhyFirst) -> WhyFirstObserver:
