@@ -1,0 +1,81 @@
+"""The named small configurations: a racedeck game and options small enough to solve, and
+the deals that start it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from racedeck.core.game import Game
+from racedeck.core.registry import make
+from racedeck.rl.solvable.deals import Deal
+from racedeck.rl.solvable.why_first import why_first_deals
+
+__all__ = ["CONFIGS", "SolvableConfig", "find_config"]
+
+
+@dataclass(frozen=True)
+class SolvableConfig:
+    """A small configuration of one game, with the chance outcomes that start it."""
+
+    name: str
+    """The configuration's name (``why-first-duel-2`` …)."""
+    game_id: str
+    """The racedeck game."""
+    options: dict[str, Any]
+    """The game's options (the rest take the game's defaults)."""
+    summary: str
+    """The configuration in a few words."""
+    deal: Callable[[Game[Any, Any, Any]], list[Deal]] = field(repr=False)
+    """Every deal of the engine made with :attr:`options`, with its probability."""
+    restriction: str = ""
+    """What the configuration fixes beyond the game's options, if anything."""
+
+    def engine(self) -> Game[Any, Any, Any]:
+        """The racedeck game under :attr:`options`."""
+        return make(self.game_id, **self.options)
+
+
+CONFIGS: tuple[SolvableConfig, ...] = (
+    SolvableConfig(
+        name="why-first-duel-2",
+        game_id="why-first",
+        options={
+            "players": 2,
+            "stages": 1,
+            "hand_size": 2,
+            "card_values": (-2, -1, 1, 1, 2, 3),
+        },
+        summary=(
+            "Why First?, two players and Leo, one stage, hands of two from a six-card deck "
+            "(-2 -1 +1 +1 +2 +3; Leo gets one card, one card stays out)"
+        ),
+        deal=why_first_deals,
+    ),
+    SolvableConfig(
+        name="why-first-duel-3",
+        game_id="why-first",
+        options={
+            "players": 2,
+            "stages": 1,
+            "hand_size": 3,
+            "card_values": (-1, -1, 1, 1, 1, 2, 2, 2),
+        },
+        summary=(
+            "Why First?, two players and Leo, one stage, hands of three from an eight-card "
+            "deck (-1 -1 +1 +1 +1 +2 +2 +2; Leo gets the last two)"
+        ),
+        deal=why_first_deals,
+    ),
+)
+"""Every named small configuration."""
+
+
+def find_config(name: str) -> SolvableConfig:
+    """The configuration called ``name``; :class:`ValueError` naming the known ones."""
+    for config in CONFIGS:
+        if config.name == name:
+            return config
+    known = ", ".join(c.name for c in CONFIGS)
+    raise ValueError(f"no small configuration {name!r}; known: {known}")
