@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
+from typing import Any
 
 import pyspiel
 import pytest
@@ -14,6 +15,7 @@ from open_spiel.python import policy as os_policy
 from racedeck.rl.solvable import CONFIGS, SolvableGame, SolvableState, load
 from racedeck.rl.solvable.analysis import tree_size
 from racedeck.rl.solvable.policies import BotPolicy, gap
+from racedeck.rl.solvable.six_day_race_lessons import race_columns
 from racedeck.rl.solvable.solver import solve
 from racedeck.rl.solvable.why_first_lessons import duel_lessons
 
@@ -173,3 +175,72 @@ def test_duel_lessons_add_up(duel: SolvableGame) -> None:
         )
     assert lessons.wins[0] == pytest.approx(lessons.wins[1])
     assert 0 < lessons.leo_wins < 1
+
+
+RACE = "six-day-race-sprint"
+
+
+@pytest.fixture(scope="module")
+def race() -> SolvableGame:
+    return load(RACE)
+
+
+def test_race_deals_who_goes_first(race: SolvableGame) -> None:
+    # SD-4 with random_first: each player goes first with probability 1/2; SD-12 interleaves
+    # the riders A1 B1 A2 B2.
+    outcomes = race.new_initial_state().chance_outcomes()
+    assert [p for _, p in outcomes] == [0.5, 0.5]
+    orders = [d.state.order for d in race.deals]
+    assert orders == [[0, 1, 2, 3], [1, 0, 3, 2]]
+
+
+def test_race_is_constant_sum_and_plays_to_the_end(race: SolvableGame) -> None:
+    assert race.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    pyspiel.random_sim_test(race, num_sims=5, serialize=False, verbose=False)
+    state = race.new_initial_state()
+    state.apply_action(1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])  # every rider plays its highest card
+    assert sum(state.returns()) == pytest.approx(1.0)
+    outcome = race.engine.outcome(state.engine_state)
+    assert outcome is not None
+    assert {s for s, r in enumerate(state.returns()) if r > 0} == set(outcome.winners)
+
+
+def test_a_race_with_grey_chance_is_refused() -> None:
+    # SD-3: a grey deck of mixed values would make a rider change (SD-6) a chance event.
+    from racedeck.core.registry import make
+    from racedeck.rl.solvable.six_day_race import first_player_deals
+
+    engine = make("six-day-race", players=2, races=1, grey_low=(1, 1, 0))
+    with pytest.raises(ValueError, match="grey_low"):
+        first_player_deals(engine)
+
+
+class _Highest(os_policy.Policy):  # type: ignore[misc]
+    """Every rider plays its highest card."""
+
+    def __init__(self, game: SolvableGame) -> None:
+        super().__init__(game, [0, 1])
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        legal = state.legal_actions()
+        return {a: float(a == legal[-1]) for a in legal}
+
+
+def test_race_lessons_follow_the_play(race: SolvableGame) -> None:
+    columns = race_columns(race, _Highest(race))
+    assert columns["opens with 3"] == (1.0,)
+    assert columns["opens with 1"] == columns["opens with 2"] == (0.0,)
+    # The two starts, each played out with the highest cards, weighted 1/2.
+    shares = [0.0, 0.0]
+    first = 0.0
+    for deal in range(2):
+        state = race.new_initial_state()
+        state.apply_action(deal)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[-1])
+        shares = [s + r / 2 for s, r in zip(shares, state.returns(), strict=True)]
+        first += state.returns()[deal] / 2
+    assert columns["win share"] == pytest.approx(tuple(shares))
+    assert columns["first mover's win share"] == pytest.approx((first,))

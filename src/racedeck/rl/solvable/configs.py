@@ -10,6 +10,7 @@ from typing import Any
 from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.rl.solvable.deals import Deal
+from racedeck.rl.solvable.six_day_race import first_player_deals
 from racedeck.rl.solvable.why_first import why_first_deals
 
 __all__ = ["CONFIGS", "SolvableConfig", "find_config"]
@@ -31,6 +32,8 @@ class SolvableConfig:
     """Every deal of the engine made with :attr:`options`, with its probability."""
     restriction: str = ""
     """What the configuration fixes beyond the game's options, if anything."""
+    iterations: int = 200
+    """CFR+ iterations that bring it close to an equilibrium (``scripts/solve.py``)."""
 
     def engine(self) -> Game[Any, Any, Any]:
         """The racedeck game under :attr:`options`."""
@@ -67,6 +70,33 @@ CONFIGS: tuple[SolvableConfig, ...] = (
             "deck (-1 -1 +1 +1 +1 +2 +2 +2; Leo gets the last two)"
         ),
         deal=why_first_deals,
+        iterations=100,
+    ),
+    SolvableConfig(
+        name="six-day-race-sprint",
+        game_id="six-day-race",
+        options={
+            "players": 2,
+            "races": 1,
+            "line": 7,
+            "sprints": (3,),
+            "rider_change": 4,
+            "crash": 5,
+            "green_small": (1, 1, 1, 0, 0, 0, 0),
+            "grey_low": (4, 0, 0),
+            "grey_high": (4, 0, 0),
+            "change_draw_small": (1, 0),
+        },
+        summary=(
+            "Six Day Race, two players with two riders each, one race to a line at 7 with a "
+            "sprint at 3, FAHRERWECHSEL at 4, STURZ at 5, every rider's hand 1 2 3, a rider "
+            "change draws a single 1"
+        ),
+        deal=first_player_deals,
+        restriction=(
+            "the grey decks hold only 1s (deck 1-3) and 4s (deck 4-6), so a rider change "
+            "(SD-6) draws no chance: the only chance is who goes first (SD-4)"
+        ),
     ),
 )
 """Every named small configuration."""

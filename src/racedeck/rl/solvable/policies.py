@@ -3,7 +3,8 @@ an equilibrium.
 
 A bot plays from its seat's view only: :class:`BotPolicy` asks it for an action at each
 information state it meets (a new bot from a fixed seed each time, so the same view always
-gets the same answer) and puts probability 1 on that action; ``random`` is the uniform policy
+gets the same answer; each seat its own seed, as the bots of a table have) and puts
+probability 1 on that action; ``random`` is the uniform policy
 over the legal actions, exactly.
 
 The number measured is OpenSpiel's NashConv of the profile where every seat plays the bot:
@@ -34,7 +35,7 @@ class BotPolicy(os_policy.Policy):  # type: ignore[misc]
         self.name = name
         """The bot's registry name (``random``, ``heuristic``, ``search@200`` …)."""
         self.seed = seed
-        """The seed every bot is made with."""
+        """The seed of seat 0's bots; seat ``i``'s are made with ``seed + i``."""
         self._engine = engine
         self._encoding = game.encoding
         self._known: dict[tuple[int, str], dict[int, float]] = {}
@@ -53,7 +54,7 @@ class BotPolicy(os_policy.Policy):  # type: ignore[misc]
             if self.name == "random":
                 known = {a: 1.0 / len(legal) for a in legal}
             else:
-                bot = make_bot(self.name, self._engine, seat, self.seed)
+                bot = make_bot(self.name, self._engine, seat, self.seed + seat)
                 chosen = self._encoding.index(bot.act(state.view(seat)))
                 known = {a: float(a == chosen) for a in legal}
             self._known[key] = known

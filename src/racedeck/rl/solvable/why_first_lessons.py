@@ -11,7 +11,7 @@ from racedeck.games.why_first.scoring import scoring_space
 from racedeck.rl.solvable.analysis import walk
 from racedeck.rl.solvable.game import SolvableGame, SolvableState
 
-__all__ = ["DuelLessons", "duel_lessons"]
+__all__ = ["DuelLessons", "duel_columns", "duel_lessons"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +90,19 @@ def duel_lessons(game: SolvableGame, joint: Any) -> DuelLessons:
         targets=tuple({k: v / mass[i] for k, v in t.items()} for i, t in enumerate(targets)),
         plus_on_self=tuple(plus_self[i] / mass[i] for i in range(n)),
     )
+
+
+def duel_columns(game: SolvableGame, joint: Any) -> dict[str, tuple[float, ...]]:
+    """:func:`duel_lessons` as named columns, each a probability per seat (P1, P2) or one."""
+    found = duel_lessons(game, joint)
+    return {
+        "win share": found.wins,
+        "Leo wins": (found.leo_wins,),
+        "on the scoring space": found.on_scoring_space,
+        "scores +": found.scores_positive,
+        "scores −": found.scores_negative,
+        "cards on self": tuple(t["self"] for t in found.targets),
+        "on the opponent": tuple(t["opponent"] for t in found.targets),
+        "on Leo": tuple(t["Leo"] for t in found.targets),
+        "plus card on self": found.plus_on_self,
+    }

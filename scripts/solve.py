@@ -1,0 +1,263 @@
+"""Regenerate ``docs/solved.md``: every small solvable configuration solved by CFR+, and how
+far each bot is from its equilibrium.
+
+For each configuration of :data:`racedeck.rl.solvable.CONFIGS`: the size of its game tree,
+CFR+ (OpenSpiel's ``CFRPlusSolver``) with the NashConv of its average policy at checkpoints,
+the NashConv of every bot playing every seat (:mod:`racedeck.rl.solvable.policies`), and what
+the solved policy does (``why_first_lessons``). Writes the page, its JSON and the plot
+``docs/solved/convergence.png``.
+
+Usage::
+
+    python scripts/solve.py                          # every configuration, docs/solved.md
+    python scripts/solve.py --config why-first-duel-2 --iterations 20 --out /tmp/s.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from racedeck.rl.solvable import CONFIGS, find_config, load
+from racedeck.rl.solvable.analysis import tree_size
+from racedeck.rl.solvable.policies import BotPolicy, Gap, gap
+from racedeck.rl.solvable.six_day_race_lessons import race_columns
+from racedeck.rl.solvable.solver import solve
+from racedeck.rl.solvable.why_first_lessons import duel_columns
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ("random", "heuristic", "search@200", "fastsearch@500", "learned")
+"""The bots measured: the search budgets are iterations, so each answer is reproducible."""
+SEED = 0
+LESSONS: dict[str, Callable[[Any, Any], dict[str, tuple[float, ...]]]] = {
+    "why-first": duel_columns,
+    "six-day-race": race_columns,
+}
+"""What each game's policies are asked, by game (see the modules of the functions)."""
+
+
+def checkpoints(iterations: int) -> list[int]:
+    """Iteration counts where the average policy is measured: 1, 2, 5, 10, 20 … up to
+    ``iterations``."""
+    marks, base = [], 1
+    while base <= iterations:
+        marks.extend(m for m in (base, 2 * base, 5 * base) if m <= iterations)
+        base *= 10
+    return sorted({*marks, iterations})
+
+
+def run_config(name: str, iterations: int | None, bots: list[str]) -> dict[str, Any]:
+    """Solve one configuration and measure every bot on it."""
+    config = find_config(name)
+    game = load(name)
+    started = time.perf_counter()
+    size = tree_size(game)
+    walked = time.perf_counter() - started
+    print(f"{name}: {size.histories} histories, info states {size.info_states} ({walked:.1f} s)")
+    count = iterations or config.iterations
+    curve: list[dict[str, Any]] = []
+    clock = time.perf_counter()
+
+    def heard(mark: int, found: Gap) -> None:
+        curve.append(
+            {
+                "iterations": mark,
+                "nash_conv": found.nash_conv,
+                "seconds": time.perf_counter() - clock,
+            }
+        )
+        print(f"  CFR+ {mark:4d}: NashConv {found.nash_conv:.6f}", flush=True)
+
+    solution = solve(game, checkpoints(count), heard)
+    solved_in = time.perf_counter() - clock
+    measured: dict[str, Any] = {}
+    teach = LESSONS.get(config.game_id)
+    lessons = {} if teach is None else {"CFR+": teach(game, solution.policy)}
+    for bot in bots:
+        clock = time.perf_counter()
+        try:
+            policy = BotPolicy(game, bot, SEED)
+        except ValueError as refused:
+            measured[bot] = {"refused": str(refused)}
+            print(f"  {bot}: {refused}")
+            continue
+        found = gap(game, policy)
+        if teach is not None:
+            lessons[bot] = teach(game, policy)
+        seconds = time.perf_counter() - clock
+        measured[bot] = {
+            "nash_conv": found.nash_conv,
+            "improvements": list(found.improvements),
+            "seconds": seconds,
+        }
+        print(f"  {bot}: NashConv {found.nash_conv:.4f} ({seconds:.1f} s)", flush=True)
+    return {
+        "name": name,
+        "summary": config.summary,
+        "restriction": config.restriction,
+        "options": {k: list(v) if isinstance(v, tuple) else v for k, v in config.options.items()},
+        "deals": len(game.deals),
+        "histories": size.histories,
+        "terminals": size.terminals,
+        "info_states": list(size.info_states),
+        "walk_seconds": walked,
+        "iterations": solution.iterations,
+        "solve_seconds": solved_in,
+        "curve": curve,
+        "equilibrium": {
+            "nash_conv": solution.gap.nash_conv,
+            "improvements": list(solution.gap.improvements),
+        },
+        "bots": measured,
+        "lessons": {who: {k: list(v) for k, v in found.items()} for who, found in lessons.items()},
+    }
+
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    """CFR+'s NashConv by iteration, one panel per configuration, the bots' as lines."""
+    from matplotlib.figure import Figure
+
+    from racedeck.report.plots import PALETTE
+
+    figure = Figure(figsize=(5.2 * len(results), 4.2), dpi=110, layout="constrained")
+    axes = figure.subplots(1, len(results), squeeze=False)[0]
+    for ax, result in zip(axes, results, strict=True):
+        xs = [p["iterations"] for p in result["curve"]]
+        ys = [max(p["nash_conv"], 1e-6) for p in result["curve"]]
+        ax.plot(xs, ys, marker="o", color="black", label="CFR+ average policy")
+        measured = [(b, m) for b, m in result["bots"].items() if "nash_conv" in m]
+        for colour, (bot, m) in zip(PALETTE, measured, strict=False):
+            ax.axhline(m["nash_conv"], color=colour, linestyle="--", label=bot)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("CFR+ iterations")
+        ax.set_ylabel("NashConv (win share a best response gains)")
+        ax.set_title(result["name"])
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8, loc="lower left")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
+    """The page: configurations, the table, the plot, the lessons."""
+    bots = list(BOTS)
+    lines = [
+        "# Small configurations, solved",
+        "",
+        "Each game in full is far too large for an exact solution, but small configurations "
+        "of it are not. `racedeck.rl.solvable` registers them with OpenSpiel as "
+        "`racedeck_solvable` (parameter `config`): the root is an explicit chance node "
+        "over every deal with its exact probability, the rest is the racedeck engine, seats "
+        "that commit at once (WF-4) act one after another without seeing each other's "
+        "face-down choice, and each seat's information state is everything it has seen "
+        "(perfect recall). So OpenSpiel's CFR+, best response and NashConv run on them "
+        "exactly. `scripts/solve.py` regenerates this page.",
+        "",
+        "## The configurations",
+        "",
+    ]
+    for r in results:
+        lines.append(f"- **{r['name']}** — {r['summary']}.")
+        if r["restriction"]:
+            lines.append(f"  Restricted: {r['restriction']}")
+    lines += [
+        "",
+        "## Exploitability",
+        "",
+        "The number is **NashConv** in win shares: for the profile where every seat plays "
+        "the same policy, the sum over the two seats of what that seat alone would gain in "
+        "expected share of the win by switching to a best response against the other. It "
+        "is 0 at a Nash equilibrium, and it is computed exactly over every deal and "
+        "history. A share of the win is 1 for a lone winner, 1/k for one of k winners; Leo "
+        "(WF-9) can win alone, so the game is not constant-sum and NashConv, not "
+        "OpenSpiel's `exploitability`, is the measure. Bots play from their seat's view: "
+        "`heuristic` and the searches (seed 0, budgets in iterations) with probability 1 "
+        "on their choice, `random` uniformly.",
+        "",
+        "| configuration | deals | histories | information states (P1, P2) | CFR+ iterations "
+        "(time) | CFR+ NashConv | " + " | ".join(bots) + " |",
+        "|---|---:|---:|---|---:|---:|" + "---:|" * len(bots),
+    ]
+    for r in results:
+        cells = []
+        for bot in bots:
+            m = r["bots"].get(bot)
+            cells.append("—" if m is None or "nash_conv" not in m else f"{m['nash_conv']:.4f}")
+        lines.append(
+            f"| {r['name']} | {r['deals']} | {r['histories']:,} | "
+            f"{', '.join(map(str, r['info_states']))} | "
+            f"{r['iterations']} ({r['solve_seconds']:.0f} s) | "
+            f"{r['equilibrium']['nash_conv']:.4f} | " + " | ".join(cells) + " |"
+        )
+    refused = {
+        f"{bot}: {m['refused']}" for r in results for bot, m in r["bots"].items() if "refused" in m
+    }
+    if refused:
+        lines += [
+            "",
+            "A dash: the bot does not play this configuration ("
+            + "; ".join(sorted(refused))
+            + ").",
+        ]
+    lines += [
+        "",
+        f"![CFR+ NashConv by iteration, bots as dashed lines](solved/{plot_name})",
+        "",
+        "## What the equilibrium does",
+        "",
+        "Every number is a probability over the deals and both seats' play (P1 / P2). "
+        "With one stage, the second distinct space scores its number for every figure on it "
+        "(WF-6), and the second-best total wins (WF-7): a figure that scores a positive "
+        "number has the best total and loses unless others share it, one that scores a "
+        "negative number wins if the others are all on 0 or equal. 'Plus card on self' is "
+        "the share of a seat's decisions that place a positive card in front of its own "
+        "figure; the automatic last round (WF-5) is not a decision.",
+        "",
+    ]
+    for r in results:
+        if not r["lessons"]:
+            continue
+        columns = list(next(iter(r["lessons"].values())))
+        lines += [
+            f"### {r['name']}",
+            "",
+            "| play | " + " | ".join(columns) + " |",
+            "|---|" + "---:|" * len(columns),
+        ]
+        for who, found in r["lessons"].items():
+            cells = [" / ".join(_pct(x) for x in found[c]) for c in columns]
+            lines.append(f"| {who} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Parse the options, solve, write the page, its JSON and the plot."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", action="append", help="a configuration (default: all)")
+    parser.add_argument("--iterations", type=int, help="CFR+ iterations (default: each's own)")
+    parser.add_argument("--bots", default=",".join(BOTS), help="comma-separated bot names")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "solved.md")
+    args = parser.parse_args()
+    names = args.config or [c.name for c in CONFIGS]
+    bots = [b for b in args.bots.split(",") if b]
+    results = [run_config(name, args.iterations, bots) for name in names]
+    out: Path = args.out
+    plot_name = "convergence.png"
+    plot(results, out.parent / out.stem / plot_name)
+    out.write_text(markdown(results, plot_name))
+    out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
