@@ -25,6 +25,7 @@ from typing import Any
 from racedeck.rl.solvable import CONFIGS, find_config, load
 from racedeck.rl.solvable.analysis import tree_size
 from racedeck.rl.solvable.policies import BotPolicy, Gap, gap
+from racedeck.rl.solvable.setback_lessons import setback_columns
 from racedeck.rl.solvable.six_day_race_lessons import race_columns
 from racedeck.rl.solvable.solver import solve
 from racedeck.rl.solvable.why_first_lessons import duel_columns
@@ -36,6 +37,7 @@ SEED = 0
 LESSONS: dict[str, Callable[[Any, Any], dict[str, tuple[float, ...]]]] = {
     "why-first": duel_columns,
     "six-day-race": race_columns,
+    "setback": setback_columns,
 }
 """What each game's policies are asked, by game (see the modules of the functions)."""
 

@@ -244,3 +244,59 @@ def test_race_lessons_follow_the_play(race: SolvableGame) -> None:
         first += state.returns()[deal] / 2
     assert columns["win share"] == pytest.approx(tuple(shares))
     assert columns["first mover's win share"] == pytest.approx((first,))
+
+
+SPRINT = "setback-sprint"
+
+
+@pytest.fixture(scope="module")
+def sprint() -> SolvableGame:
+    return load(SPRINT)
+
+
+def test_setback_deals_given_the_board(sprint: SolvableGame) -> None:
+    outcomes = sprint.new_initial_state().chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert sum(d.probability for d in sprint.deals) == 1
+    # The board is fixed; ten cards are off it, two of them BLOCKs: P1's hand of two is
+    # both with probability 1/C(10,2) = 1/45.
+    both = sum(d.probability for d in sprint.deals if "P1 BLOCK BLOCK;" in d.label)
+    assert both == Fraction(1, 45)
+    assert all(d.label.startswith("board MOVE+1 MOVE+1;") for d in sprint.deals)
+    # SB-3: each player goes first in half the deals, by probability.
+    firsts = Counter()
+    for d in sprint.deals:
+        firsts[d.state.current] += d.probability
+    assert firsts == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+
+
+def test_setback_passes_openspiel_random_simulation(sprint: SolvableGame) -> None:
+    pyspiel.random_sim_test(sprint, num_sims=10, serialize=False, verbose=False)
+
+
+def _window_pair(game: SolvableGame) -> tuple[SolvableState, SolvableState]:
+    """Two histories of one deal that differ only in seat 0's answer in a BLOCK window that
+    asks seat 1 next (SB-9 amended again)."""
+    for deal in range(len(game.deals)):
+        if "P1 BLOCK" not in game.deals[deal].label:
+            continue
+        stack = [_play(game, deal)]
+        while stack:
+            state = stack.pop()
+            if state.is_terminal():
+                continue
+            if state.current_player() == 0:
+                named = {str(game.encoding.action(a)): a for a in state.legal_actions()}
+                if {"block", "pass"} <= set(named):
+                    blocked = state.child(named["block"])
+                    passed = state.child(named["pass"])
+                    if blocked.current_player() == passed.current_player() == 1:
+                        return blocked, passed
+            stack.extend(state.child(a) for a in state.legal_actions())
+    raise AssertionError("no window asks both seats")
+
+
+def test_a_block_answer_stays_concealed(sprint: SolvableGame) -> None:
+    blocked, passed = _window_pair(sprint)
+    assert blocked.information_state_string(1) == passed.information_state_string(1)
+    assert blocked.information_state_string(0) != passed.information_state_string(0)

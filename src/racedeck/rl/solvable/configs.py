@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from racedeck.core.game import Game
 from racedeck.core.registry import make
 from racedeck.rl.solvable.deals import Deal
+from racedeck.rl.solvable.setback import setback_deals
 from racedeck.rl.solvable.six_day_race import first_player_deals
 from racedeck.rl.solvable.why_first import why_first_deals
 
@@ -97,6 +99,28 @@ CONFIGS: tuple[SolvableConfig, ...] = (
             "the grey decks hold only 1s (deck 1-3) and 4s (deck 4-6), so a rider change "
             "(SD-6) draws no chance: the only chance is who goes first (SD-4)"
         ),
+    ),
+    SolvableConfig(
+        name="setback-sprint",
+        game_id="setback",
+        options={
+            "players": 2,
+            "rows": 1,
+            "hand_size": 2,
+            "deck": (("MOVE+1", 9), ("MOVE+2", 1), ("BLOCK", 2)),
+        },
+        summary=(
+            "Setback, two players, two lanes of one row, hands of two from a twelve-card deck "
+            "(MOVE+1 x9, MOVE+2, BLOCK x2): two cards on the board, four in hand, six in the "
+            "draw pile"
+        ),
+        restriction=(
+            "the board is fixed to two MOVE+1 cards (public anyway, SB-1); the hands, the "
+            "draw pile's order and the first player are dealt as the engine deals them given "
+            "that board. The draw pile is long enough that no history reshuffles the "
+            "discards (SB-3), which would be chance after the deal"
+        ),
+        deal=partial(setback_deals, board=(("MOVE+1", "MOVE+1"),)),
     ),
 )
 """Every named small configuration."""

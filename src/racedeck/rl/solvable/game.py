@@ -14,8 +14,11 @@ own views only.
 A player's information state string is perfect recall: its view after the deal and after every
 action since (the engine's views hold what that seat may know and nothing else), with its own
 actions between them. Two histories that differ only in another seat's secret give the same
-string. Returns are each seat's share of the win, as in :mod:`racedeck.rl.openspiel` (Leo of
-the two-player *Why First?* can win alone, WF-9: then the game is general-sum).
+string. All the chance is the root's: a history where the engine draws chance of its own (its
+RNG moves: a reshuffle, a new stage's deal) raises :class:`RuntimeError`, so a configuration
+that solves is one whose deals are all there is. Returns are each seat's share of the win, as
+in :mod:`racedeck.rl.openspiel` (Leo of the two-player *Why First?* can win alone, WF-9: then
+the game is general-sum).
 """
 
 from __future__ import annotations
@@ -68,6 +71,12 @@ def _view_text(engine: Game[Any, Any, Any], state: Any, seat: int) -> str:
     header.pop("config", None)
     view["header"] = header
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def _rng_state(state: Any) -> Any:
+    """Where the engine state's own RNG stands (``None`` for a state without one)."""
+    rng = getattr(state, "rng", None)
+    return None if rng is None else rng.state
 
 
 # pyspiel ships no type information: its classes are Any to the type checker.
@@ -130,12 +139,14 @@ class _Node:
     history. Nodes are never changed once made but for their children, so states share
     them (OpenSpiel clones a Python state by deep-copying its attributes)."""
 
-    __slots__ = ("actions", "children", "game", "legal", "player", "state", "trails")
+    __slots__ = ("actions", "children", "deal", "game", "legal", "player", "state", "trails")
 
     def __init__(self, game: SolvableGame, state: Any, trails: tuple[tuple[str, ...], ...]):
         self.game = game
         self.state = state
         self.trails = trails
+        self.deal: Deal | None = None
+        """The deal this history started with (``None`` at the root)."""
         self.children: dict[int, _Node] = {}
         self.legal: list[int] = []
         self.actions: tuple[Any, ...] = ()
@@ -166,6 +177,13 @@ class _Node:
             state = self.state.clone()
             actor, done = self.player, self.actions[self.legal.index(action)]
             engine.apply_unchecked(state, actor, done)
+            if _rng_state(state) != _rng_state(self.state):
+                # The engine drew chance of its own (a reshuffle, a new stage's deal): the
+                # root's deals would no longer be all the chance there is.
+                raise RuntimeError(
+                    f"{game.config.name}: the engine drew chance after the deal "
+                    f"(after {done} by seat {actor}); the configuration is not solvable here"
+                )
         # Every seat's trail grows by its view of the new position, the actor's by its own
         # action first: what a seat saw, in order, is its information state.
         trails = tuple(
@@ -173,6 +191,7 @@ class _Node:
             for seat, trail in enumerate(self.trails)
         )
         node = _Node(game, state, trails)
+        node.deal = game.deals[action] if self.state is None else self.deal
         self.children[action] = node
         return node
 
@@ -191,6 +210,11 @@ class SolvableState(pyspiel.State):  # type: ignore[misc]
     def engine_state(self) -> Any:
         """The engine state (``None`` before the deal); read it only."""
         return self._node.state
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal this history started with (``None`` before the deal)."""
+        return self._node.deal
 
     def information_state_of(self, player: int) -> str:
         """``player``'s perfect-recall information state (see the module's notes)."""
