@@ -125,9 +125,14 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
 
     from racedeck.report.plots import PALETTE
 
-    figure = Figure(figsize=(5.2 * len(results), 4.2), dpi=110, layout="constrained")
-    axes = figure.subplots(1, len(results), squeeze=False)[0]
-    for ax, result in zip(axes, results, strict=True):
+    cols = min(2, len(results))
+    rows = -(-len(results) // cols)
+    figure = Figure(figsize=(5.6 * cols, 4.4 * rows), dpi=110, layout="constrained")
+    grid = figure.subplots(rows, cols, squeeze=False)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[len(results) :]:
+        ax.set_visible(False)
+    for ax, result in zip(axes, results, strict=False):
         xs = [p["iterations"] for p in result["curve"]]
         ys = [max(p["nash_conv"], 1e-6) for p in result["curve"]]
         ax.plot(xs, ys, marker="o", color="black", label="CFR+ average policy")

@@ -121,6 +121,7 @@ CONFIGS: tuple[SolvableConfig, ...] = (
             "discards (SB-3), which would be chance after the deal"
         ),
         deal=partial(setback_deals, board=(("MOVE+1", "MOVE+1"),)),
+        iterations=100,
     ),
 )
 """Every named small configuration."""
