@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from racedeck.rl.solvable import CONFIGS, find_config, load
-from racedeck.rl.solvable.analysis import tree_size
+from racedeck.rl.solvable.analysis import mixing, tree_size
 from racedeck.rl.solvable.policies import BotPolicy, Gap, gap
 from racedeck.rl.solvable.setback_lessons import setback_columns
 from racedeck.rl.solvable.six_day_race_lessons import race_columns
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOTS = ("random", "heuristic", "search@200", "fastsearch@500", "learned")
 """The bots measured: the search budgets are iterations, so each answer is reproducible."""
 SEED = 0
+FIRST = "first mover's win share"
 LESSONS: dict[str, Callable[[Any, Any], dict[str, tuple[float, ...]]]] = {
     "why-first": duel_columns,
     "six-day-race": race_columns,
@@ -78,7 +79,12 @@ def run_config(name: str, iterations: int | None, bots: list[str]) -> dict[str, 
     solved_in = time.perf_counter() - clock
     measured: dict[str, Any] = {}
     teach = LESSONS.get(config.game_id)
-    lessons = {} if teach is None else {"CFR+": teach(game, solution.policy)}
+
+    def lessons_of(joint: Any) -> dict[str, tuple[float, ...]]:
+        found = {} if teach is None else teach(game, joint)
+        return {**found, "mixes": (mixing(game, joint),)}
+
+    lessons = {"CFR+": lessons_of(solution.policy)}
     for bot in bots:
         clock = time.perf_counter()
         try:
@@ -88,8 +94,7 @@ def run_config(name: str, iterations: int | None, bots: list[str]) -> dict[str, 
             print(f"  {bot}: {refused}")
             continue
         found = gap(game, policy)
-        if teach is not None:
-            lessons[bot] = teach(game, policy)
+        lessons[bot] = lessons_of(policy)
         seconds = time.perf_counter() - clock
         measured[bot] = {
             "nash_conv": found.nash_conv,
@@ -148,6 +153,69 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
         ax.legend(fontsize=8, loc="lower left")
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path)
+
+
+def _at(result: dict[str, Any], who: str, column: str, seat: int = 0) -> float:
+    value: float = result["lessons"][who][column][seat]
+    return value
+
+
+def teachings(results: list[dict[str, Any]]) -> list[str]:
+    """What the solved policies say about the full games, in sentences built from the
+    numbers (each compared with uniform play, the ``random`` bot)."""
+    out: list[str] = []
+    for r in results:
+        name, lessons = r["name"], r["lessons"]
+        if "CFR+" not in lessons or "random" not in lessons:
+            continue
+        eq, rnd = "CFR+", "random"
+        if name.startswith("why-first"):
+            out.append(
+                f"- **{name}.** Equilibrium play puts {_pct(_at(r, eq, 'on the opponent'))} of "
+                f"a seat's chosen cards in front of the opponent's figure and "
+                f"{_pct(_at(r, eq, 'cards on self'))} in front of its own (uniform play: a "
+                f"third each). With one stage, a figure on a positive scoring space has the "
+                f"best total and loses (WF-7); the equilibrium ends there "
+                f"{_pct(_at(r, eq, 'scores +'))} of the time (uniform play: "
+                f"{_pct(_at(r, rnd, 'scores +'))}), and on a negative one, which is the "
+                f"second-best total and wins unless all tie, "
+                f"{_pct(_at(r, eq, 'scores −'))} (uniform play: "
+                f"{_pct(_at(r, rnd, 'scores −'))}). Leo is among the winners in "
+                f"{_pct(_at(r, eq, 'Leo wins'))} of equilibrium games (uniform play: "
+                f"{_pct(_at(r, rnd, 'Leo wins'))}). The equilibrium mixes at "
+                f"{_pct(_at(r, eq, 'mixes'))} of the decisions play reaches (no action with "
+                f"90% or more): commits are simultaneous (WF-4), so a bot that always "
+                f"answers a view with the same card can be read and beaten."
+            )
+        elif name.startswith("six-day-race"):
+            out.append(
+                f"- **{name}.** The player who goes first has a "
+                f"{_pct(_at(r, eq, FIRST))} share of the win at equilibrium (uniform "
+                f"play: {_pct(_at(r, rnd, FIRST))}): "
+                + (
+                    "going first is a handicap here, where a later rider moves knowing where "
+                    "the earlier ones stand and can ride their slipstream (SD-5). "
+                    if _at(r, eq, FIRST) < 0.5
+                    else "going first is an advantage here. "
+                )
+                + "The race has no hidden cards once it starts (every hand is the same, "
+                "SD-2, and every card played is seen): it is a game of perfect information, "
+                "solved by backward induction as well as by CFR+."
+            )
+        elif name.startswith("setback"):
+            out.append(
+                f"- **{name}.** The player who goes first (SB-3) has a "
+                f"{_pct(_at(r, eq, FIRST))} share of the win at equilibrium (uniform "
+                f"play: {_pct(_at(r, rnd, FIRST))}). A seat asked in a BLOCK window "
+                f"with a BLOCK in hand plays it {_pct(_at(r, eq, 'blocks when able'))} of "
+                f"the time (uniform play: half)"
+                + (
+                    ": mostly, not always, so a BLOCK is sometimes worth more kept (SB-9)."
+                    if 0.5 < _at(r, eq, "blocks when able") < 0.95
+                    else "."
+                )
+            )
+    return out
 
 
 def _pct(x: float) -> str:
@@ -230,6 +298,7 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
         "figure; the automatic last round (WF-5) is not a decision.",
         "",
     ]
+    lines += ["### What they teach", "", *teachings(results), ""]
     for r in results:
         if not r["lessons"]:
             continue

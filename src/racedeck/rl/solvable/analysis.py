@@ -9,7 +9,7 @@ from typing import Any
 
 from racedeck.rl.solvable.game import SolvableGame, SolvableState
 
-__all__ = ["Decision", "Terminal", "TreeSize", "tree_size", "walk"]
+__all__ = ["Decision", "Terminal", "TreeSize", "mixing", "tree_size", "walk"]
 
 Decision = Callable[[SolvableState, int, dict[int, float], float], None]
 """Called at each decision: the state, the seat, its action probabilities, the reach."""
@@ -72,3 +72,21 @@ def tree_size(game: SolvableGame) -> TreeSize:
 
     visit(game.new_initial_state())
     return TreeSize(histories[0], histories[1], tuple(len(s) for s in infos))
+
+
+def mixing(game: SolvableGame, joint: Any, top: float = 0.9) -> float:
+    """How often a seat's decision under ``joint`` is mixed: the probability, over the
+    decisions play reaches (each weighted by its reach), that no action has ``top`` or more
+    of the seat's probability. Decisions with one legal action are no choice and are left
+    out."""
+    mixed = [0.0, 0.0]
+
+    def decision(state: SolvableState, seat: int, probs: dict[int, float], reach: float) -> None:
+        if len(probs) < 2:
+            return
+        mixed[1] += reach
+        if max(probs.values()) < top:
+            mixed[0] += reach
+
+    walk(game, joint, decision, lambda state, reach: None)
+    return mixed[0] / mixed[1] if mixed[1] else 0.0
