@@ -246,6 +246,25 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
             lines.append(f"  Restricted: {r['restriction']}")
     lines += [
         "",
+        "How the configurations are built:",
+        "",
+        "- **Chance at the root only.** A deal is enumerated by what a view can tell apart: "
+        "card values in *Why First?*'s base game (WF-2), card kinds in Setback, so cards of "
+        "one value are one outcome with their probabilities summed; each outcome's "
+        "probability is exact (fractions, checked against the engine's shuffle in the "
+        "tests). Leo's face-down pile is dealt in the order he flips it (WF-9). A history "
+        "where the engine would draw chance of its own (a reshuffle of Setback's discards, "
+        "a Six Day Race grey deck of mixed values, a second *Why First?* stage) is refused, "
+        "so every configuration is one stage, one race, or a deck long enough.",
+        "- **Simultaneous moves one after another.** *Why First?*'s commits (WF-4) and "
+        "Setback's BLOCK answers (SB-9) are taken lowest seat first, the later seat not "
+        "seeing the earlier choice: its information state is built from its own views, "
+        "which hide it. This is OpenSpiel's turn-based conversion, and the equilibria are "
+        "the simultaneous game's.",
+        "- **Information states** are perfect recall: a seat's view after the deal and after "
+        "every action since, with its own actions. The tests check that histories that "
+        "differ only in another seat's hand or face-down choice give the same string.",
+        "",
         "## Exploitability",
         "",
         "The number is **NashConv** in win shares: for the profile where every seat plays "
@@ -313,6 +332,22 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
             cells = [" / ".join(_pct(x) for x in found[c]) for c in columns]
             lines.append(f"| {who} | " + " | ".join(cells) + " |")
         lines.append("")
+    lines += [
+        "## Limits",
+        "",
+        "- The full games are far beyond this: the four hands of one stage of four-player "
+        "*Why First?* alone can be dealt from the 32-card deck in about 2.6 × 10^18 ways. "
+        "What carries over is the direction of the lessons above, not their numbers.",
+        "- *Why First?* with two players adds Leo (WF-9), who can win alone, so the game is "
+        "general-sum: CFR+ is not guaranteed to reach a Nash equilibrium there, and the "
+        "NashConv it reaches is the certificate of how close it came.",
+        "- `learned` plays none of these configurations: the shipped policies are for four "
+        "players (*Why First?*, Six Day Race) or Setback's standard deck and board, whose "
+        "observations and actions are sized otherwise.",
+        "- Bots are measured as deterministic policies (one search per view, seed fixed); a "
+        "search that reseeds every move plays a mixture, which may be less exploitable.",
+        "",
+    ]
     return "\n".join(lines) + "\n"
 
 
