@@ -11,6 +11,7 @@ Usage::
 
     python scripts/solve.py                          # every configuration, docs/solved.md
     python scripts/solve.py --config why-first-duel-2 --iterations 20 --out /tmp/s.md
+    python scripts/solve.py --render                 # the page again from docs/solved.json
 """
 
 from __future__ import annotations
@@ -41,6 +42,27 @@ LESSONS: dict[str, Callable[[Any, Any], dict[str, tuple[float, ...]]]] = {
     "setback": setback_columns,
 }
 """What each game's policies are asked, by game (see the modules of the functions)."""
+LEGENDS = {
+    "why-first": (
+        "With one stage, the second distinct space scores its number for every figure on it "
+        "(WF-6), and the second-best total wins (WF-7): a figure that scores a positive "
+        "number has the best total and loses unless others share it, one that scores a "
+        "negative number wins unless every total is equal. 'Leo wins': Leo is among the "
+        "winners. The target columns are shares of a seat's decisions (the automatic last "
+        "round, WF-5, is not one); 'plus card on self' places a positive card in front of "
+        "its own figure."
+    ),
+    "six-day-race": (
+        "'first mover': the player whose rider moves first (SD-4). 'opens with v': the "
+        "share of riders' first cards that are a v."
+    ),
+    "setback": (
+        "'first mover': the player who takes the first turn (SB-3). 'blocks when able': "
+        "BLOCK answers among the windows that ask a seat holding a BLOCK (SB-9). 'plays': "
+        "the card played as the Hand Action (SB-3)."
+    ),
+}
+"""What each game's columns mean, above its table."""
 
 
 def checkpoints(iterations: int) -> list[int]:
@@ -308,13 +330,11 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
         "",
         "## What the equilibrium does",
         "",
-        "Every number is a probability over the deals and both seats' play (P1 / P2). "
-        "With one stage, the second distinct space scores its number for every figure on it "
-        "(WF-6), and the second-best total wins (WF-7): a figure that scores a positive "
-        "number has the best total and loses unless others share it, one that scores a "
-        "negative number wins if the others are all on 0 or equal. 'Plus card on self' is "
-        "the share of a seat's decisions that place a positive card in front of its own "
-        "figure; the automatic last round (WF-5) is not a decision.",
+        "Every number is a probability over the deals and the play of both seats; where a "
+        "column holds two, they are P1 / P2. 'mixes' is how often a decision that play "
+        "reaches (and that has a choice) gives no action 90% or more. An equilibrium need "
+        "not be unique: a bot whose NashConv is 0 plays one too, and where its columns "
+        "differ from CFR+'s the game leaves the choice free.",
         "",
     ]
     lines += ["### What they teach", "", *teachings(results), ""]
@@ -322,9 +342,9 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
         if not r["lessons"]:
             continue
         columns = list(next(iter(r["lessons"].values())))
+        legend = LEGENDS.get(find_config(r["name"]).game_id)
+        lines += [f"### {r['name']}", "", *([legend, ""] if legend else [])]
         lines += [
-            f"### {r['name']}",
-            "",
             "| play | " + " | ".join(columns) + " |",
             "|---|" + "---:|" * len(columns),
         ]
@@ -358,11 +378,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="CFR+ iterations (default: each's own)")
     parser.add_argument("--bots", default=",".join(BOTS), help="comma-separated bot names")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "solved.md")
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="solve nothing: write the page and the plot again from the JSON beside --out",
+    )
     args = parser.parse_args()
-    names = args.config or [c.name for c in CONFIGS]
-    bots = [b for b in args.bots.split(",") if b]
-    results = [run_config(name, args.iterations, bots) for name in names]
     out: Path = args.out
+    if args.render:
+        results = json.loads(out.with_suffix(".json").read_text())
+    else:
+        names = args.config or [c.name for c in CONFIGS]
+        bots = [b for b in args.bots.split(",") if b]
+        results = [run_config(name, args.iterations, bots) for name in names]
     plot_name = "convergence.png"
     plot(results, out.parent / out.stem / plot_name)
     out.write_text(markdown(results, plot_name))
