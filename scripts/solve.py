@@ -164,8 +164,18 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
         ys = [max(p["nash_conv"], 1e-6) for p in result["curve"]]
         ax.plot(xs, ys, marker="o", color="black", label="CFR+ average policy")
         measured = [(b, m) for b, m in result["bots"].items() if "nash_conv" in m]
-        for colour, (bot, m) in zip(PALETTE, measured, strict=False):
-            ax.axhline(m["nash_conv"], color=colour, linestyle="--", label=bot)
+        # Bots can lie on top of one another: each its own dash as well as its colour.
+        dashes = ["--", ":", "-.", (0, (6, 2, 1, 2, 1, 2))]
+        for i, (bot, m) in enumerate(measured):
+            value = m["nash_conv"]
+            colour = PALETTE[i % len(PALETTE)]
+            if value < 1e-9:
+                # A log axis has no 0: the legend says so instead of a line.
+                ax.plot([], [], color=colour, linestyle="none", label=f"{bot}: 0 (not drawn)")
+                continue
+            ax.axhline(
+                value, color=colour, linestyle=dashes[i % len(dashes)], label=f"{bot}: {value:.3f}"
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("CFR+ iterations")
@@ -220,6 +230,13 @@ def teachings(results: list[dict[str, Any]]) -> list[str]:
                     if _at(r, eq, FIRST) < 0.5
                     else "going first is an advantage here. "
                 )
+                + (
+                    "The player who goes second has a winning strategy: whatever the first "
+                    "plays loses, so CFR+ leaves such choices mixed and the 'opens with' "
+                    "columns say little. "
+                    if _at(r, eq, FIRST) < 1e-3
+                    else ""
+                )
                 + "The race has no hidden cards once it starts (every hand is the same, "
                 "SD-2, and every card played is seen): it is a game of perfect information, "
                 "solved by backward induction as well as by CFR+."
@@ -237,6 +254,30 @@ def teachings(results: list[dict[str, Any]]) -> list[str]:
                     else "."
                 )
             )
+    return out
+
+
+def bot_findings(results: list[dict[str, Any]]) -> list[str]:
+    """Each configuration's bots compared: the closest to an equilibrium, those that are one,
+    those a best response exploits more than uniform play."""
+    out = []
+    for r in results:
+        scored = {b: m["nash_conv"] for b, m in r["bots"].items() if "nash_conv" in m}
+        if not scored:
+            continue
+        best = min(scored, key=lambda b: scored[b])
+        parts = [f"closest to an equilibrium: `{best}` ({scored[best]:.3f})"]
+        exact = [b for b, v in scored.items() if v < 1e-9]
+        if exact:
+            parts.append("exactly an equilibrium: " + ", ".join(f"`{b}`" for b in exact))
+        uniform = scored.get("random")
+        if uniform is not None:
+            worse = [b for b, v in scored.items() if b != "random" and v > uniform]
+            if worse:
+                parts.append(
+                    "more exploitable than uniform play: " + ", ".join(f"`{b}`" for b in worse)
+                )
+        out.append(f"- **{r['name']}**: " + "; ".join(parts) + ".")
     return out
 
 
@@ -314,16 +355,8 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
             f"{r['iterations']} ({r['solve_seconds']:.0f} s) | "
             f"{r['equilibrium']['nash_conv']:.4f} | " + " | ".join(cells) + " |"
         )
-    refused = {
-        f"{bot}: {m['refused']}" for r in results for bot, m in r["bots"].items() if "refused" in m
-    }
-    if refused:
-        lines += [
-            "",
-            "A dash: the bot does not play this configuration ("
-            + "; ".join(sorted(refused))
-            + ").",
-        ]
+    if any("refused" in m for r in results for m in r["bots"].values()):
+        lines += ["", "A dash: no shipped policy of the bot fits the configuration (see Limits)."]
     lines += [
         "",
         f"![CFR+ NashConv by iteration, bots as dashed lines](solved/{plot_name})",
@@ -338,6 +371,32 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
         "",
     ]
     lines += ["### What they teach", "", *teachings(results), ""]
+    lines += ["### The bots", "", *bot_findings(results), ""]
+    lines += [
+        "A deterministic bot (every bot here but `random`) is a pure strategy. In the "
+        "*Why First?* duels, where the seats commit at once (WF-4) and the equilibrium "
+        "mixes, none of the bots comes near CFR+'s NashConv. Where little is hidden (the "
+        "race; Setback's sprint, whose BLOCK answers a pure strategy can get right), a "
+        "search of a few hundred iterations plays an equilibrium.",
+        "",
+        "### For the full games",
+        "",
+        "- *Why First?*: playing for second place (WF-7) shows in where the cards go. The "
+        "solved duels put 40–55% of their chosen cards in front of the opponent's figure, "
+        "far less in front of their own, and keep their own figure off a positive scoring "
+        "space much more than uniform play does. They also mix: commits are simultaneous, "
+        "so a bot that always plays its best-rated card to a view can be read — in both "
+        "duels the heuristic, which does, is more exploitable than uniform play. With two "
+        "players, equilibrium play also keeps Leo from winning far more often than uniform "
+        "play does (WF-9): both seats gain from that.",
+        "- *Six Day Race*: on a short track, moving last decides the race — the second "
+        "player wins with correct play. Whether that holds over a full lap with two sprints "
+        "is not shown here; SD-11's reseating (the last of a race goes first in the next) "
+        "is what makes the question matter.",
+        "- *Setback*: on a one-row board the first turn is worth about three wins in four, "
+        "and a BLOCK is played in most, not all, of the windows where it can be.",
+        "",
+    ]
     for r in results:
         if not r["lessons"]:
             continue

@@ -13,7 +13,7 @@ import pytest
 from open_spiel.python import policy as os_policy
 
 from racedeck.rl.solvable import CONFIGS, SolvableGame, SolvableState, load
-from racedeck.rl.solvable.analysis import tree_size
+from racedeck.rl.solvable.analysis import mixing, tree_size
 from racedeck.rl.solvable.policies import BotPolicy, gap
 from racedeck.rl.solvable.six_day_race_lessons import race_columns
 from racedeck.rl.solvable.solver import solve
@@ -300,3 +300,8 @@ def test_a_block_answer_stays_concealed(sprint: SolvableGame) -> None:
     blocked, passed = _window_pair(sprint)
     assert blocked.information_state_string(1) == passed.information_state_string(1)
     assert blocked.information_state_string(0) != passed.information_state_string(0)
+
+
+def test_mixing_tells_a_bot_from_uniform_play(duel: SolvableGame) -> None:
+    assert mixing(duel, os_policy.UniformRandomPolicy(duel)) == 1.0
+    assert mixing(duel, BotPolicy(duel, "heuristic")) == 0.0
