@@ -187,14 +187,16 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     figure.savefig(path)
 
 
-def _at(result: dict[str, Any], who: str, column: str, seat: int = 0) -> float:
-    value: float = result["lessons"][who][column][seat]
-    return value
+def _at(result: dict[str, Any], who: str, column: str) -> float:
+    """A column of ``who``'s lessons, averaged over the seats where it has one a seat."""
+    values: list[float] = result["lessons"][who][column]
+    return sum(values) / len(values)
 
 
 def teachings(results: list[dict[str, Any]]) -> list[str]:
     """What the solved policies say about the full games, in sentences built from the
-    numbers (each compared with uniform play, the ``random`` bot)."""
+    numbers (a seat's: the mean of the two seats'; each compared with uniform play, the
+    ``random`` bot)."""
     out: list[str] = []
     for r in results:
         name, lessons = r["name"], r["lessons"]
@@ -206,8 +208,12 @@ def teachings(results: list[dict[str, Any]]) -> list[str]:
                 f"- **{name}.** Equilibrium play puts {_pct(_at(r, eq, 'on the opponent'))} of "
                 f"a seat's chosen cards in front of the opponent's figure and "
                 f"{_pct(_at(r, eq, 'cards on self'))} in front of its own (uniform play: a "
-                f"third each). With one stage, a figure on a positive scoring space has the "
-                f"best total and loses (WF-7); the equilibrium ends there "
+                f"third each). A seat's figure ends on the second space, the one that "
+                f"scores (WF-6), in {_pct(_at(r, eq, 'on the scoring space'))} of "
+                f"equilibrium games (uniform play: "
+                f"{_pct(_at(r, rnd, 'on the scoring space'))}). With one stage, a figure on a "
+                f"positive scoring space has the best total and loses (WF-7); the equilibrium "
+                f"ends there "
                 f"{_pct(_at(r, eq, 'scores +'))} of the time (uniform play: "
                 f"{_pct(_at(r, rnd, 'scores +'))}), and on a negative one, which is the "
                 f"second-best total and wins unless all tie, "
