@@ -12,9 +12,10 @@ import pyspiel
 import pytest
 from open_spiel.python import policy as os_policy
 
-from racedeck.rl.solvable import CONFIGS, SolvableGame, SolvableState, load
+from racedeck.rl.solvable import CONFIGS, SolvableConfig, SolvableGame, SolvableState, configs, load
 from racedeck.rl.solvable.analysis import mixing, tree_size
 from racedeck.rl.solvable.policies import BotPolicy, gap
+from racedeck.rl.solvable.setback import setback_deals
 from racedeck.rl.solvable.six_day_race_lessons import race_columns
 from racedeck.rl.solvable.solver import solve
 from racedeck.rl.solvable.why_first_lessons import duel_lessons
@@ -305,3 +306,24 @@ def test_a_block_answer_stays_concealed(sprint: SolvableGame) -> None:
 def test_mixing_tells_a_bot_from_uniform_play(duel: SolvableGame) -> None:
     assert mixing(duel, os_policy.UniformRandomPolicy(duel)) == 1.0
     assert mixing(duel, BotPolicy(duel, "heuristic")) == 0.0
+
+
+def test_chance_after_the_deal_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SB-3: with a draw pile of two, play soon reshuffles the discards, chance the root's
+    # deals do not hold.
+    short = SolvableConfig(
+        name="setback-short",
+        game_id="setback",
+        options={"players": 2, "rows": 1, "hand_size": 2, "deck": (("MOVE+1", 6), ("BLOCK", 2))},
+        summary="a deck too short to solve",
+        deal=setback_deals,
+    )
+    monkeypatch.setattr(configs, "CONFIGS", (*CONFIGS, short))
+    game = pyspiel.load_game("racedeck_solvable", {"config": "setback-short"})
+
+    def walk(state: SolvableState) -> None:
+        for action in state.legal_actions():
+            walk(state.child(action))
+
+    with pytest.raises(RuntimeError, match="drew chance after the deal"):
+        walk(game.new_initial_state())
