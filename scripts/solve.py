@@ -341,8 +341,9 @@ def markdown(results: list[dict[str, Any]], plot_name: str) -> str:
         "expected share of the win by switching to a best response against the other. It "
         "is 0 at a Nash equilibrium, and it is computed exactly over every deal and "
         "history. A share of the win is 1 for a lone winner, 1/k for one of k winners; Leo "
-        "(WF-9) can win alone, so the game is not constant-sum and NashConv, not "
-        "OpenSpiel's `exploitability`, is the measure. Bots play from their seat's view: "
+        "(WF-9) can win alone, so that game is not constant-sum and NashConv, not "
+        "OpenSpiel's `exploitability`, is the measure (in the constant-sum race and "
+        "Setback, `exploitability` is NashConv / 2). Bots play from their seat's view: "
         "`heuristic` and the searches (seed 0, budgets in iterations) with probability 1 "
         "on their choice, `random` uniformly.",
         "",
