@@ -9,7 +9,8 @@ every deal under every seating, Wilson 95% intervals). The faces are timed by th
 Usage::
 
     python scripts/baselines.py                       # docs/baselines.md and .json
-    python scripts/baselines.py --deals 20 --game setback --out /tmp/b.md
+    python scripts/baselines.py --game setback --players 3   # that one again, the rest kept
+    python scripts/baselines.py --deals 20 --out /tmp/b.md --fresh
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from racedeck.sim.baselines import (  # noqa: E402
     baseline_bots,
     play_baselines,
 )
-from racedeck.sim.versus import VersusResult  # noqa: E402
 
 
 def faces(standard: Standard, seconds: float) -> dict[str, float]:
@@ -79,29 +79,32 @@ def _vector_steps(standard: Standard, seconds: float) -> float:
     return steps / (time.perf_counter() - started)
 
 
-def _cell(result: VersusResult) -> str:
-    return f"{100 * result.share:.1f}% ({100 * result.low:.1f}–{100 * result.high:.1f})"
+def _cell(pair: dict[str, Any]) -> str:
+    low, high = pair["ci95"]
+    return f"{100 * pair['share']:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
 
 
-def section(standard: Standard, results: list[VersusResult], speeds: dict[str, float]) -> str:
-    """The Markdown of one configuration: the pairs, the mean scores, the faces' speeds."""
-    first = results[0]
+def section(record: dict[str, Any]) -> str:
+    """The Markdown of one configuration's record: the pairs, the mean scores, the faces'
+    speeds."""
+    pairs, speeds = record["pairs"], record["steps_per_second"]
+    first = pairs[0]
     lines = [
-        f"## {standard.label}",
+        f"## {record['label']}",
         "",
-        f"`{standard.game}` with `{json.dumps(standard.options)}` · {first.deals} deals × "
-        f"{len(first.seatings)} seatings = {first.games} games a pair · equal play "
-        f"{100 * first.fair:.1f}% for the row's side",
+        f"`{record['game']}` with `{json.dumps(record['options'])}` · {first['deals']} deals × "
+        f"{len(first['seatings'])} seatings = {first['games']} games a pair · equal play "
+        f"{100 * first['fair']:.1f}% for the row's side",
         "",
         "| row against column | won by the row (95% CI) | row's mean score | column's | "
         "row's time a decision | column's |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for r in results:
+    for r in pairs:
         lines.append(
-            f"| `{r.ours}` vs `{r.theirs}` | {_cell(r)} | {r.ours_score:.2f} | "
-            f"{r.theirs_score:.2f} | {_ms(r.ours_seconds_per_decision)} | "
-            f"{_ms(r.theirs_seconds_per_decision)} |"
+            f"| `{r['ours']}` vs `{r['theirs']}` | {_cell(r)} | {r['ours_score']:.2f} | "
+            f"{r['theirs_score']:.2f} | {_ms(r['ours_seconds_per_decision'])} | "
+            f"{_ms(r['theirs_seconds_per_decision'])} |"
         )
     if speeds:
         lines += ["", "| face | steps a second |", "|---|---:|"]
@@ -140,40 +143,57 @@ of 256 games).
 """
 
 
+def render(records: dict[str, dict[str, Any]], machine: str) -> str:
+    """The page: the header, then every configuration measured, in :data:`STANDARD`'s order."""
+    text = HEADER.format(version=EVALUATION_VERSION, machine=machine, seed=EVALUATION_SEED)
+    for standard in STANDARD:
+        if standard.label in records:
+            text += "\n" + section(records[standard.label])
+    return text
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100, help="evaluation deals a pair")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all)")
     parser.add_argument("--game", help="only this game's configurations")
+    parser.add_argument("--players", type=int, help="only configurations of this many players")
     parser.add_argument("--seconds", type=float, default=2.0, help="time a face (0: skip)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "baselines.md")
+    parser.add_argument(
+        "--fresh", action="store_true", help="forget the configurations measured before"
+    )
     args = parser.parse_args()
-    chosen = [s for s in STANDARD if args.game in (None, s.game)]
+    chosen = [
+        s for s in STANDARD if args.game in (None, s.game) and args.players in (None, s.players)
+    ]
     if not chosen:
-        parser.error(f"no standard configuration of {args.game!r}")
+        parser.error("no standard configuration matches")
+    store = args.out.with_suffix(".json")
+    records: dict[str, dict[str, Any]] = {}
+    if store.exists() and not args.fresh:
+        # The configurations not measured now keep what was measured before.
+        kept = json.loads(store.read_text())
+        if kept.get("version") == EVALUATION_VERSION:
+            records = {r["label"]: r for r in kept["configurations"]}
     machine = f"{platform.machine()}, Python {platform.python_version()}"
-    text = HEADER.format(version=EVALUATION_VERSION, machine=machine, seed=EVALUATION_SEED)
-    records: list[dict[str, Any]] = []
     for standard in chosen:
         started = time.perf_counter()
         print(f"{standard.label}: {', '.join(baseline_bots(standard))}", flush=True)
         results = play_baselines(standard, args.deals, workers=args.workers)
-        speeds = faces(standard, args.seconds) if args.seconds > 0 else {}
-        text += "\n" + section(standard, results, speeds)
-        records.append(
-            {
-                "label": standard.label,
-                "game": standard.game,
-                "options": standard.options,
-                "pairs": [r.to_json() for r in results],
-                "steps_per_second": speeds,
-            }
-        )
+        records[standard.label] = {
+            "label": standard.label,
+            "game": standard.game,
+            "options": standard.options,
+            "pairs": [r.to_json() for r in results],
+            "steps_per_second": faces(standard, args.seconds) if args.seconds > 0 else {},
+        }
         print(f"  {time.perf_counter() - started:.0f} s", flush=True)
-        args.out.write_text(text)  # what is done so far, if a later one is interrupted
-    document = {"version": EVALUATION_VERSION, "seed": EVALUATION_SEED, "configurations": records}
-    args.out.with_suffix(".json").write_text(json.dumps(document, indent=1) + "\n")
-    print(f"wrote {args.out} and {args.out.with_suffix('.json')}")
+        ordered = [records[s.label] for s in STANDARD if s.label in records]
+        document = {"version": EVALUATION_VERSION, "seed": EVALUATION_SEED}
+        store.write_text(json.dumps({**document, "configurations": ordered}, indent=1) + "\n")
+        args.out.write_text(render(records, machine))
+    print(f"wrote {args.out} and {store}")
     return 0
 
 
