@@ -122,6 +122,7 @@ __all__ = [
     "load",
     "register",
     "resampler",
+    "utility",
 ]
 
 PREFIX = "racedeck_"
@@ -156,6 +157,14 @@ def is_simultaneous(game_id: str) -> bool:
     return Dynamics.SIMULTANEOUS in get_spec(game_id).dynamics
 
 
+def utility(constant_sum: bool) -> Any:
+    """OpenSpiel's utility of a racedeck game: the winners share one win (constant sum), unless
+    a contestant the engine plays can win (Leo of two-player *Why First?*, WF-9)."""
+    if constant_sum:
+        return pyspiel.GameType.Utility.CONSTANT_SUM
+    return pyspiel.GameType.Utility.GENERAL_SUM
+
+
 def _game_type(game_id: str, turn_based: bool, constant_sum: bool, recall_tensor: bool) -> Any:
     spec = get_spec(game_id)
     params = dict(_scalar_options(game_id))
@@ -175,11 +184,7 @@ def _game_type(game_id: str, turn_based: bool, constant_sum: bool, recall_tensor
         # would also make OpenSpiel serialize the game's RNG, which a Python game cannot give.
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.CONSTANT_SUM
-            if constant_sum
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
+        utility=utility(constant_sum),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,

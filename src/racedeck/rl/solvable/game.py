@@ -31,6 +31,7 @@ import pyspiel
 
 from racedeck.core.game import Game
 from racedeck.rl.faces import encoding_for
+from racedeck.rl.openspiel import utility
 from racedeck.rl.solvable.configs import CONFIGS, SolvableConfig, find_config
 from racedeck.rl.solvable.deals import Deal
 
@@ -47,11 +48,7 @@ def _game_type(constant_sum: bool) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.CONSTANT_SUM
-            if constant_sum
-            else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
+        utility=utility(constant_sum),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=6,
         min_num_players=2,
