@@ -49,6 +49,10 @@ def train(
     horizon: Annotated[
         int, typer.Option(help="ppo: the learner's decisions per game and round")
     ] = 64,
+    entropy: Annotated[
+        float,
+        typer.Option(help="ppo: the entropy bonus's weight (larger keeps the policy exploring)"),
+    ] = 0.003,
     round_steps: Annotated[int, typer.Option(help="dmc: steps of every game per round")] = 400,
     warm_rounds: Annotated[
         int, typer.Option(help="dmc: rounds handing the play from the heuristic to the network")
@@ -126,7 +130,7 @@ def train(
     else:
         ppo = PPOSettings(
             game, config, seed=seed, hidden=widths, warm_samples=warm_samples,
-            eval_games=eval_games, envs=envs, horizon=horizon,
+            eval_games=eval_games, envs=envs, horizon=horizon, entropy=entropy,
         )  # fmt: skip
         trainer = PPOTrainer(ppo, out)
     if init is not None and not resume:
