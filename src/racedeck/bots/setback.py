@@ -193,3 +193,12 @@ class SetbackHeuristicBot(Bot):
 
 BOTS = {"heuristic": SetbackHeuristicBot}
 """The bots this game adds to the generic ones (its ``bots`` plugin)."""
+
+
+BASELINES = (
+    ({"players": 2}, "Setback · 2 players"),
+    ({"players": 3}, "Setback · 3 players"),
+    ({"players": 4}, "Setback · 4 players"),
+)
+"""The standard configurations of the baselines (:mod:`racedeck.sim.baselines`): options and
+a label."""

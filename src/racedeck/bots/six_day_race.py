@@ -88,3 +88,15 @@ class SixDayRaceHeuristicBot(Bot):
 
 BOTS = {"heuristic": SixDayRaceHeuristicBot}
 """The bots this game adds to the generic ones (its ``bots`` plugin)."""
+
+
+BASELINES = (
+    ({"players": 3, "races": 1}, "Six Day Race · 3 players, two riders each (SD-12) · one race"),
+    ({"players": 4, "races": 1}, "Six Day Race · 4 players, two riders each (SD-12) · one race"),
+    (
+        {"players": 4, "riders": 1, "races": 1},
+        "Six Day Race · 4 players, one rider each · one race",
+    ),
+)
+"""The standard configurations of the baselines (:mod:`racedeck.sim.baselines`): options and
+a label (one race: a series' races are alike)."""

@@ -115,3 +115,12 @@ LEVELS = {"strong": "search@200"}
 (*Expert*) was not measurably stronger than the default search (a share of 0.58, interval
 0.47–0.68, over 80 games; with 40,000 iterations 0.48), and is against ``search@200`` (0.65,
 0.57–0.73), which still beats the heuristic (0.62, 0.53–0.70): ``docs/levels.md``."""
+
+
+BASELINES = (
+    ({"players": 2}, "Why First? · 2 players and Leo (WF-9)"),
+    ({"players": 3}, "Why First? · 3 players"),
+    ({"players": 4}, "Why First? · 4 players"),
+)
+"""The standard configurations of the baselines (:mod:`racedeck.sim.baselines`): options and
+a label."""

@@ -19,8 +19,9 @@ from typing import Any
 
 from racedeck.bots.playouts import search_iterations
 from racedeck.bots.registry import make_bot
-from racedeck.core.registry import make
+from racedeck.core.registry import available_games, make
 from racedeck.core.rng import derive_seed
+from racedeck.plugins import optional_plugin
 from racedeck.sim.versus import VersusResult, head_to_head
 
 __all__ = [
@@ -60,29 +61,17 @@ class Standard:
         return int(self.options["players"])
 
 
-STANDARD: tuple[Standard, ...] = (
-    Standard("why-first", {"players": 2}, "Why First? · 2 players and Leo (WF-9)"),
-    Standard("why-first", {"players": 3}, "Why First? · 3 players"),
-    Standard("why-first", {"players": 4}, "Why First? · 4 players"),
-    Standard(
-        "six-day-race",
-        {"players": 3, "races": 1},
-        "Six Day Race · 3 players, two riders each (SD-12) · one race",
-    ),
-    Standard(
-        "six-day-race",
-        {"players": 4, "races": 1},
-        "Six Day Race · 4 players, two riders each (SD-12) · one race",
-    ),
-    Standard(
-        "six-day-race",
-        {"players": 4, "riders": 1, "races": 1},
-        "Six Day Race · 4 players, one rider each · one race",
-    ),
-    Standard("setback", {"players": 2}, "Setback · 2 players"),
-    Standard("setback", {"players": 3}, "Setback · 3 players"),
-    Standard("setback", {"players": 4}, "Setback · 4 players"),
-)
+def _standard() -> tuple[Standard, ...]:
+    """Each game's standard configurations, as its bots module names them (``BASELINES``)."""
+    found: list[Standard] = []
+    for game_id in available_games():
+        module = optional_plugin(game_id, "bots")
+        for options, label in getattr(module, "BASELINES", ()):
+            found.append(Standard(game_id, dict(options), label))
+    return tuple(found)
+
+
+STANDARD: tuple[Standard, ...] = _standard()
 """The configurations of :data:`EVALUATION_VERSION`: the usual player counts of each game
 (Six Day Race on one race, a series' races being alike)."""
 

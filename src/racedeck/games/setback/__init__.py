@@ -39,6 +39,8 @@ SPEC = register(
             "measures": "racedeck.report.measures.setback",
             "findings": "racedeck.report.findings.setback",
             "web": "racedeck.server.web.setback",
+            "solvable": "racedeck.rl.solvable.setback",
+            "solvable_lessons": "racedeck.rl.solvable.setback_lessons",
         },
         summary=(
             "Race your token through lanes of cards from START to FINISH; MOVE, FOE, ALL, "

@@ -30,6 +30,8 @@ SPEC = register(
             "measures": "racedeck.report.measures.six_day_race",
             "findings": "racedeck.report.findings.six_day_race",
             "web": "racedeck.server.web.six_day_race",
+            "solvable": "racedeck.rl.solvable.six_day_race",
+            "solvable_lessons": "racedeck.rl.solvable.six_day_race_lessons",
         },
         summary=(
             "A series of one-lap cycling races: slipstream onto crowded spaces, change riders, "

@@ -30,6 +30,8 @@ SPEC = register(
             "measures": "racedeck.report.measures.why_first",
             "findings": "racedeck.report.findings.why_first",
             "web": "racedeck.server.web.why_first",
+            "solvable": "racedeck.rl.solvable.why_first",
+            "solvable_lessons": "racedeck.rl.solvable.why_first_lessons",
         },
         summary=(
             "Secretly place a card in front of any figure; the second figure scores, "

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from racedeck.core.game import Game
 from racedeck.games.setback.config import SetbackConfig
+from racedeck.rl.solvable.configuration import SolvableConfig
 from racedeck.rl.solvable.deals import Deal, ordered_by_value
 
 __all__ = ["setback_deals"]
@@ -88,3 +90,31 @@ def setback_deals(
 def _coded(kinds: Counter[str]) -> Counter[int]:
     """The deck as counts of kind numbers (kinds in name order), for the enumeration."""
     return Counter({i: kinds[k] for i, k in enumerate(sorted(kinds))})
+
+
+CONFIGS: tuple[SolvableConfig, ...] = (
+    SolvableConfig(
+        name="setback-sprint",
+        game_id="setback",
+        options={
+            "players": 2,
+            "rows": 1,
+            "hand_size": 2,
+            "deck": (("MOVE+1", 9), ("MOVE+2", 1), ("BLOCK", 2)),
+        },
+        summary=(
+            "Setback, two players, two lanes of one row, hands of two from a twelve-card deck "
+            "(MOVE+1 x9, MOVE+2, BLOCK x2): two cards on the board, four in hand, six in the "
+            "draw pile"
+        ),
+        restriction=(
+            "the board is fixed to two MOVE+1 cards (public anyway, SB-1); the hands, the "
+            "draw pile's order and the first player are dealt as the engine deals them given "
+            "that board. The draw pile is long enough that no history reshuffles the "
+            "discards (SB-3), which would be chance after the deal"
+        ),
+        deal=partial(setback_deals, board=(("MOVE+1", "MOVE+1"),)),
+        iterations=100,
+    ),
+)
+"""This game's named small configurations (its ``solvable`` plugin)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from racedeck.core.game import Game
 from racedeck.games.six_day_race.config import SixDayRaceConfig
+from racedeck.rl.solvable.configuration import SolvableConfig
 from racedeck.rl.solvable.deals import Deal
 
 __all__ = ["first_player_deals"]
@@ -44,3 +45,34 @@ def first_player_deals(engine: Game[Any, Any, Any]) -> list[Deal]:
             break
     names = engine.seat_names()
     return [Deal(Fraction(1, len(firsts)), f"{names[f]} goes first", starts[f]) for f in firsts]
+
+
+CONFIGS: tuple[SolvableConfig, ...] = (
+    SolvableConfig(
+        name="six-day-race-sprint",
+        game_id="six-day-race",
+        options={
+            "players": 2,
+            "races": 1,
+            "line": 7,
+            "sprints": (3,),
+            "rider_change": 4,
+            "crash": 5,
+            "green_small": (1, 1, 1, 0, 0, 0, 0),
+            "grey_low": (4, 0, 0),
+            "grey_high": (4, 0, 0),
+            "change_draw_small": (1, 0),
+        },
+        summary=(
+            "Six Day Race, two players with two riders each, one race to a line at 7 with a "
+            "sprint at 3, FAHRERWECHSEL at 4, STURZ at 5, every rider's hand 1 2 3, a rider "
+            "change draws a single 1"
+        ),
+        deal=first_player_deals,
+        restriction=(
+            "the grey decks hold only 1s (deck 1-3) and 4s (deck 4-6), so a rider change "
+            "(SD-6) draws no chance: the only chance is who goes first (SD-4)"
+        ),
+    ),
+)
+"""This game's named small configurations (its ``solvable`` plugin)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from racedeck.core.game import Game
 from racedeck.games.why_first.config import WhyFirstConfig
+from racedeck.rl.solvable.configuration import SolvableConfig
 from racedeck.rl.solvable.deals import Deal, hands_by_value, ordered_by_value
 
 __all__ = ["why_first_deals"]
@@ -60,3 +61,39 @@ def why_first_deals(engine: Game[Any, Any, Any]) -> list[Deal]:
 
 def _words(values: tuple[int, ...]) -> str:
     return " ".join(f"{v:+d}" for v in values)
+
+
+CONFIGS: tuple[SolvableConfig, ...] = (
+    SolvableConfig(
+        name="why-first-duel-2",
+        game_id="why-first",
+        options={
+            "players": 2,
+            "stages": 1,
+            "hand_size": 2,
+            "card_values": (-2, -1, 1, 1, 2, 3),
+        },
+        summary=(
+            "Why First?, two players and Leo, one stage, hands of two from a six-card deck "
+            "(-2 -1 +1 +1 +2 +3; Leo gets one card, one card stays out)"
+        ),
+        deal=why_first_deals,
+    ),
+    SolvableConfig(
+        name="why-first-duel-3",
+        game_id="why-first",
+        options={
+            "players": 2,
+            "stages": 1,
+            "hand_size": 3,
+            "card_values": (-1, -1, 1, 1, 1, 2, 2, 2),
+        },
+        summary=(
+            "Why First?, two players and Leo, one stage, hands of three from an eight-card "
+            "deck (-1 -1 +1 +1 +1 +2 +2 +2; Leo gets the last two)"
+        ),
+        deal=why_first_deals,
+        iterations=100,
+    ),
+)
+"""This game's named small configurations (its ``solvable`` plugin)."""
