@@ -51,17 +51,17 @@ def print_versus(result: VersusResult, out: Console | None = None) -> None:
         title=f"{result.game} · {result.players} players{f' · {options}' if options else ''} · "
         f"{result.games} games ({result.deals} deals × {plans} seatings) · seed {result.seed}",
         caption="equal: equal play's share · score: mean final score a seat · "
-        "timed: decisions with a choice",
+        "timed: decisions with a choice · time: wall time a timed decision",
         box=box.SIMPLE_HEAVY,
         pad_edge=False,
     )
     table.add_column("side", no_wrap=True)
-    table.add_column("bot", overflow="fold", min_width=9)  # a policy's path may be long
+    table.add_column("bot", overflow="fold", min_width=14)  # a policy's path may be long
     table.add_column("won (95% CI)", justify="right", no_wrap=True)
     table.add_column("equal", justify="right", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("timed", justify="right", no_wrap=True)
-    table.add_column("per decision", justify="right", no_wrap=True)
+    table.add_column("time", justify="right", no_wrap=True)
     sides = [
         ("ours", result.ours, result.share, result.low, result.high, result.fair,
          result.ours_score, result.ours_decisions, result.ours_seconds_per_decision),
