@@ -6,7 +6,9 @@ train`` trains, reports and resumes."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -190,58 +192,57 @@ def test_racedeck_train_trains_reports_and_resumes(tmp_path: Path) -> None:
     assert [json.loads(line)["round"] for line in lines] == [1, 2]
 
 
-def test_the_learned_bot_plays_the_shipped_policy_of_its_player_count(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def ship_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """:mod:`racedeck.bots.learned` shipping to and loading from ``tmp_path`` only."""
     from racedeck.bots import learned
 
     monkeypatch.setattr(learned, "LEARNED", tmp_path)
     learned._policies.cache_clear()
-    try:
-        assert not learned.has_learned("why-first")
-        net = Network.create([80, 8, 37], seed=2)
-        policy = net.policy("why-first", {"players": 4}, value_head=True)
-        path = learned.ship(policy)
-        assert path == tmp_path / "why-first-4.npz"
-        assert learned.has_learned("why-first")
-        game = racedeck.make("why-first", players=4)
-        bot = make_bot("learned", game, 1, 5)
-        assert bot.name == "learned"
-        # Half precision plays what the full network plays (here: on random views).
-        state = game.new_initial_state(3)
-        view = game.observe(state, state.pending[0])
-        half = MLPPolicy.load(path)
-        x = np.random.default_rng(0).random((50, 80), dtype=np.float32)
-        assert (half.logits(x).argmax(1) == policy.logits(x).argmax(1)).mean() > 0.95
-        assert bot.act(view) in view.legal_actions
-        with pytest.raises(ValueError, match=r"no learned why-first bot for 3 players; trained: "):
-            make_bot("learned", racedeck.make("why-first", players=3), 0, 1)
-    finally:
-        learned._policies.cache_clear()
+    yield learned
+    learned._policies.cache_clear()
+
+
+def test_the_learned_bot_plays_the_shipped_policy_of_its_player_count(
+    tmp_path: Path, ship_here: ModuleType
+) -> None:
+    learned = ship_here
+    assert not learned.has_learned("why-first")
+    net = Network.create([80, 8, 37], seed=2)
+    policy = net.policy("why-first", {"players": 4}, value_head=True)
+    path = learned.ship(policy)
+    assert path == tmp_path / "why-first-4.npz"
+    assert learned.has_learned("why-first")
+    game = racedeck.make("why-first", players=4)
+    bot = make_bot("learned", game, 1, 5)
+    assert bot.name == "learned"
+    # Half precision plays what the full network plays (here: on random views).
+    state = game.new_initial_state(3)
+    view = game.observe(state, state.pending[0])
+    half = MLPPolicy.load(path)
+    x = np.random.default_rng(0).random((50, 80), dtype=np.float32)
+    assert (half.logits(x).argmax(1) == policy.logits(x).argmax(1)).mean() > 0.95
+    assert bot.act(view) in view.legal_actions
+    with pytest.raises(ValueError, match=r"no learned why-first bot for 3 players; trained: "):
+        make_bot("learned", racedeck.make("why-first", players=3), 0, 1)
 
 
 def test_six_day_race_policies_are_matched_by_riders_a_player(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, ship_here: ModuleType
 ) -> None:
     """SD-12: four players ride two riders each unless told otherwise, so a policy trained on
     the default plays ``riders=2`` too (the same game), and not ``riders=1``."""
-    from racedeck.bots import learned
-
-    monkeypatch.setattr(learned, "LEARNED", tmp_path)
-    learned._policies.cache_clear()
-    try:
-        net = Network.create([187, 8, 7], seed=2)
-        path = learned.ship(net.policy("six-day-race", {"players": 4, "races": 1}))
-        assert path == tmp_path / "six-day-race-4x2.npz"
-        for riders in (0, 2):
-            game = racedeck.make("six-day-race", players=4, races=1, riders=riders)
-            assert make_bot("learned", game, 0, 1).name == "learned"
-        one = racedeck.make("six-day-race", players=4, races=1, riders=1)
-        expected = r"for 4 players, 1 rider each; trained: 4 players, 2 riders each"
-        with pytest.raises(ValueError, match=expected):
-            make_bot("learned", one, 0, 1)
-    finally:
-        learned._policies.cache_clear()
+    learned = ship_here
+    net = Network.create([187, 8, 7], seed=2)
+    path = learned.ship(net.policy("six-day-race", {"players": 4, "races": 1}))
+    assert path == tmp_path / "six-day-race-4x2.npz"
+    for riders in (0, 2):
+        game = racedeck.make("six-day-race", players=4, races=1, riders=riders)
+        assert make_bot("learned", game, 0, 1).name == "learned"
+    one = racedeck.make("six-day-race", players=4, races=1, riders=1)
+    expected = r"for 4 players, 1 rider each; trained: 4 players, 2 riders each"
+    with pytest.raises(ValueError, match=expected):
+        make_bot("learned", one, 0, 1)
 
 
 def test_a_run_starts_from_a_saved_policy_instead_of_imitating(tmp_path: Path) -> None:
