@@ -46,7 +46,7 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def _random_masked(rng: np.random.Generator, mask: Any) -> Any:
+def random_masked(rng: np.random.Generator, mask: Any) -> Any:
     """One action per row, uniform among the row's true entries."""
     scores = rng.random(mask.shape, dtype=np.float32)
     scores[~mask.astype(bool)] = -1.0
@@ -59,14 +59,14 @@ def vector_game(game_id: str, config: dict[str, Any], batch: int) -> Measure:
     games = VectorGame(game_id, batch, **config)
     rng = np.random.default_rng(0)
     out = games.reset(seed=0)
-    out = games.step(_random_masked(rng, out.action_mask))  # compiles
+    out = games.step(random_masked(rng, out.action_mask))  # compiles
 
     def measure(seconds: float) -> tuple[int, float]:
         nonlocal out
         steps = 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds:
-            out = games.step(_random_masked(rng, out.action_mask))
+            out = games.step(random_masked(rng, out.action_mask))
             steps += batch
         return steps, elapsed
 
@@ -97,14 +97,14 @@ def gymnasium_vector(game_id: str, config: dict[str, Any], batch: int) -> Measur
     env = RacedeckVectorEnv(game_id, batch, opponents="random", **config)
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
-    _, _, _, _, info = env.step(_random_masked(rng, info["action_mask"]))  # compiles
+    _, _, _, _, info = env.step(random_masked(rng, info["action_mask"]))  # compiles
 
     def measure(seconds: float) -> tuple[int, float]:
         nonlocal info
         steps = 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds:
-            _, _, _, _, info = env.step(_random_masked(rng, info["action_mask"]))
+            _, _, _, _, info = env.step(random_masked(rng, info["action_mask"]))
             steps += batch
         return steps, elapsed
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from rl_speed import aec, gymnasium_env, parallel, spiel  # noqa: E402
-from vector_env import _random_masked  # noqa: E402
+from vector_env import random_masked  # noqa: E402
 
 from racedeck.sim.baselines import (  # noqa: E402
     EVALUATION_SEED,
@@ -71,10 +71,10 @@ def _vector_steps(standard: Standard, seconds: float) -> float:
 
     env = RacedeckVectorEnv(standard.game, 256, opponents="random", **standard.options)
     _, info = env.reset(seed=0)
-    _, _, _, _, info = env.step(_random_masked(RNG, info["action_mask"]))  # compiles or loads
+    _, _, _, _, info = env.step(random_masked(RNG, info["action_mask"]))  # compiles or loads
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
-        _, _, _, _, info = env.step(_random_masked(RNG, info["action_mask"]))
+        _, _, _, _, info = env.step(random_masked(RNG, info["action_mask"]))
         steps += 256
     return steps / (time.perf_counter() - started)
 
