@@ -262,3 +262,33 @@ def test_a_run_starts_from_a_saved_policy_instead_of_imitating(tmp_path: Path) -
     other = PPOSettings("setback", {"players": 2}, hidden=(8,))
     with pytest.raises(ValueError, match="cannot start a run"):
         PPOTrainer(other).start_from(MLPPolicy.load(first.policy_file()))
+
+
+def test_a_ppo_run_learns_against_any_bot_in_the_engine_and_resumes_exactly(
+    tmp_path: Path,
+) -> None:
+    # Opponents that are not compiled (here a tiny Python search) play in the engine's games.
+    settings = PPOSettings(
+        "why-first", {"players": 2}, hidden=(8,), warm_samples=500, anchor_samples=0,
+        envs=3, horizon=25, minibatch=25, eval_games=10, eval_every=2, opponents="search@3",
+    )  # fmt: skip
+    whole = PPOTrainer(settings, tmp_path / "whole")
+    whole.train(chunks=2)
+    PPOTrainer(settings, tmp_path / "parts").train(chunks=1)
+    resumed = PPOTrainer.resume(tmp_path / "parts")
+    resumed.train(chunks=2)
+    for a, b in zip(whole.average.params, resumed.average.params, strict=True):
+        assert np.array_equal(a, b)
+    assert whole.history[-1]["total_samples"] == 2 * 3 * 25
+    # Each round notes the games it ended against the opponents and the learner's share.
+    assert all(0.0 <= h["won"] <= 1.0 for h in whole.history[1:])
+    assert sum(h["games"] for h in whole.history[1:]) > 0
+
+
+def test_racedeck_train_names_an_unknown_opponent() -> None:
+    args = ["train", "why-first", "-p", "2", "--opponents", "nobody", "--rounds", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code != 0 and "nobody" in result.output
+    dmc = ["train", "why-first", "--method", "dmc", "--opponents", "random", "--rounds", "1"]
+    refused = CliRunner().invoke(app, dmc)
+    assert refused.exit_code != 0 and "ppo" in refused.output

@@ -53,6 +53,15 @@ def train(
         float,
         typer.Option(help="ppo: the entropy bonus's weight (larger keeps the policy exploring)"),
     ] = 0.003,
+    opponents: Annotated[
+        str,
+        typer.Option(
+            help="ppo: who plays the other seats: heuristic or random (compiled, fast), or any "
+            "bot (e.g. fastsearch@500, the search at its default budget; played by the engine)"
+        ),
+    ] = "heuristic",
+    epochs: Annotated[int, typer.Option(help="ppo: passes over each round's decisions")] = 2,
+    minibatch: Annotated[int, typer.Option(help="ppo: decisions per update")] = 2048,
     round_steps: Annotated[int, typer.Option(help="dmc: steps of every game per round")] = 400,
     warm_rounds: Annotated[
         int, typer.Option(help="dmc: rounds handing the play from the heuristic to the network")
@@ -115,6 +124,8 @@ def train(
         err_console.print(f"Resuming {out} after {len(trainer.history)} rounds.")
     elif (out / "checkpoint.npz").exists():
         raise fail(f"{out} holds a run already: --resume to go on with it, or another --out")
+    elif method != "ppo" and opponents != "heuristic":
+        raise fail("--opponents sets ppo runs' opponents only")
     elif method == "dmc":
         settings = DMCSettings(
             game, config, seed=seed, hidden=widths, envs=envs, round_steps=round_steps,
@@ -131,8 +142,12 @@ def train(
         ppo = PPOSettings(
             game, config, seed=seed, hidden=widths, warm_samples=warm_samples,
             eval_games=eval_games, envs=envs, horizon=horizon, entropy=entropy,
+            opponents=opponents, epochs=epochs, minibatch=minibatch,
         )  # fmt: skip
-        trainer = PPOTrainer(ppo, out)
+        try:
+            trainer = PPOTrainer(ppo, out)
+        except ValueError as exc:
+            raise fail(str(exc)) from exc
     if init is not None and not resume:
         from racedeck.bots.policy import MLPPolicy
 
@@ -150,6 +165,8 @@ def train(
             f"round {done:>4}  {trainer.samples:>12,} samples  {speed:>9,.0f}/s  "
             f"loss {getattr(stats, 'loss', getattr(stats, 'policy_loss', 0.0)):.4f}"
         )
+        if trainer.history[-1].get("games"):
+            line += f"  won {trainer.history[-1]['won']:6.1%} of {trainer.history[-1]['games']}"
         if evaluation is not None:
             line += (
                 f"  vs heuristic {evaluation.share:6.1%} "

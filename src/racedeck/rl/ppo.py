@@ -11,6 +11,12 @@ updates over them with generalised advantage estimates from the value head (cut 
 end, bootstrapped where the round cuts a game). The reward is the learner's share of the win at
 the end. Each round's games and draws come from its seed, so a run stopped and resumed goes on
 exactly as if never stopped, and the moving average of the weights is what plays and is saved.
+
+``opponents`` other than the compiled ones (``"heuristic"``, ``"random"``) name any bot —
+``"fastsearch@500"``, the search at its default budget, or ``"policy:PATH"`` — and the games
+are then the engine's (:class:`~racedeck.rl.single.RacedeckGym`, side by side in Gymnasium's
+``SyncVectorEnv``): hundreds of decisions a second instead of tens of thousands, but the policy
+learns against the very player it is to beat rather than only the heuristic it started from.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -28,7 +35,27 @@ from racedeck.rl.evaluation import Evaluation
 from racedeck.rl.expert import ChunkStats, ExpertSettings, ExpertTrainer
 from racedeck.rl.vector import RacedeckVectorEnv
 
-__all__ = ["PPOSettings", "PPOTrainer"]
+__all__ = ["COMPILED_OPPONENTS", "PPOSettings", "PPOTrainer", "opponent_games"]
+
+COMPILED_OPPONENTS = ("heuristic", "random")
+"""The opponents played in compiled games; any other bot plays in the engine's."""
+
+
+def opponent_games(game_id: str, envs: int, opponents: str, config: dict[str, Any]) -> Any:
+    """``envs`` games side by side, one learner seat each (drawn per game) against
+    ``opponents``: compiled games for the compiled opponents, else the engine's, as one
+    Gymnasium vector environment with the legal actions in ``info["action_mask"]``."""
+    if opponents in COMPILED_OPPONENTS:
+        return RacedeckVectorEnv(
+            game_id, envs, opponents=opponents, learner_seat="random", **config
+        )
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    from racedeck.rl.single import RacedeckGym
+
+    one = partial(RacedeckGym, game_id, opponents=opponents, learner_seat="random", **config)
+    one()  # an unknown bot fails here, naming the known ones
+    return SyncVectorEnv([one] * envs, autoreset_mode=AutoresetMode.SAME_STEP)
 
 
 @dataclass(frozen=True)
@@ -47,6 +74,7 @@ class PPOSettings(ExpertSettings):
     value_coef: float = 0.5
     ppo_lr: float = 1e-4
     opponents: str = "heuristic"
+    """``"heuristic"`` or ``"random"`` (compiled games), else any bot's name (engine games)."""
     eval_every: int = 5
     """Rounds between evaluations."""
 
@@ -59,7 +87,14 @@ class PPOTrainer(ExpertTrainer):
 
     def __init__(self, settings: PPOSettings, out: Any = None) -> None:
         super().__init__(settings, out)
-        self._env: RacedeckVectorEnv | None = None
+        if settings.opponents not in COMPILED_OPPONENTS:  # an unknown bot fails now, by name
+            from racedeck.bots.registry import make_bot
+            from racedeck.core.registry import make
+
+            make_bot(settings.opponents, make(settings.game, **settings.config), 0, 0)
+        self._env: Any = None
+        self._ended = (0, 0.0)
+        """The games the latest round ended and the learner's share of their win."""
 
     def train(
         self,
@@ -81,12 +116,15 @@ class PPOTrainer(ExpertTrainer):
         ):
             began = clock()
             samples, policy_loss, value_loss = self.ppo_round()
+            games, won = self._ended
             stats = ChunkStats(
                 self.chunks - 1, samples, self.samples + samples, 0, policy_loss, value_loss,
                 clock() - began,
             )  # fmt: skip
             due = self.chunks % s.eval_every == 0
-            self._record(stats, self.evaluate() if due else None, report)
+            self._record(
+                stats, self.evaluate() if due else None, report, games=games, won=won
+            )  # the games the round ended and the learner's share of their win
 
     def _later_rate(self) -> float:
         return self.settings.ppo_lr
@@ -105,9 +143,7 @@ class PPOTrainer(ExpertTrainer):
         seed = derive_seed(s.seed, 5, self.chunks)
         rng = np.random.default_rng(derive_seed(seed, 1))
         if self._env is None:
-            self._env = RacedeckVectorEnv(
-                s.game, s.envs, opponents=s.opponents, learner_seat="random", **s.config
-            )
+            self._env = opponent_games(s.game, s.envs, s.opponents, s.config)
         env, n, h, a = self._env, s.envs, s.horizon, self.num_actions
         obs, info = env.reset(seed=seed)
         o = np.zeros((h, n, obs.shape[1]), np.float32)
@@ -117,6 +153,7 @@ class PPOTrainer(ExpertTrainer):
         v = np.zeros((h + 1, n), np.float32)
         r = np.zeros((h, n), np.float32)
         d = np.zeros((h, n), np.float32)
+        ended, won = 0, 0.0
         for t in range(h):
             mask = info["action_mask"].astype(np.bool_)
             out = self.network.predict(obs)
@@ -125,8 +162,10 @@ class PPOTrainer(ExpertTrainer):
             chosen = np.where(mask, logp + gumbel, -np.inf).argmax(axis=1)
             o[t], m[t], act[t], v[t] = obs, mask, chosen, out[:, a]
             logp_taken[t] = logp[np.arange(n), chosen]
-            obs, reward, done, _, info = env.step(chosen)
-            r[t], d[t] = reward, done
+            obs, reward, done, cut, info = env.step(chosen)
+            r[t], d[t] = reward, done | cut
+            ended += int(d[t].sum())
+            won += float(r[t].sum())
         v[h] = self.network.predict(obs)[:, a]
         advantages = np.zeros((h, n), np.float32)
         running = np.zeros(n, np.float32)
@@ -148,6 +187,7 @@ class PPOTrainer(ExpertTrainer):
                 policy_losses.append(p)
                 value_losses.append(vl)
         self.chunks += 1
+        self._ended = (ended, won / max(ended, 1))
         return flat, float(np.mean(policy_losses)), float(np.mean(value_losses))
 
     def _ppo_update(
