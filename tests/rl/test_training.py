@@ -22,7 +22,7 @@ from racedeck.plugins import plugin
 from racedeck.rl.dmc import DMCSettings, DMCTrainer
 from racedeck.rl.expert import ExpertSettings, ExpertTrainer, teacher_games
 from racedeck.rl.network import Adam, Network
-from racedeck.rl.ppo import PPOSettings, PPOTrainer
+from racedeck.rl.ppo import PPOSettings, PPOTrainer, opponent_games
 from racedeck.rl.vector import VectorGame
 
 
@@ -267,10 +267,14 @@ def test_a_run_starts_from_a_saved_policy_instead_of_imitating(tmp_path: Path) -
 def test_a_ppo_run_learns_against_any_bot_in_the_engine_and_resumes_exactly(
     tmp_path: Path,
 ) -> None:
-    # Opponents that are not compiled (here a tiny Python search) play in the engine's games.
+    # Opponents that are not compiled (here a tiny Python search, and the heuristic taking
+    # every other game) play in the engine's games.
+    games = opponent_games("why-first", 3, "search@3+heuristic", {"players": 2})
+    assert [env.opponents for env in games.envs] == [("search@3",), ("heuristic",), ("search@3",)]
     settings = PPOSettings(
         "why-first", {"players": 2}, hidden=(8,), warm_samples=500, anchor_samples=0,
-        envs=3, horizon=25, minibatch=25, eval_games=10, eval_every=2, opponents="search@3",
+        envs=3, horizon=25, minibatch=25, eval_games=10, eval_every=2,
+        opponents="search@3+heuristic",
     )  # fmt: skip
     whole = PPOTrainer(settings, tmp_path / "whole")
     whole.train(chunks=2)

@@ -57,7 +57,8 @@ def train(
         str,
         typer.Option(
             help="ppo: who plays the other seats: heuristic or random (compiled, fast), or any "
-            "bot (e.g. fastsearch@500, the search at its default budget; played by the engine)"
+            "bot (e.g. fastsearch@500, the search at its default budget; played by the engine), "
+            "or several joined by + taking the games in turn (fastsearch@500+heuristic)"
         ),
     ] = "heuristic",
     epochs: Annotated[int, typer.Option(help="ppo: passes over each round's decisions")] = 2,

@@ -13,7 +13,8 @@ the end. Each round's games and draws come from its seed, so a run stopped and r
 exactly as if never stopped, and the moving average of the weights is what plays and is saved.
 
 ``opponents`` other than the compiled ones (``"heuristic"``, ``"random"``) name any bot —
-``"fastsearch@500"``, the search at its default budget, or ``"policy:PATH"`` — and the games
+``"fastsearch@500"``, the search at its default budget, or ``"policy:PATH"``, or several
+joined by ``+`` (taking the games in turn) — and the games
 are then the engine's (:class:`~racedeck.rl.single.RacedeckGym`, side by side in Gymnasium's
 ``SyncVectorEnv``): hundreds of decisions a second instead of tens of thousands, but the policy
 learns against the very player it is to beat rather than only the heuristic it started from.
@@ -35,7 +36,13 @@ from racedeck.rl.evaluation import Evaluation
 from racedeck.rl.expert import ChunkStats, ExpertSettings, ExpertTrainer
 from racedeck.rl.vector import RacedeckVectorEnv
 
-__all__ = ["COMPILED_OPPONENTS", "PPOSettings", "PPOTrainer", "opponent_games"]
+__all__ = [
+    "COMPILED_OPPONENTS",
+    "PPOSettings",
+    "PPOTrainer",
+    "opponent_games",
+    "opponent_names",
+]
 
 COMPILED_OPPONENTS = ("heuristic", "random")
 """The opponents played in compiled games; any other bot plays in the engine's."""
@@ -44,7 +51,9 @@ COMPILED_OPPONENTS = ("heuristic", "random")
 def opponent_games(game_id: str, envs: int, opponents: str, config: dict[str, Any]) -> Any:
     """``envs`` games side by side, one learner seat each (drawn per game) against
     ``opponents``: compiled games for the compiled opponents, else the engine's, as one
-    Gymnasium vector environment with the legal actions in ``info["action_mask"]``."""
+    Gymnasium vector environment with the legal actions in ``info["action_mask"]``. Several
+    bots, separated by ``+``, take the engine's games in turn (game ``i`` the ``i % k``-th), so
+    that a policy learning against the search can keep meeting the heuristic too."""
     if opponents in COMPILED_OPPONENTS:
         return RacedeckVectorEnv(
             game_id, envs, opponents=opponents, learner_seat="random", **config
@@ -53,9 +62,19 @@ def opponent_games(game_id: str, envs: int, opponents: str, config: dict[str, An
 
     from racedeck.rl.single import RacedeckGym
 
-    one = partial(RacedeckGym, game_id, opponents=opponents, learner_seat="random", **config)
-    one()  # an unknown bot fails here, naming the known ones
-    return SyncVectorEnv([one] * envs, autoreset_mode=AutoresetMode.SAME_STEP)
+    names = opponent_names(opponents)
+    makers = [
+        partial(RacedeckGym, game_id, opponents=name, learner_seat="random", **config)
+        for name in names
+    ]
+    return SyncVectorEnv(
+        [makers[i % len(makers)] for i in range(envs)], autoreset_mode=AutoresetMode.SAME_STEP
+    )
+
+
+def opponent_names(opponents: str) -> list[str]:
+    """The bots of ``opponents`` (``"fastsearch@500+heuristic"``: two)."""
+    return [name.strip() for name in opponents.split("+")]
 
 
 @dataclass(frozen=True)
@@ -74,7 +93,8 @@ class PPOSettings(ExpertSettings):
     value_coef: float = 0.5
     ppo_lr: float = 1e-4
     opponents: str = "heuristic"
-    """``"heuristic"`` or ``"random"`` (compiled games), else any bot's name (engine games)."""
+    """``"heuristic"`` or ``"random"`` (compiled games), else any bots' names joined by ``+``
+(engine games, :func:`opponent_games`)."""
     eval_every: int = 5
     """Rounds between evaluations."""
 
@@ -91,7 +111,9 @@ class PPOTrainer(ExpertTrainer):
             from racedeck.bots.registry import make_bot
             from racedeck.core.registry import make
 
-            make_bot(settings.opponents, make(settings.game, **settings.config), 0, 0)
+            game = make(settings.game, **settings.config)
+            for name in opponent_names(settings.opponents):
+                make_bot(name, game, 0, 0)
         self._env: Any = None
         self._ended = (0, 0.0)
         """The games the latest round ended and the learner's share of their win."""
