@@ -8,6 +8,8 @@ train``, per game, in one run on one core.
 - *learning* (expert): samples a second through the network's updates (batches of 512);
 - *PPO* (ppo, the default): the learner's decisions in one seat of 256 compiled games against
   the compiled heuristic, sampled, then two epochs of updates over them;
+- *PPO against the search* (``--opponents fastsearch@N``, N the Python search's default
+  budget): the learner's decisions in 32 of the engine's games against the compiled search;
 - *Deep Monte-Carlo* (dmc): decisions played by the network in compiled self-play and learned
   from, all seats at once (512 games side by side).
 
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 
 import racedeck
+from racedeck.bots.playouts import search_iterations
 from racedeck.bots.search import SearchBot
 from racedeck.rl.dmc import DMCSettings, DMCTrainer
 from racedeck.rl.expert import ExpertSettings, ExpertTrainer, teacher_games
@@ -99,6 +102,19 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
         samples += ppo.ppo_round()[0]
     elapsed = time.perf_counter() - start
     print(f"  PPO                  {samples / elapsed:>10,.0f} samples/s  (learner decisions)")
+
+    budget = search_iterations(game_id)
+    against = PPOSettings(
+        game_id, config, warm_samples=0, envs=32, opponents=f"fastsearch@{budget}"
+    )
+    engine = PPOTrainer(against)
+    engine.ppo_round()  # warm
+    start = time.perf_counter()
+    samples = 0
+    while time.perf_counter() - start < seconds:
+        samples += engine.ppo_round()[0]
+    elapsed = time.perf_counter() - start
+    print(f"  PPO vs the search    {samples / elapsed:>10,.0f} samples/s  (fastsearch@{budget})")
 
     # Rounds long enough for whole games: a sample counts once its game has ended.
     dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=400, eval_games=10))
