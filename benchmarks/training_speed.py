@@ -59,6 +59,17 @@ def search_rate(game_id: str, config: dict[str, Any], seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def ppo_rate(settings: PPOSettings, seconds: float) -> float:
+    """The learner's decisions a second of PPO rounds (played and learned) with ``settings``."""
+    ppo = PPOTrainer(settings)
+    ppo.ppo_round()  # warm
+    start = time.perf_counter()
+    samples = 0
+    while time.perf_counter() - start < seconds:
+        samples += ppo.ppo_round()[0]
+    return samples / (time.perf_counter() - start)
+
+
 def measure(game_id: str, seconds: float, teacher: int) -> None:
     """Print one game's rates."""
     config = CONFIGS[game_id]
@@ -94,27 +105,14 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
     rate = 512 * updates / (time.perf_counter() - start)
     print(f"  learning             {rate:>10,.0f} samples/s")
 
-    ppo = PPOTrainer(PPOSettings(game_id, config, warm_samples=0))
-    ppo.ppo_round()  # warm
-    start = time.perf_counter()
-    samples = 0
-    while time.perf_counter() - start < seconds:
-        samples += ppo.ppo_round()[0]
-    elapsed = time.perf_counter() - start
-    print(f"  PPO                  {samples / elapsed:>10,.0f} samples/s  (learner decisions)")
-
+    rate = ppo_rate(PPOSettings(game_id, config, warm_samples=0), seconds)
+    print(f"  PPO                  {rate:>10,.0f} samples/s  (learner decisions)")
     budget = search_iterations(game_id)
     against = PPOSettings(
         game_id, config, warm_samples=0, envs=32, opponents=f"fastsearch@{budget}"
     )
-    engine = PPOTrainer(against)
-    engine.ppo_round()  # warm
-    start = time.perf_counter()
-    samples = 0
-    while time.perf_counter() - start < seconds:
-        samples += engine.ppo_round()[0]
-    elapsed = time.perf_counter() - start
-    print(f"  PPO vs the search    {samples / elapsed:>10,.0f} samples/s  (fastsearch@{budget})")
+    rate = ppo_rate(against, seconds)
+    print(f"  PPO vs the search    {rate:>10,.0f} samples/s  (fastsearch@{budget})")
 
     # Rounds long enough for whole games: a sample counts once its game has ended.
     dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=400, eval_games=10))
