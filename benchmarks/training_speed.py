@@ -66,7 +66,7 @@ def ppo_rate(settings: PPOSettings, seconds: float) -> float:
     start = time.perf_counter()
     samples = 0
     while time.perf_counter() - start < seconds:
-        samples += ppo.ppo_round()[0]
+        samples += ppo.ppo_round().samples
     return samples / (time.perf_counter() - start)
 
 

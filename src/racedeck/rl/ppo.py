@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +38,7 @@ from racedeck.rl.vector import RacedeckVectorEnv
 
 __all__ = [
     "COMPILED_OPPONENTS",
+    "PPORound",
     "PPOSettings",
     "PPOTrainer",
     "opponent_games",
@@ -77,6 +78,18 @@ def opponent_names(opponents: str) -> list[str]:
     return [name.strip() for name in opponents.split("+")]
 
 
+class PPORound(NamedTuple):
+    """What one PPO round did: the learner's decisions, the mean losses, and the games it
+    ended with the learner's share of their win (its strength against the opponents, as
+    played: sampling from the policy)."""
+
+    samples: int
+    policy_loss: float
+    value_loss: float
+    games: int
+    won: float
+
+
 @dataclass(frozen=True)
 class PPOSettings(ExpertSettings):
     """The imitation's settings (:class:`ExpertSettings`: ``warm_samples``, the network) and
@@ -93,8 +106,8 @@ class PPOSettings(ExpertSettings):
     value_coef: float = 0.5
     ppo_lr: float = 1e-4
     opponents: str = "heuristic"
-    """``"heuristic"`` or ``"random"`` (compiled games), else any bots' names joined by ``+``
-(engine games, :func:`opponent_games`)."""
+    """``"heuristic"`` or ``"random"`` (compiled games), else any bots' names joined by
+    ``+`` (engine games, :func:`opponent_games`)."""
     eval_every: int = 5
     """Rounds between evaluations."""
 
@@ -107,16 +120,10 @@ class PPOTrainer(ExpertTrainer):
 
     def __init__(self, settings: PPOSettings, out: Any = None) -> None:
         super().__init__(settings, out)
-        if settings.opponents not in COMPILED_OPPONENTS:  # an unknown bot fails now, by name
-            from racedeck.bots.registry import make_bot
-            from racedeck.core.registry import make
-
-            game = make(settings.game, **settings.config)
-            for name in opponent_names(settings.opponents):
-                make_bot(name, game, 0, 0)
-        self._env: Any = None
-        self._ended = (0, 0.0)
-        """The games the latest round ended and the learner's share of their win."""
+        # Made now, so that an unknown opponent fails before any training, by name.
+        self._env = opponent_games(
+            settings.game, settings.envs, settings.opponents, settings.config
+        )
 
     def train(
         self,
@@ -137,16 +144,14 @@ class PPOTrainer(ExpertTrainer):
             seconds is None or clock() - start < seconds
         ):
             began = clock()
-            samples, policy_loss, value_loss = self.ppo_round()
-            games, won = self._ended
+            done = self.ppo_round()
             stats = ChunkStats(
-                self.chunks - 1, samples, self.samples + samples, 0, policy_loss, value_loss,
-                clock() - began,
+                self.chunks - 1, done.samples, self.samples + done.samples, 0,
+                done.policy_loss, done.value_loss, clock() - began,
             )  # fmt: skip
             due = self.chunks % s.eval_every == 0
-            self._record(
-                stats, self.evaluate() if due else None, report, games=games, won=won
-            )  # the games the round ended and the learner's share of their win
+            evaluation = self.evaluate() if due else None
+            self._record(stats, evaluation, report, games=done.games, won=done.won)
 
     def _later_rate(self) -> float:
         return self.settings.ppo_lr
@@ -159,13 +164,11 @@ class PPOTrainer(ExpertTrainer):
         """The learner's decisions played so far."""
         return sum(int(h["samples"]) for h in self.history if h["chunk"] >= 0)
 
-    def ppo_round(self) -> tuple[int, float, float]:
-        """One round (see the module): its decisions and mean losses."""
+    def ppo_round(self) -> PPORound:
+        """One round (see the module)."""
         s = self.settings
         seed = derive_seed(s.seed, 5, self.chunks)
         rng = np.random.default_rng(derive_seed(seed, 1))
-        if self._env is None:
-            self._env = opponent_games(s.game, s.envs, s.opponents, s.config)
         env, n, h, a = self._env, s.envs, s.horizon, self.num_actions
         obs, info = env.reset(seed=seed)
         o = np.zeros((h, n, obs.shape[1]), np.float32)
@@ -209,8 +212,10 @@ class PPOTrainer(ExpertTrainer):
                 policy_losses.append(p)
                 value_losses.append(vl)
         self.chunks += 1
-        self._ended = (ended, won / max(ended, 1))
-        return flat, float(np.mean(policy_losses)), float(np.mean(value_losses))
+        return PPORound(
+            flat, float(np.mean(policy_losses)), float(np.mean(value_losses)), ended,
+            won / max(ended, 1),
+        )  # fmt: skip
 
     def _ppo_update(
         self,
