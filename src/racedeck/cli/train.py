@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -79,7 +80,10 @@ def train(
     ] = 2000,
     workers: Annotated[
         int | None,
-        typer.Option(help="expert: processes searching (default: one per core; 0: none)"),
+        typer.Option(
+            help="expert: processes searching; ppo against bots played by the engine: processes "
+            "playing their games (default: one per core; 0: none, all in this one)"
+        ),
     ] = None,
     init: Annotated[
         Path | None,
@@ -112,6 +116,7 @@ def train(
     except ValueError as exc:
         raise fail(str(exc)) from exc
     count = config.get("players", "")
+    processes = workers if workers is not None else os.cpu_count() or 1
     out = out or Path("runs") / f"{game}-p{count}-{method}-s{seed}"
     trainer: Any
     if resume:
@@ -119,7 +124,11 @@ def train(
             if method == "dmc":
                 trainer = DMCTrainer.resume(out)
             else:
-                trainer = (ExpertTrainer if method == "expert" else PPOTrainer).resume(out)
+                trainer = (
+                    ExpertTrainer.resume(out)
+                    if method == "expert"
+                    else PPOTrainer.resume(out, workers=processes)
+                )
         except ValueError as exc:
             raise fail(str(exc)) from exc
         err_console.print(f"Resuming {out} after {len(trainer.history)} rounds.")
@@ -146,7 +155,7 @@ def train(
             opponents=opponents, epochs=epochs, minibatch=minibatch,
         )  # fmt: skip
         try:
-            trainer = PPOTrainer(ppo, out)
+            trainer = PPOTrainer(ppo, out, workers=processes)
         except ValueError as exc:
             raise fail(str(exc)) from exc
     if init is not None and not resume:
@@ -190,6 +199,8 @@ def train(
         )
         raise typer.Exit(130) from None
     finally:
+        if method == "ppo":
+            trainer.close()
         if trainer.history:
             plot_curve(trainer.history, out / "curve.png", f"{game} {config}")
     console.print(f"Policy: {out / 'policy.npz'} — play it as policy:{out / 'policy.npz'}")

@@ -556,11 +556,12 @@ class ExpertTrainer:
         checkpoint.save(out, policy, self.history)
 
     @classmethod
-    def resume(cls, out: Path) -> ExpertTrainer:
-        """The run checkpointed in ``out``, ready to go on from its last chunk."""
+    def resume(cls, out: Path, **options: Any) -> ExpertTrainer:
+        """The run checkpointed in ``out``, ready to go on from its last chunk (``options``:
+        the trainer's own, e.g. a PPO run's ``workers``)."""
         checkpoint = Checkpoint.load(out)
         meta = checkpoint.meta
-        trainer = cls(cls.settings_type.from_json(meta["settings"]), out)
+        trainer = cls(cls.settings_type.from_json(meta["settings"]), out, **options)
         trainer.network.params = checkpoint.params
         trainer.average.params = checkpoint.average
         checkpoint.restore(trainer.optimiser)

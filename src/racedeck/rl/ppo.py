@@ -49,16 +49,30 @@ COMPILED_OPPONENTS = ("heuristic", "random")
 """The opponents played in compiled games; any other bot plays in the engine's."""
 
 
-def opponent_games(game_id: str, envs: int, opponents: str, config: dict[str, Any]) -> Any:
+def opponent_games(
+    game_id: str,
+    envs: int,
+    opponents: str,
+    config: dict[str, Any],
+    workers: int = 0,
+    offset: int = 0,
+) -> Any:
     """``envs`` games side by side, one learner seat each (drawn per game) against
     ``opponents``: compiled games for the compiled opponents, else the engine's, as one
     Gymnasium vector environment with the legal actions in ``info["action_mask"]``. Several
     bots, separated by ``+``, take the engine's games in turn (game ``i`` the ``i % k``-th), so
-    that a policy learning against the search can keep meeting the heuristic too."""
+    that a policy learning against the search can keep meeting the heuristic too. The engine's
+    games play in ``workers`` processes (:class:`~racedeck.rl.processes.ProcessVectorEnv`;
+    0: in this one), the same games for any number; ``offset`` numbers the first game (a
+    worker's slice)."""
     if opponents in COMPILED_OPPONENTS:
         return RacedeckVectorEnv(
             game_id, envs, opponents=opponents, learner_seat="random", **config
         )
+    if workers > 0:
+        from racedeck.rl.processes import ProcessVectorEnv
+
+        return ProcessVectorEnv(partial(_slice, game_id, opponents, config), envs, workers)
     from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
     from racedeck.rl.single import RacedeckGym
@@ -69,8 +83,14 @@ def opponent_games(game_id: str, envs: int, opponents: str, config: dict[str, An
         for name in names
     ]
     return SyncVectorEnv(
-        [makers[i % len(makers)] for i in range(envs)], autoreset_mode=AutoresetMode.SAME_STEP
+        [makers[(offset + i) % len(makers)] for i in range(envs)],
+        autoreset_mode=AutoresetMode.SAME_STEP,
     )
+
+
+def _slice(game_id: str, opponents: str, config: dict[str, Any], offset: int, count: int) -> Any:
+    """A worker's games: ``count`` of them from game ``offset`` (module level: picklable)."""
+    return opponent_games(game_id, count, opponents, config, offset=offset)
 
 
 def opponent_names(opponents: str) -> list[str]:
@@ -118,12 +138,18 @@ class PPOTrainer(ExpertTrainer):
     settings_type = PPOSettings
     settings: PPOSettings
 
-    def __init__(self, settings: PPOSettings, out: Any = None) -> None:
+    def __init__(self, settings: PPOSettings, out: Any = None, workers: int = 0) -> None:
+        """``workers``: processes playing the engine's games (:func:`opponent_games`; 0: this
+        one); not a setting, since the run is the same for any number."""
         super().__init__(settings, out)
         # Made now, so that an unknown opponent fails before any training, by name.
         self._env = opponent_games(
-            settings.game, settings.envs, settings.opponents, settings.config
+            settings.game, settings.envs, settings.opponents, settings.config, workers
         )
+
+    def close(self) -> None:
+        """Stop the processes playing the games, if any."""
+        self._env.close()
 
     def train(
         self,
@@ -135,7 +161,7 @@ class PPOTrainer(ExpertTrainer):
     ) -> None:
         """Imitate the heuristic (once), then PPO rounds until ``chunks`` rounds are done in
         all or ``seconds`` have passed; after each, evaluate, checkpoint and report.
-        (``workers``: unused, the games are compiled.)"""
+        (``workers``: unused; the games' processes are the trainer's, see :meth:`__init__`.)"""
         s = self.settings
         start = clock()
         if not self.warmed and self.settings.warm_samples > 0:
