@@ -9,7 +9,9 @@ train``, per game, in one run on one core.
 - *PPO* (ppo, the default): the learner's decisions in one seat of 256 compiled games against
   the compiled heuristic, sampled, then two epochs of updates over them;
 - *PPO against the search* (``--opponents fastsearch@N``, N the Python search's default
-  budget): the learner's decisions in 32 of the engine's games against the compiled search;
+  budget): the learner's decisions in 32 of the engine's games against the compiled search,
+  in this process (``--workers 0``) and in a worker process per core (``--workers``'s
+  default);
 - *Deep Monte-Carlo* (dmc): decisions played by the network in compiled self-play and learned
   from, all seats at once (512 games side by side).
 
@@ -23,6 +25,7 @@ Usage: ``python benchmarks/training_speed.py [--game all|why-first|six-day-race|
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from typing import Any
 
@@ -59,15 +62,19 @@ def search_rate(game_id: str, config: dict[str, Any], seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def ppo_rate(settings: PPOSettings, seconds: float) -> float:
-    """The learner's decisions a second of PPO rounds (played and learned) with ``settings``."""
-    ppo = PPOTrainer(settings)
-    ppo.ppo_round()  # warm
-    start = time.perf_counter()
-    samples = 0
-    while time.perf_counter() - start < seconds:
-        samples += ppo.ppo_round().samples
-    return samples / (time.perf_counter() - start)
+def ppo_rate(settings: PPOSettings, seconds: float, workers: int = 0) -> float:
+    """The learner's decisions a second of PPO rounds (played and learned) with ``settings``,
+    the engine's games in ``workers`` processes."""
+    ppo = PPOTrainer(settings, workers=workers)
+    try:
+        ppo.ppo_round()  # warm
+        start = time.perf_counter()
+        samples = 0
+        while time.perf_counter() - start < seconds:
+            samples += ppo.ppo_round().samples
+        return samples / (time.perf_counter() - start)
+    finally:
+        ppo.close()
 
 
 def measure(game_id: str, seconds: float, teacher: int) -> None:
@@ -112,7 +119,13 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
         game_id, config, warm_samples=0, envs=32, opponents=f"fastsearch@{budget}"
     )
     rate = ppo_rate(against, seconds)
-    print(f"  PPO vs the search    {rate:>10,.0f} samples/s  (fastsearch@{budget})")
+    print(f"  PPO vs the search    {rate:>10,.0f} samples/s  (fastsearch@{budget}, one process)")
+    cores = os.cpu_count() or 1
+    spread = ppo_rate(against, seconds, workers=cores)
+    print(
+        f"  PPO vs the search    {spread:>10,.0f} samples/s  ({cores} worker processes, "
+        f"{spread / rate:.2f}× one)"
+    )
 
     # Rounds long enough for whole games: a sample counts once its game has ended.
     dmc = DMCTrainer(DMCSettings(game_id, config, envs=512, round_steps=400, eval_games=10))

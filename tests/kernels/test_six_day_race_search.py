@@ -375,7 +375,7 @@ def test_estimate_values_horizon_and_group_are_the_playouts_and_rewards(
     game, n, sk = table.game, table.n, table.sk
     playout = SixDayRacePlayout(game)
     rng = random.Random(11 * n)
-    batch = table.batch(1)
+    batch = table.batch(2)  # two rows, as a search's (one row's views have other types)
     ints, bits, t = batch.ints, batch.bits, batch.tables
     out = np.zeros(n, np.float64)
     finished = 0
@@ -411,7 +411,7 @@ def test_the_face_encodes_actions_as_the_step_kernel() -> None:
         assert sk.encode(action) == index == action.value - 1  # card v is action v - 1
         assert sk.decode(index) == action
     # Before the end a series is worth nothing yet.
-    batch = table.batch(1)
+    batch = table.batch(2)  # as a search's (one row's views have other types)
     sk.step.reset_one(batch.ints, batch.bits, 0, np.uint64(7), batch.tables)
     out = np.ones(table.n, np.float64)
     sk.values(batch.ints, batch.bits, 0, batch.tables, out)

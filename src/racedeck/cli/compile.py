@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -57,10 +57,20 @@ def warm(game_id: str) -> float:
         out = games.reset(seed=1)
         for _ in range(3):
             out = games.step(out.action_mask.argmax(axis=1))
+        games.random_actions()
+        if games.kernel.heuristic_action is not None:
+            games.heuristic_actions()  # imitation's teacher
+        games.states.deal(np.arange(4, dtype=np.uint64))
         for opponents in ("random", "heuristic"):
             env = RacedeckVectorEnv(game_id, 4, opponents=opponents)
             _, info = env.reset(seed=1)
             env.step(info["action_mask"].argmax(axis=1))
+        # Against a policy the batch's loops run one at a time, games dealt again as they end.
+        env = RacedeckVectorEnv(game_id, 4, opponents=_first_legal)
+        _, info = env.reset(seed=1)
+        done = np.zeros(4, np.bool_)
+        while not done.any():
+            _, _, done, _, info = env.step(info["action_mask"].argmax(axis=1))
     if game_id in search_kernel_games():
         search = KernelSearch(game)
         state = game.new_initial_state(1)
@@ -69,7 +79,7 @@ def warm(game_id: str) -> float:
         # Each of the search's game functions called from Python too, on its own tables (as
         # its tests call them): Numba compiles such calls apart from the compiled loop's.
         sk, step = search.kernel, search.kernel.step
-        ints, bits, t = step.arrays(1)
+        ints, bits, t = step.arrays(2)  # rows as a search's (one row: other array types)
         sk.load(state, ints[0], bits[0], t)
         sk.redeal(ints, bits, 0, seat, t, np.ones(1, np.uint64))
         sk.group(ints, bits, 0, t)
@@ -82,6 +92,11 @@ def warm(game_id: str) -> float:
             step.apply(ints, bits, 0, int(mask.argmax()), t)
         sk.values(ints, bits, 0, t, np.zeros(step.players))
     return time.perf_counter() - start
+
+
+def _first_legal(observations: Any, masks: Any) -> Any:
+    """A policy: each game's first legal action."""
+    return masks.argmax(axis=1)
 
 
 def compile_cmd(

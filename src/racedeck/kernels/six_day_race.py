@@ -933,6 +933,22 @@ class SixDayRaceBatch:
             at += size
         return SixDayRaceStates(ints=ints, bits=bits, rng=bits[:, 0], **views)
 
+    def compile_stepping(self) -> None:
+        """Compile the stepping functions called from Python (Numba's cache keeps them:
+        ``racedeck compile``): one game stepped to its end with each of them, in a batch of
+        two (a batch of one has other array types, contiguous views)."""
+        p, s = self._params, self.new_states(2)
+        acts = np.zeros(ACTIONS, np.int64)
+        scores = np.zeros(ACTIONS, np.float64)
+        reset_one(p, s, 0, np.uint64(0))
+        while not is_over(s, 0):
+            current_player(p, s, 0)
+            count = legal(s, 0, acts)
+            heuristic_scores(p, s, 0, acts, count, scores)
+            apply(p, s, 0, int(acts[0]))
+        standings(p, s, 0, np.zeros(self.players, np.int64))
+        returns(p, s, 0, np.zeros(self.players, np.float64))
+
     def play(
         self,
         games: int | Sequence[int] | NDArray[np.uint64],
