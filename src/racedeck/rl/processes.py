@@ -54,22 +54,28 @@ def _serve(conn: Connection, make_slice: SliceMaker, offset: int, count: int) ->
         conn.send(("error", exc))
         return
     conn.send(("ok", (env.single_observation_space, env.single_action_space)))
-    while True:
-        command, argument = conn.recv()
-        try:
-            if command == "reset":
-                seed = None if argument is None else argument + offset
-                obs, info = env.reset(seed=seed)
-                conn.send(("ok", (obs, info["action_mask"])))
-            elif command == "step":
-                obs, reward, done, cut, info = env.step(argument)
-                conn.send(("ok", (obs, reward, done, cut, info["action_mask"])))
-            else:
-                env.close()
-                conn.send(("ok", None))
+    try:
+        while True:
+            command, argument = conn.recv()
+            reply: tuple[str, Any]
+            try:
+                if command == "reset":
+                    seed = None if argument is None else argument + offset
+                    obs, info = env.reset(seed=seed)
+                    reply = ("ok", (obs, info["action_mask"]))
+                elif command == "step":
+                    obs, reward, done, cut, info = env.step(argument)
+                    reply = ("ok", (obs, reward, done, cut, info["action_mask"]))
+                else:
+                    env.close()
+                    reply = ("ok", None)
+            except Exception as exc:  # raised in the parent
+                reply = ("error", exc)
+            conn.send(reply)
+            if command == "close":
                 return
-        except Exception as exc:
-            conn.send(("error", exc))
+    except (EOFError, OSError):  # the parent is gone without closing us (killed)
+        return
 
 
 class ProcessVectorEnv(VectorEnv):
