@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from racedeck.rl.ppo import PPOSettings, PPOTrainer, opponent_games
+from racedeck.rl.ppo import PPOSettings, PPOTrainer, _slice, opponent_games
 from racedeck.rl.processes import ProcessVectorEnv, slices
 
 
@@ -44,9 +45,15 @@ def test_games_in_worker_processes_are_the_games_of_one_process() -> None:
     assert not any(process.is_alive() for process in many._processes)
 
 
-def test_an_unknown_bot_is_named_from_the_worker_processes() -> None:
+def test_an_unknown_bot_is_named_before_any_process_starts() -> None:
     with pytest.raises(ValueError, match="nobody"):
         opponent_games("why-first", 4, "heuristic+nobody", {"players": 2}, workers=2)
+
+
+def test_a_workers_error_is_raised_where_the_games_are_made() -> None:
+    make_slice = partial(_slice, "why-first", "heuristic+nobody", {"players": 2})
+    with pytest.raises(ValueError, match="nobody"):
+        ProcessVectorEnv(make_slice, 4, 2)
 
 
 def test_a_ppo_run_with_worker_processes_is_the_run_without(tmp_path: Path) -> None:

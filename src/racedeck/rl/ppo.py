@@ -70,8 +70,13 @@ def opponent_games(
             game_id, envs, opponents=opponents, learner_seat="random", **config
         )
     if workers > 0:
+        import racedeck
+        from racedeck.bots.registry import make_bot
         from racedeck.rl.processes import ProcessVectorEnv
 
+        game = racedeck.make(game_id, **config)
+        for name in opponent_names(opponents):
+            make_bot(name, game, 0, 0)  # an unknown bot fails here, by name, before any process
         return ProcessVectorEnv(partial(_slice, game_id, opponents, config), envs, workers)
     from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
