@@ -178,3 +178,12 @@ def test_fastsearch_bots_play_a_whole_game(game_id: str, config: dict[str, Any])
         assert action in view.legal_actions
         state = game.apply(state, seat, action)
     assert game.outcome(state) is not None
+
+
+def test_searches_of_one_configuration_share_its_kernel_and_not_their_arrays() -> None:
+    # The kernel (the rules' tables) is made once a process; each search works in its own rows.
+    game_id = search_kernel_games()[0]
+    first = KernelSearch(racedeck.make(game_id, players=2))
+    second = KernelSearch(racedeck.make(game_id, players=2))
+    assert first.kernel is second.kernel and first.ints is not second.ints
+    assert KernelSearch(racedeck.make(game_id, players=4)).kernel is not first.kernel
