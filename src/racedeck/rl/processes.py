@@ -11,7 +11,8 @@ The slices are the games one process would have: a slice is made knowing its off
 ``reset(seed=s)`` seeds slice ``k`` with ``s + offset_k``, as Gymnasium's ``SyncVectorEnv``
 seeds game ``i`` with ``s + i``; so the games, and everything learned from them, are the same
 for any number of workers. Only ``info["action_mask"]`` crosses between processes (the legal
-actions, all PPO reads). A worker ignores Ctrl-C: the parent stops, then closes them.
+actions, all PPO reads). A worker ignores Ctrl-C (held back while it starts): the parent
+stops, then closes them.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def slices(envs: int, workers: int) -> list[tuple[int, int]]:
 def _serve(conn: Connection, make_slice: SliceMaker, offset: int, count: int) -> None:
     """A worker: make its slice, then answer the parent's reset, step and close."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while it started
     try:
         env = make_slice(offset, count)
     except Exception as exc:  # sent to the parent, which raises it where the env is made
@@ -89,15 +91,21 @@ class ProcessVectorEnv(VectorEnv):
         self._pipes: list[Connection] = []
         self._processes: list[Any] = []
         self._bounds = slices(envs, workers)
-        for offset, count in self._bounds:
-            parent, child = context.Pipe()
-            process = context.Process(
-                target=_serve, args=(child, make_slice, offset, count), daemon=True
-            )
-            process.start()
-            child.close()
-            self._pipes.append(parent)
-            self._processes.append(process)
+        # Ctrl-C is held back while the workers start: a worker inherits the hold, so the
+        # signal cannot reach it before it ignores it; this process gets it after.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for offset, count in self._bounds:
+                parent, child = context.Pipe()
+                process = context.Process(
+                    target=_serve, args=(child, make_slice, offset, count), daemon=True
+                )
+                process.start()
+                child.close()
+                self._pipes.append(parent)
+                self._processes.append(process)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         try:
             spaces = self._gather()
         except BaseException:
