@@ -77,23 +77,22 @@ def search_kernel_games() -> tuple[str, ...]:
 def search_kernel(game: Game[Any, Any, Any]) -> SearchKernel:
     """The :class:`SearchKernel` of ``game``'s configuration; :class:`LookupError` for a game
     without one."""
-    module = optional_plugin(game.spec.id, "search_kernel")
-    if module is None:
-        raise LookupError(
-            f"{game.spec.id} has no compiled search yet "
-            f"(games with one: {', '.join(search_kernel_games())})"
-        )
     return _search_kernel(game.spec.id, game.cfg)  # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=64)
 def _search_kernel(game_id: str, cfg: Any) -> SearchKernel:
     """One configuration's kernel, made once a process: making it builds the rules' tables
-    (25 ms for Setback), as long as a hundred iterations, and a bot is made every game (a
+    (25 ms for Setback, as long as a hundred iterations), and a bot is made every game (a
     trainer's or a server's opponents); the kernel is read only, every search has its own
-    arrays (:attr:`StepKernel.arrays`)."""
+    arrays (:attr:`StepKernel.arrays`). A failure is not cached."""
     module = optional_plugin(game_id, "search_kernel")
-    made: SearchKernel = module.search_kernel(cfg)  # type: ignore[union-attr]
+    if module is None:
+        raise LookupError(
+            f"{game_id} has no compiled search yet "
+            f"(games with one: {', '.join(search_kernel_games())})"
+        )
+    made: SearchKernel = module.search_kernel(cfg)
     return made
 
 

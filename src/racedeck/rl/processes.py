@@ -86,6 +86,7 @@ class ProcessVectorEnv(VectorEnv):
 
     def __init__(self, make_slice: SliceMaker, envs: int, workers: int) -> None:
         self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+        self.closed = False
         context = multiprocessing.get_context("spawn")
         self.num_envs = envs
         self._pipes: list[Connection] = []
@@ -114,7 +115,6 @@ class ProcessVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = spaces[0]
         self.observation_space = batch_space(self.single_observation_space, envs)
         self.action_space = batch_space(self.single_action_space, envs)
-        self.closed = False
 
     def _gather(self) -> list[Any]:
         """Every worker's answer, in order; a worker's error raised here (after all answered,
@@ -147,7 +147,7 @@ class ProcessVectorEnv(VectorEnv):
 
     def close(self, **kwargs: Any) -> None:
         """Stop the workers (those still answering first close their games)."""
-        if getattr(self, "closed", False):
+        if self.closed:
             return
         self.closed = True
         for pipe, process in zip(self._pipes, self._processes, strict=True):
@@ -155,7 +155,7 @@ class ProcessVectorEnv(VectorEnv):
                 if process.is_alive():
                     pipe.send(("close", None))
                     pipe.recv()
-            except (EOFError, OSError, BrokenPipeError):
+            except (EOFError, OSError):  # gone already (or never started)
                 pass
             process.join(timeout=5)
             if process.is_alive():
