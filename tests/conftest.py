@@ -61,17 +61,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_sessionfinish() -> None:
-    """Collect the session's garbage before the worker reports that it has finished, then
-    leave what is alive to the end unwalked (``gc.freeze``).
+    """Leave what the session allocated unwalked by the collector from here on
+    (``gc.freeze``).
 
     A pytest-xdist worker ends with the collections of pytest's unconfigure, which walked the
-    whole session's garbage (3 to 4 million objects, 6 to 7 seconds on this machine); the
+    whole session's leftovers (3 to 4 million objects, 5 to 7 seconds on this machine); the
     controller gives a worker 5 seconds after its report before execnet interrupts it with a
-    SIGINT, which surfaced as a ``KeyboardInterrupt`` in the collector's callbacks. Collected
-    here, the same finalizers run (their unraisable exceptions are still reported) while the
-    worker still counts as running.
+    SIGINT, which surfaced as a ``KeyboardInterrupt`` in the collector's callbacks. Collecting
+    here instead would add those seconds to every run; the process ends anyway, and each
+    test's own unraisable exceptions were reported with the test.
     """
-    gc.collect()
     gc.freeze()
 
 

@@ -47,10 +47,10 @@ TABLES: list[tuple[str, list[str], JSONObject]] = [
 """Short games (fewer stages, races and rows than the defaults): many tables, each one with
 everything that can befall it."""
 
-SEEDS_PER_CASE = scaled(40, least=2)
+SEEDS_PER_CASE = scaled(28, least=2)
 """Seeds per table and clock in ``make test``, each a game and a play-again: even seeds with
-silent people, odd ones with clicking people. 8 tables times 3 clocks times 40 seeds times 2
-games: 1,920 simulated games, about a minute of one core (some 130,000 referee commands, the
+silent people, odd ones with clicking people. 8 tables times 3 clocks times 28 seeds times 2
+games: 1,344 simulated games, about 40 seconds of one core (some 90,000 referee commands, the
 invariants checked after each). ``RACEDECK_TEST_BUDGET`` scales it; the soak script runs as
 many as one likes."""
 BLOCKS = 4
