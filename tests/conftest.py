@@ -64,12 +64,13 @@ def pytest_sessionfinish() -> None:
     """Leave what the session allocated unwalked by the collector from here on
     (``gc.freeze``).
 
-    A pytest-xdist worker ends with the collections of pytest's unconfigure, which walked the
-    whole session's leftovers (3 to 4 million objects, 5 to 7 seconds on this machine); the
-    controller gives a worker 5 seconds after its report before execnet interrupts it with a
-    SIGINT, which surfaced as a ``KeyboardInterrupt`` in the collector's callbacks. Collecting
-    here instead would add those seconds to every run; the process ends anyway, and each
-    test's own unraisable exceptions were reported with the test.
+    A pytest-xdist worker ends with the collections of pytest's unconfigure, after it has
+    reported its end; they walked the whole session's leftovers (3 to 4.5 million objects, 5 to
+    7 seconds on this machine). Once every worker has reported, the controller tells them to
+    stop, and execnet sends a worker still busy 5 seconds later a SIGINT: it surfaced as a
+    ``KeyboardInterrupt`` in the collector's callbacks. Collecting here instead would add those
+    seconds to every run (the controller waits for the report); the process ends anyway, and
+    each test's own unraisable exceptions were reported with the test.
     """
     gc.freeze()
 
