@@ -13,7 +13,7 @@ import pytest
 
 import racedeck
 import racedeck.rl  # registers the Gymnasium ids
-from racedeck.bots.policy import MLPPolicy, PolicyBot, choose
+from racedeck.bots.policy import ACTIVATIONS, MLPPolicy, PolicyBot, choose
 from racedeck.core.rng import derive_seed
 from racedeck.rl.vector import RacedeckVectorEnv
 
@@ -49,6 +49,66 @@ def test_its_choices_are_legal_greedy_or_sampled() -> None:
         choose(lambda o, m: np.zeros(len(o), np.int64), x[:1], ~np.eye(1, masks.shape[1], 0, bool))
     with pytest.raises(ValueError, match="must return 2 whole numbers"):
         choose(lambda o, m: [0.5, 1.5], x[:2], masks[:2])
+
+
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+@pytest.mark.parametrize("value_head", [False, True])
+def test_a_single_decision_is_the_batchs_argmax(activation: str, value_head: bool) -> None:
+    """``best`` (one decision, the first layer summed over the non-zero entries) chooses what a
+    one-row batch chooses, on observations mostly zero as the encodings are, whatever the
+    order of the legal indices; among equal scores the lowest legal index."""
+    policy = MLPPolicy.random("setback", {"players": 3}, hidden=(32, 16), seed=7)
+    policy.activation = activation
+    if value_head:  # one more output, the value, which is never an action's score
+        rng = np.random.default_rng(8)
+        last = policy.weights[-1]
+        policy.weights[-1] = np.hstack([last, rng.standard_normal((last.shape[0], 1))]).astype(
+            np.float32
+        )
+        policy.biases[-1] = np.append(policy.biases[-1], np.float32(100.0))
+        policy.value_head = True
+    size, actions = policy.observation_size, policy.num_actions
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        x = np.where(rng.random(size) < 0.06, rng.random(size), 0.0).astype(np.float32)
+        legal = rng.choice(actions, size=int(rng.integers(1, 12)), replace=False)
+        mask = np.zeros((1, actions), np.bool_)
+        mask[0, legal] = True
+        assert policy.best(x, legal.tolist()) == int(policy(x[None, :], mask)[0])
+    policy.weights[-1][:] = 0.0  # every score the same
+    policy.biases[-1][:actions] = 0.0
+    assert policy.best(np.ones(size, np.float32), [9, 4, 6]) == 4
+    for wrong in ([], [actions], [-1, 3]):
+        with pytest.raises(ValueError, match=f"legal action indices lie in 0 to {actions - 1}"):
+            policy.best(np.zeros(size, np.float32), wrong)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "config"),
+    [("why-first", {"players": 2}), ("setback", {"players": 4}), ("six-day-race", {"players": 3})],
+)
+def test_a_policy_bot_plays_the_policys_batch_choices(game_id: str, config: dict[str, Any]) -> None:
+    """The bot of a network (its single-decision path) takes at every decision of a whole game
+    the action the network chooses for the view's observation and mask as a batch."""
+    game = racedeck.make(game_id, **config)
+    policy = MLPPolicy.random(game_id, config, hidden=(64, 32), seed=3)
+    bots = [PolicyBot(game, seat, 0, policy) for seat in range(game.num_players)]
+    observer = bots[0]._encode
+    encoding = bots[0]._encoding
+    state = game.new_initial_state(5)
+    checked = 0
+    while not state.is_terminal:
+        seat = state.pending[0]
+        view = game.observe(state, seat)
+        action = bots[seat].act(view)
+        if len(view.legal_actions) > 1:
+            mask = np.zeros((1, encoding.num_distinct_actions), np.bool_)
+            mask[0, encoding.indices(view.legal_actions)] = True
+            batch = int(policy(observer(view)[None, :], mask)[0])
+            assert action == encoding.action(batch)
+            checked += 1
+        state = game.apply(state, seat, action)
+    assert checked > 5
 
 
 def test_the_gymnasium_env_takes_a_policy_or_a_callable_as_opponents() -> None:

@@ -163,6 +163,31 @@ class MLPPolicy:
                 x = np.maximum(x, 0.0) if relu else np.tanh(x)
         return x
 
+    def best(self, observation: NDArray[np.float32], legal: Sequence[int]) -> int:
+        """The legal action of the highest score for one observation, among the indices
+        ``legal`` (the lowest index among equal scores): what a one-row call gives without
+        ``sample``, for a bot's single decision.
+
+        The first layer is summed over the observation's non-zero entries only: an
+        observation is mostly one-hot fields, so a decision reads a few dozen of the first
+        layer's rows rather than all of them (and keeps them in the cache between the other
+        seats' moves). The scores equal the batch's to float32 rounding; only a near-tie,
+        closer than that rounding, may be broken the other way."""
+        x = observation.astype(np.float32, copy=False).ravel()
+        nonzero = np.flatnonzero(x)
+        h = x[nonzero] @ self.weights[0][nonzero] + self.biases[0]
+        last = len(self.weights) - 1
+        relu = self.activation == "relu"
+        for k in range(1, last + 1):
+            h = np.maximum(h, 0.0) if relu else np.tanh(h)
+            h = h @ self.weights[k] + self.biases[k]
+        candidates = np.sort(np.asarray(legal, np.int64))
+        if candidates.size == 0 or candidates[0] < 0 or candidates[-1] >= self.num_actions:
+            raise ValueError(
+                f"legal action indices lie in 0 to {self.num_actions - 1}, got {list(legal)}"
+            )
+        return int(candidates[int(np.argmax(h[candidates]))])
+
     def __call__(
         self, observations: NDArray[np.float32], masks: NDArray[np.bool_]
     ) -> NDArray[np.int64]:
@@ -243,10 +268,16 @@ class PolicyBot(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        indices = self._encoding.indices(legal)
+        observation = self._encode(view)
+        policy = self.policy
+        if isinstance(policy, MLPPolicy) and not policy.sample:
+            # The network's own argmax is legal by construction: no batch, no mask, no check.
+            return self._encoding.action(policy.best(observation, indices))
         mask = np.zeros((1, self._encoding.num_distinct_actions), np.bool_)
-        mask[0, self._encoding.indices(legal)] = True
-        observation = self._encode(view)[None, :].astype(np.float32, copy=False)
-        return self._encoding.action(int(choose(self.policy, observation, mask)[0]))
+        mask[0, indices] = True
+        batch = observation[None, :].astype(np.float32, copy=False)
+        return self._encoding.action(int(choose(policy, batch, mask)[0]))
 
 
 def policy_bot(path: str, game: Game[Any, Any, Any], seat: int, seed: int) -> PolicyBot:
