@@ -5,7 +5,9 @@ train``, per game, in one run on one core.
   in every seat, each a cross-entropy step (network 256×256, batches of the games' decisions);
 - *search labels* (expert's data): decisions the compiled search (``--teacher``, 300
   iterations) labels in games it plays against itself, one process;
-- *learning* (expert): samples a second through the network's updates (batches of 512);
+- *learning* (expert): samples a second through the network's updates (batches of 512), on
+  NumPy and, when JAX is installed, on JAX's default device (``--backend jax``: a GPU when
+  JAX has one);
 - *PPO* (ppo, the default): the learner's decisions in one seat of 256 compiled games against
   the compiled heuristic, sampled, then two epochs of updates over them;
 - *PPO against the search* (``--opponents fastsearch@N``, N the Python search's default
@@ -25,6 +27,7 @@ Usage: ``python benchmarks/training_speed.py [--game all|why-first|six-day-race|
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import time
 from typing import Any
@@ -77,6 +80,18 @@ def ppo_rate(settings: PPOSettings, seconds: float, workers: int = 0) -> float:
         ppo.close()
 
 
+def learning_rate(expert: ExpertTrainer, seconds: float) -> float:
+    """Samples a second through ``expert``'s network updates, batches of 512 of its data."""
+    rng = np.random.default_rng(0)
+    expert._update(expert.data.rows(rng.integers(expert.data.size, size=512)))  # compile, warm
+    start = time.perf_counter()
+    updates = 0
+    while time.perf_counter() - start < seconds:
+        expert._update(expert.data.rows(rng.integers(expert.data.size, size=512)))
+        updates += 1
+    return 512 * updates / (time.perf_counter() - start)
+
+
 def measure(game_id: str, seconds: float, teacher: int) -> None:
     """Print one game's rates."""
     config = CONFIGS[game_id]
@@ -103,14 +118,14 @@ def measure(game_id: str, seconds: float, teacher: int) -> None:
         f"  ({games / elapsed:.2f} games/s, one process)"
     )
     expert.data.append(chunk)
-    rng = np.random.default_rng(0)
-    start = time.perf_counter()
-    updates = 0
-    while time.perf_counter() - start < seconds:
-        expert._update(expert.data.rows(rng.integers(expert.data.size, size=512)))
-        updates += 1
-    rate = 512 * updates / (time.perf_counter() - start)
-    print(f"  learning             {rate:>10,.0f} samples/s")
+    print(f"  learning             {learning_rate(expert, seconds):>10,.0f} samples/s")
+    if importlib.util.find_spec("jax") is not None:
+        from racedeck.rl.network import describe_backend
+
+        on_jax = ExpertTrainer(ExpertSettings(game_id, config, anchor_samples=0), backend="jax")
+        on_jax.data = expert.data
+        rate = learning_rate(on_jax, seconds)
+        print(f"  learning on JAX      {rate:>10,.0f} samples/s  ({describe_backend('jax')})")
 
     rate = ppo_rate(PPOSettings(game_id, config, warm_samples=0), seconds)
     print(f"  PPO                  {rate:>10,.0f} samples/s  (learner decisions)")

@@ -28,6 +28,8 @@ EXTRA_OF: dict[str, str | None] = {
     "sb3_contrib": "examples",
     "stable_baselines3": "examples",
     "ray": "ray",
+    "jax": "jax",
+    "jaxlib": "jax",
     # racedeck's own dependencies: missing only from a broken installation.
     "numpy": None,
     "matplotlib": None,

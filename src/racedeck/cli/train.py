@@ -92,6 +92,13 @@ def train(
             "file) instead of imitating the heuristic"
         ),
     ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="where the network learns: numpy, jax (JAX's default device: a GPU when it "
+            "has one) or auto (jax when a GPU build of JAX is installed, else numpy)"
+        ),
+    ] = "auto",
     ship: Annotated[
         bool,
         typer.Option("--ship", help="at the end, make the policy the game's shipped learned bot"),
@@ -115,6 +122,12 @@ def train(
         widths = tuple(int(w) for w in hidden.split(","))
     except ValueError as exc:
         raise fail(str(exc)) from exc
+    from racedeck.rl.network import describe_backend, resolve_backend
+
+    try:
+        backend = resolve_backend(backend)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
     count = config.get("players", "")
     processes = workers if workers is not None else os.cpu_count() or 1
     out = out or Path("runs") / f"{game}-p{count}-{method}-s{seed}"
@@ -122,12 +135,12 @@ def train(
     if resume:
         try:
             if method == "dmc":
-                trainer = DMCTrainer.resume(out)
+                trainer = DMCTrainer.resume(out, backend)
             else:
                 trainer = (
-                    ExpertTrainer.resume(out)
+                    ExpertTrainer.resume(out, backend=backend)
                     if method == "expert"
-                    else PPOTrainer.resume(out, workers=processes)
+                    else PPOTrainer.resume(out, workers=processes, backend=backend)
                 )
         except ValueError as exc:
             raise fail(str(exc)) from exc
@@ -141,13 +154,13 @@ def train(
             game, config, seed=seed, hidden=widths, envs=envs, round_steps=round_steps,
             warm_rounds=warm_rounds, eval_games=eval_games,
         )  # fmt: skip
-        trainer = DMCTrainer(settings, out)
+        trainer = DMCTrainer(settings, out, backend)
     elif method == "expert":
         expert = ExpertSettings(
             game, config, seed=seed, hidden=widths, teacher_iterations=teacher_iterations,
             chunk_games=chunk_games, warm_samples=warm_samples, eval_games=eval_games,
         )  # fmt: skip
-        trainer = ExpertTrainer(expert, out)
+        trainer = ExpertTrainer(expert, out, backend)
     else:
         ppo = PPOSettings(
             game, config, seed=seed, hidden=widths, warm_samples=warm_samples,
@@ -155,7 +168,7 @@ def train(
             opponents=opponents, epochs=epochs, minibatch=minibatch,
         )  # fmt: skip
         try:
-            trainer = PPOTrainer(ppo, out, workers=processes)
+            trainer = PPOTrainer(ppo, out, workers=processes, backend=backend)
         except ValueError as exc:
             raise fail(str(exc)) from exc
     if init is not None and not resume:
@@ -167,6 +180,8 @@ def train(
             trainer.start_from(MLPPolicy.load(init))
         except ValueError as exc:
             raise fail(str(exc)) from exc
+
+    console.print(f"Learning on {describe_backend(backend)}.", highlight=False)
 
     def report(stats: Any, evaluation: Evaluation | None) -> None:
         done = len(trainer.history)

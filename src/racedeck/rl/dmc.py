@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from racedeck.core.rng import derive_seed
 from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, run_dir
 from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
-from racedeck.rl.network import Adam, Network
+from racedeck.rl.network import Adam, make_network
 from racedeck.rl.vector import VectorGame
 
 __all__ = ["DMCSettings", "DMCTrainer", "RoundStats"]
@@ -89,15 +89,19 @@ class DMCTrainer:
     """A Deep Monte-Carlo run (see the module): :meth:`train_round` one round at a time, or
     :meth:`train` for a wall-time budget with checkpoints in ``out``."""
 
-    def __init__(self, settings: DMCSettings, out: Path | None = None) -> None:
+    def __init__(
+        self, settings: DMCSettings, out: Path | None = None, backend: str = "numpy"
+    ) -> None:
+        """``backend``: where the network learns (:func:`~racedeck.rl.network.make_network`)."""
         self.settings = settings
         self.out = out
         self.games = VectorGame(settings.game, settings.envs, **settings.config)
         g = self.games
-        self.network = Network.create(
+        self.network = make_network(
             [g.observation_size, *settings.hidden, g.num_actions],
             settings.activation,
             seed=derive_seed(settings.seed, 0),
+            backend=backend,
         )
         self.optimiser = Adam(lr=settings.lr)
         self.round = 0
@@ -205,7 +209,7 @@ class DMCTrainer:
         error = outputs[rows, a] - target
         grad = np.zeros_like(outputs)
         grad[rows, a] = error * (2.0 / x.shape[0])
-        self.optimiser.step(net.params, net.backward(cache, grad))
+        net.update(self.optimiser, net.backward(cache, grad))
         return float(np.mean(error * error))
 
     # -- evaluation ------------------------------------------------------------------------
@@ -266,11 +270,11 @@ class DMCTrainer:
         checkpoint.save(out, policy, self.history)
 
     @classmethod
-    def resume(cls, out: Path) -> DMCTrainer:
+    def resume(cls, out: Path, backend: str = "numpy") -> DMCTrainer:
         """The run checkpointed in ``out``, ready to go on from its last round."""
         checkpoint = Checkpoint.load(out)
         meta = checkpoint.meta
-        trainer = cls(DMCSettings.from_json(meta["settings"]), out)
+        trainer = cls(DMCSettings.from_json(meta["settings"]), out, backend)
         trainer.network.params = checkpoint.params
         checkpoint.restore(trainer.optimiser)
         trainer.round = int(meta["round"])

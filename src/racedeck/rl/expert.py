@@ -32,6 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ from racedeck.core.rng import derive_seed
 from racedeck.plugins import plugin
 from racedeck.rl.checkpoint import POLICY, Checkpoint, RunSettings, run_dir, save_npz
 from racedeck.rl.evaluation import Evaluation, HeuristicEvaluation
-from racedeck.rl.network import Adam, Network
+from racedeck.rl.network import Adam, make_network
 from racedeck.rl.vector import VectorGame
 
 __all__ = ["ChunkStats", "ExpertSettings", "ExpertTrainer", "teacher_games"]
@@ -276,7 +277,12 @@ class ExpertTrainer:
     settings_type: type[ExpertSettings] = ExpertSettings
     """What :meth:`resume` reads the settings as."""
 
-    def __init__(self, settings: ExpertSettings, out: Path | None = None) -> None:
+    def __init__(
+        self, settings: ExpertSettings, out: Path | None = None, backend: str = "numpy"
+    ) -> None:
+        """``backend``: where the network learns (:func:`~racedeck.rl.network.make_network`:
+        ``numpy``, or ``jax`` on JAX's default device, a GPU when it has one); not a setting,
+        so a run may go on with another."""
         self.settings = settings
         self.out = out
         game = make(settings.game, **settings.config)
@@ -284,13 +290,15 @@ class ExpertTrainer:
         self.num_actions = (
             plugin(settings.game, "encoding").action_encoding(game).num_distinct_actions
         )
-        self.network = Network.create(
+        self.backend = backend
+        self.network = make_network(
             [self.observation_size, *settings.hidden, self.num_actions + 1],
             settings.activation,
             seed=derive_seed(settings.seed, 0),
+            backend=backend,
         )
         self.optimiser = Adam(lr=settings.lr)
-        self.average = Network([p.copy() for p in self.network.params], settings.activation)
+        self.average = self.network.copy()
         """The exponential moving average of the network's weights: what plays and is saved
         (a greedy policy's play swings with the last few updates; the average's much less)."""
         self.chunks = 0
@@ -373,11 +381,8 @@ class ExpertTrainer:
     def _apply(self, grad: NDArray[np.float32], cache: list[NDArray[np.float32]]) -> None:
         """One Adam step from the outputs' gradient, and the moving average's."""
         net = self.network
-        self.optimiser.step(net.params, net.backward(cache, grad))
-        d = self.settings.average
-        for slow, fast in zip(self.average.params, net.params, strict=True):
-            slow *= d
-            slow += (1.0 - d) * fast
+        net.update(self.optimiser, net.backward(cache, grad))
+        self.average.blend(net, self.settings.average)
 
     def imitate_heuristic(self, samples: int, envs: int = 512) -> tuple[float, float]:
         """Start from the game's heuristic bot: ``samples`` decisions of games it plays in
@@ -441,7 +446,10 @@ class ExpertTrainer:
         ``clock``); after each, evaluate, checkpoint and call ``report``."""
         start = clock()
         count = workers if workers is not None else os.cpu_count() or 1
-        pool = ProcessPoolExecutor(count) if count > 0 else None
+        # A process that has started JAX must not fork (JAX's threads): its searchers start
+        # afresh. NumPy's runs keep the cheaper fork.
+        context = get_context("spawn" if self.backend != "numpy" else None)
+        pool = ProcessPoolExecutor(count, mp_context=context) if count > 0 else None
         source = _ChunkSource(self, pool, count + 1)  # the workers start searching now
         try:
             if not self.warmed and self.settings.warm_samples > 0:

@@ -6,6 +6,11 @@ none. :meth:`Network.policy` gives the trained network as the
 :class:`~racedeck.bots.policy.MLPPolicy` that plays it everywhere (same layers, same
 activation).
 
+A trainer talks to its network through :class:`Learner` only, so the same network can learn
+elsewhere: :func:`make_network` gives the NumPy one or, with ``backend="jax"``, a
+:class:`~racedeck.rl.jax_network.JaxNetwork` on JAX's default device — a GPU when JAX has
+one, else the CPU.
+
 >>> import numpy as np
 >>> net = Network.create([4, 8, 3], seed=0)
 >>> x = np.ones((2, 4), np.float32)
@@ -17,19 +22,110 @@ activation).
 
 from __future__ import annotations
 
+import importlib.util
+import pkgutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.bots.policy import ACTIVATIONS, MLPPolicy
 
-__all__ = ["Adam", "Network"]
+__all__ = [
+    "BACKENDS",
+    "Adam",
+    "Learner",
+    "Network",
+    "describe_backend",
+    "make_network",
+    "resolve_backend",
+]
 
 Array = NDArray[np.float32]
+
+BACKENDS = ("numpy", "jax")
+"""Where a network can learn: ``numpy`` (this module) or ``jax`` (JAX's default device)."""
+
+
+class Learner(Protocol):
+    """What a trainer needs of its network: the outputs and the gradients of a batch, an
+    optimiser's step, a moving average, and the weights as NumPy arrays (to save, to play)."""
+
+    activation: str
+    params: list[Array]
+    """The weights and biases, alternating, as NumPy arrays (setting them replaces all)."""
+
+    @property
+    def sizes(self) -> list[int]:
+        """The layers' widths, inputs first."""
+
+    def forward(self, x: Array) -> tuple[Array, Any]:
+        """The outputs for rows ``x`` (NumPy) and what :meth:`backward` needs."""
+
+    def predict(self, x: Array) -> Array:
+        """The outputs for rows ``x``."""
+
+    def backward(self, cache: Any, grad: Array) -> Any:
+        """The weights' gradients, given the outputs' gradient ``grad``."""
+
+    def update(self, optimiser: Adam, grads: Any) -> float:
+        """One step of ``optimiser`` on the weights; the gradients' norm before clipping."""
+
+    def blend(self, other: Any, decay: float) -> None:
+        """``w = decay * w + (1 - decay) * other``, weight by weight."""
+
+    def copy(self) -> Learner:
+        """A network with copies of these weights, on the same backend."""
+
+    def policy(self, game_id: str, config: dict[str, Any], value_head: bool = False) -> MLPPolicy:
+        """The network as the policy that plays it."""
+
+
+def resolve_backend(name: str) -> str:
+    """The backend ``name`` means: itself, or for ``auto`` ``jax`` when a GPU build of JAX is
+    installed (a ``jax_cuda*`` or ``jax_rocm*`` plugin) and ``numpy`` otherwise — decided
+    without starting JAX, which a process must not have started before it forks its workers.
+    :class:`ValueError` for an unknown name."""
+    if name in BACKENDS:
+        return name
+    if name != "auto":
+        raise ValueError(f"unknown backend {name!r}: auto, {', '.join(BACKENDS)}")
+    plugins = [
+        m.name for m in pkgutil.iter_modules() if m.name.startswith(("jax_cuda", "jax_rocm"))
+    ]
+    return "jax" if plugins and importlib.util.find_spec("jax") is not None else "numpy"
+
+
+def describe_backend(name: str) -> str:
+    """Where a network of backend ``name`` learns, for people: ``numpy (cpu)``, ``jax (gpu
+    (NVIDIA A100))``, ``jax (cpu)``."""
+    if name == "jax":
+        from racedeck.rl.jax_network import device
+
+        return f"jax ({device()})"
+    return "numpy (cpu)"
+
+
+def make_network(
+    sizes: Sequence[int], activation: str = "relu", seed: int = 0, backend: str = "numpy"
+) -> Learner:
+    """A fresh network (:meth:`Network.create`'s weights, the same for every backend) that
+    learns on ``backend`` (:data:`BACKENDS`); :class:`ValueError` for another name,
+    :class:`~racedeck.extras.MissingExtra` for ``jax`` without JAX installed."""
+    net = Network.create(sizes, activation, seed)
+    if backend == "numpy":
+        return net
+    if backend == "jax":
+        from racedeck.extras import needs
+
+        with needs("the jax backend"):  # JAX: only when asked for
+            from racedeck.rl.jax_network import JaxNetwork
+
+        return JaxNetwork(net.params, activation)
+    raise ValueError(f"unknown backend {backend!r}: {', '.join(BACKENDS)}")
 
 
 @dataclass
@@ -92,6 +188,22 @@ class Network:
             grad = grad * (x > 0) if self.activation == "relu" else grad * (1.0 - x * x)
         return grads
 
+    def update(self, optimiser: Adam, grads: list[Array]) -> float:
+        """One step of ``optimiser`` on the weights from ``grads`` (:meth:`backward`'s); the
+        gradients' global norm before clipping."""
+        return optimiser.step(self.params, grads)
+
+    def blend(self, other: Network, decay: float) -> None:
+        """Move the weights towards ``other``'s: ``w = decay * w + (1 - decay) * other`` (a
+        moving average of a learner's weights)."""
+        for slow, fast in zip(self.params, other.params, strict=True):
+            slow *= decay
+            slow += (1.0 - decay) * fast
+
+    def copy(self) -> Network:
+        """A network with copies of these weights."""
+        return Network([p.copy() for p in self.params], self.activation)
+
     def policy(self, game_id: str, config: dict[str, Any], value_head: bool = False) -> MLPPolicy:
         """The network as the policy that plays it (greedy over its action outputs; the last
         output a value estimate when ``value_head``); copies."""
@@ -115,8 +227,11 @@ class Adam:
     eps: float = 1e-8
     clip: float | None = 10.0
     steps: int = 0
-    m: list[Array] = field(default_factory=list)
-    v: list[Array] = field(default_factory=list)
+    m: list[Any] = field(default_factory=list)
+    """The first moments, one per weight array: NumPy arrays, or a JAX network's on its
+    device (:meth:`Learner.update` keeps them where its weights are)."""
+    v: list[Any] = field(default_factory=list)
+    """The second moments, as :attr:`m`."""
 
     def step(self, params: list[Array], grads: list[Array]) -> float:
         """Update ``params`` in place; the gradients' global norm before clipping."""

@@ -143,10 +143,13 @@ class PPOTrainer(ExpertTrainer):
     settings_type = PPOSettings
     settings: PPOSettings
 
-    def __init__(self, settings: PPOSettings, out: Any = None, workers: int = 0) -> None:
+    def __init__(
+        self, settings: PPOSettings, out: Any = None, workers: int = 0, backend: str = "numpy"
+    ) -> None:
         """``workers``: processes playing the engine's games (:func:`opponent_games`; 0: this
-        one); not a setting, since the run is the same for any number."""
-        super().__init__(settings, out)
+        one); not a setting, since the run is the same for any number. ``backend``: where the
+        network learns (:class:`ExpertTrainer`)."""
+        super().__init__(settings, out, backend)
         # Made now, so that an unknown opponent fails before any training, by name.
         self._env = opponent_games(
             settings.game, settings.envs, settings.opponents, settings.config, workers
