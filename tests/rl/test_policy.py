@@ -15,6 +15,7 @@ import racedeck
 import racedeck.rl  # registers the Gymnasium ids
 from racedeck.bots.policy import ACTIVATIONS, MLPPolicy, PolicyBot, choose
 from racedeck.core.rng import derive_seed
+from racedeck.plugins import plugin
 from racedeck.rl.vector import RacedeckVectorEnv
 
 
@@ -93,8 +94,8 @@ def test_a_policy_bot_plays_the_policys_batch_choices(game_id: str, config: dict
     game = racedeck.make(game_id, **config)
     policy = MLPPolicy.random(game_id, config, hidden=(64, 32), seed=3)
     bots = [PolicyBot(game, seat, 0, policy) for seat in range(game.num_players)]
-    observer = bots[0]._encode
-    encoding = bots[0]._encoding
+    encode = plugin(game_id, "observation").observer(game).encode
+    encoding = plugin(game_id, "encoding").action_encoding(game)
     state = game.new_initial_state(5)
     checked = 0
     while not state.is_terminal:
@@ -104,7 +105,7 @@ def test_a_policy_bot_plays_the_policys_batch_choices(game_id: str, config: dict
         if len(view.legal_actions) > 1:
             mask = np.zeros((1, encoding.num_distinct_actions), np.bool_)
             mask[0, encoding.indices(view.legal_actions)] = True
-            batch = int(policy(observer(view)[None, :], mask)[0])
+            batch = int(policy(encode(view)[None, :], mask)[0])
             assert action == encoding.action(batch)
             checked += 1
         state = game.apply(state, seat, action)

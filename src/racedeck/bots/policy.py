@@ -155,13 +155,16 @@ class MLPPolicy:
         """Everything the network gives for the rows: the actions' scores, then the value
         when it has a value head."""
         x = observations.astype(np.float32, copy=False)
-        last = len(self.weights) - 1
+        return self._after_first(x @ self.weights[0] + self.biases[0])
+
+    def _after_first(self, h: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The outputs from the first layer's sums ``h``: every later layer, with the
+        activation before each."""
         relu = self.activation == "relu"
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if k < last:
-                x = np.maximum(x, 0.0) if relu else np.tanh(x)
-        return x
+        for w, b in zip(self.weights[1:], self.biases[1:], strict=True):
+            h = np.maximum(h, 0.0) if relu else np.tanh(h)
+            h = h @ w + b
+        return h
 
     def best(self, observation: NDArray[np.float32], legal: Sequence[int]) -> int:
         """The legal action of the highest score for one observation, among the indices
@@ -175,12 +178,7 @@ class MLPPolicy:
         closer than that rounding, may be broken the other way."""
         x = observation.astype(np.float32, copy=False).ravel()
         nonzero = np.flatnonzero(x)
-        h = x[nonzero] @ self.weights[0][nonzero] + self.biases[0]
-        last = len(self.weights) - 1
-        relu = self.activation == "relu"
-        for k in range(1, last + 1):
-            h = np.maximum(h, 0.0) if relu else np.tanh(h)
-            h = h @ self.weights[k] + self.biases[k]
+        h = self._after_first(x[nonzero] @ self.weights[0][nonzero] + self.biases[0])
         candidates = np.sort(np.asarray(legal, np.int64))
         if candidates.size == 0 or candidates[0] < 0 or candidates[-1] >= self.num_actions:
             raise ValueError(

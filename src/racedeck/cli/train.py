@@ -113,6 +113,7 @@ def train(
     """
     from racedeck.rl.dmc import DMCSettings, DMCTrainer
     from racedeck.rl.expert import ExpertSettings, ExpertTrainer
+    from racedeck.rl.network import describe_backend, resolve_backend
     from racedeck.rl.ppo import PPOSettings, PPOTrainer
 
     if method not in METHODS:
@@ -122,8 +123,6 @@ def train(
         widths = tuple(int(w) for w in hidden.split(","))
     except ValueError as exc:
         raise fail(str(exc)) from exc
-    from racedeck.rl.network import describe_backend, resolve_backend
-
     try:
         backend = resolve_backend(backend)
     except ValueError as exc:

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from racedeck.bots.policy import ACTIVATIONS, MLPPolicy
-from racedeck.rl.network import Adam
+from racedeck.rl.network import Adam, Network
 
 __all__ = ["JaxNetwork", "device"]
 
@@ -149,17 +149,15 @@ class JaxNetwork:
         if not optimiser.m:
             optimiser.m = [jnp.zeros_like(p) for p in self._params]
             optimiser.v = [jnp.zeros_like(p) for p in self._params]
-        optimiser.steps += 1
-        b1, b2 = optimiser.beta1, optimiser.beta2
-        rate = optimiser.lr * np.sqrt(1.0 - b2**optimiser.steps) / (1.0 - b1**optimiser.steps)
+        rate = optimiser.advance()
         params, m, v, norm = _adam(
             self._params,
             tuple(grads),
             tuple(jnp.asarray(x) for x in optimiser.m),
             tuple(jnp.asarray(x) for x in optimiser.v),
             _f32(rate),
-            _f32(b1),
-            _f32(b2),
+            _f32(optimiser.beta1),
+            _f32(optimiser.beta2),
             _f32(optimiser.eps),
             _f32(optimiser.clip if optimiser.clip is not None else 0.0),
         )
@@ -182,12 +180,4 @@ class JaxNetwork:
 
     def policy(self, game_id: str, config: dict[str, Any], value_head: bool = False) -> MLPPolicy:
         """The network as the NumPy policy that plays it (see :meth:`Network.policy`)."""
-        params = self.params
-        return MLPPolicy(
-            game_id,
-            dict(config),
-            params[0::2],
-            params[1::2],
-            activation=self.activation,
-            value_head=value_head,
-        )
+        return Network(self.params, self.activation).policy(game_id, config, value_head)

@@ -233,6 +233,15 @@ class Adam:
     v: list[Any] = field(default_factory=list)
     """The second moments, as :attr:`m`."""
 
+    def advance(self) -> float:
+        """Count one more step and give its step size: the learning rate with Adam's bias
+        corrections for the step count."""
+        self.steps += 1
+        b1, b2 = self.beta1, self.beta2
+        # A NumPy double, not a Python float: NumPy's step is then worked out in double
+        # precision and rounded once to float32.
+        return np.float64(self.lr * np.sqrt(1.0 - b2**self.steps) / (1.0 - b1**self.steps))
+
     def step(self, params: list[Array], grads: list[Array]) -> float:
         """Update ``params`` in place; the gradients' global norm before clipping."""
         if not self.m:
@@ -242,9 +251,8 @@ class Adam:
         scale = 1.0
         if self.clip is not None and norm > self.clip:
             scale = self.clip / norm
-        self.steps += 1
+        rate = self.advance()
         b1, b2 = self.beta1, self.beta2
-        rate = self.lr * np.sqrt(1.0 - b2**self.steps) / (1.0 - b1**self.steps)
         for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
             if scale != 1.0:
                 g = g * scale
